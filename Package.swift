@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "AttachKit",
+    products: [
+        .library(name: "AttachKit", targets: ["AttachKit"]),
+        .executable(name: "attachkit", targets: ["attachkit"]),
+    ],
+    targets: [
+        // C bridges: Debian's libvips-dev and FFmpeg 5.1 -dev packages, found with pkg-config.
+        // Each module map carries a thin header shim (fixed-arity wrappers for libvips' variadic
+        // calls, FFmpeg's macros as functions); no policy lives in C.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        .target(
+            name: "AttachKit",
+            dependencies: ["CVips", "CFFmpeg"]
+        ),
+        .executableTarget(
+            name: "attachkit",
+            dependencies: ["AttachKit"]
+        ),
+        .testTarget(
+            name: "AttachKitTests",
+            dependencies: ["AttachKit"]
+        ),
+    ]
+)

@@ -1,0 +1,35 @@
+/// Why access to a path was refused or misused. Each case names the path and, for ledger
+/// problems, where the handle was acquired.
+public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path does not exist (for reading) or its folder does not exist (for writing).
+    case notFound(path: String)
+    /// The path resolves (through `..` or a symbolic link) outside every allowed scope.
+    case outsideScope(path: String, resolved: String)
+    /// No scope was given at all.
+    case noScope(path: String)
+    /// A handle was released a second time.
+    case doubleRelease(path: String, acquiredAt: String)
+    /// A handle went away without being released.
+    case leaked(path: String, acquiredAt: String)
+
+    /// Stable machine-readable code.
+    public var code: String {
+        switch self {
+        case .notFound: return "not-found"
+        case .outsideScope, .noScope: return "access-denied"
+        case .doubleRelease: return "double-release"
+        case .leaked: return "handle-leak"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file or folder"
+        case .outsideScope(let path, let resolved):
+            return "\(path) resolves to \(resolved), which escapes every allowed scope"
+        case .noScope(let path): return "\(path): no access scope was granted"
+        case .doubleRelease(let path, let site): return "access handle for \(path) (acquired at \(site)) released twice"
+        case .leaked(let path, let site): return "access handle for \(path) (acquired at \(site)) was never released"
+        }
+    }
+}

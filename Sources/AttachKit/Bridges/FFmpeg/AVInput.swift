@@ -1,0 +1,178 @@
+import CFFmpeg
+
+/// Limits applied to every file libavformat opens: only the `file` protocol, and a cap on how much
+/// is read and how much media time is analysed before the header is considered known.
+struct AVInputLimits: Sendable {
+    /// Bytes libavformat may read to identify the format and streams (`probesize`). Default 5 MB.
+    var probeBytes: Int = 5_000_000
+    /// Media time libavformat may analyse for stream parameters (`analyzeduration`). Default 5 s.
+    var analyzeMicroseconds: Int = 5_000_000
+
+    static let standard = AVInputLimits()
+}
+
+/// An opened libavformat input with exactly one owner; closed when the value goes away.
+struct AVInput: ~Copyable {
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// Opens `path` with the `file` protocol only, reads the header and the stream parameters.
+    /// - Parameter demuxer: libavformat's demuxer to use (e.g. `"mov"`); AttachKit always names one,
+    ///   chosen from the bytes, so the file name can never steer format detection.
+    /// - Throws: ``FFmpegError`` tagged `"open"` (not readable, not a known format), `"options"`
+    ///   (a limit was not accepted) or `"stream info"` (no usable stream parameters).
+    init(path: String, demuxer: String, limits: AVInputLimits = .standard) throws(FFmpegError) {
+        FFmpegRuntime.start()
+        guard let format = av_find_input_format(demuxer) else {
+            throw FFmpegError(operation: "open", message: "libavformat has no demuxer named \(demuxer)")
+        }
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        av_dict_set(&options, "probesize", String(limits.probeBytes), 0)
+        av_dict_set(&options, "analyzeduration", String(limits.analyzeMicroseconds), 0)
+        var raw: UnsafeMutablePointer<AVFormatContext>?
+        // The `file:` prefix keeps a path containing ':' from being read as another protocol.
+        let status = avformat_open_input(&raw, "file:" + path, format, &options)
+        let leftover = av_dict_count(options)
+        av_dict_free(&options)
+        guard status >= 0, let raw else { throw FFmpegError(operation: "open", code: status) }
+        guard leftover == 0 else {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = raw
+            avformat_close_input(&doomed)
+            throw FFmpegError(operation: "options", message: "libavformat did not accept \(leftover) input option(s)")
+        }
+        let infoStatus = avformat_find_stream_info(raw, nil)
+        guard infoStatus >= 0 else {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = raw
+            avformat_close_input(&doomed)
+            throw FFmpegError(operation: "stream info", code: infoStatus)
+        }
+        context = raw
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&doomed)
+    }
+
+    /// libavformat's short name for the demuxer (e.g. `"mov,mp4,m4a,3gp,3g2,mj2"`, `"matroska,webm"`).
+    var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// Container duration in seconds, `nil` when unknown.
+    var duration: Double? {
+        let d = context.pointee.duration
+        guard d != ak_nopts_value(), d > 0 else { return nil }
+        return Double(d) / Double(ak_time_base())
+    }
+
+    /// Whether libavformat derived ``duration`` from the bitrate rather than from timestamps or a header.
+    var durationIsEstimate: Bool { context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE }
+
+    /// Overall bitrate in bits per second, `nil` when unknown.
+    var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
+
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    /// A description of stream `index` (0 ..< ``streamCount``).
+    func stream(_ index: Int) -> AVStreamInfo {
+        AVStreamInfo(context.pointee.streams[index]!, index: index)
+    }
+
+    var streams: [AVStreamInfo] {
+        var all: [AVStreamInfo] = []
+        for index in 0..<streamCount { all.append(stream(index)) }
+        return all
+    }
+}
+
+/// The header facts of one stream, copied out of FFmpeg's structures.
+struct AVStreamInfo: Sendable {
+    enum Kind: Sendable { case video, audio, subtitle, data, other }
+
+    let index: Int
+    let kind: Kind
+    let codec: Codec
+    let width: Int
+    let height: Int
+    let pixelFormat: String?
+    let bitRate: Int?
+    let sampleRate: Int
+    let channels: Int
+    let bitDepth: Int?
+    /// Cover art stored as a one-picture stream.
+    let isAttachedPicture: Bool
+    let frameCount: Int?
+    let frameRate: Double?
+    /// Clockwise display rotation in degrees (0, 90, 180, 270) from the display matrix.
+    let rotation: Int
+    /// Start and duration in seconds, when known.
+    let startTime: Double?
+    let duration: Double?
+
+    init(_ stream: UnsafeMutablePointer<AVStream>, index: Int) {
+        let parameters = stream.pointee.codecpar.pointee
+        self.index = index
+        switch parameters.codec_type {
+        case AVMEDIA_TYPE_VIDEO: kind = .video
+        case AVMEDIA_TYPE_AUDIO: kind = .audio
+        case AVMEDIA_TYPE_SUBTITLE: kind = .subtitle
+        case AVMEDIA_TYPE_DATA: kind = .data
+        default: kind = .other
+        }
+        codec = Codec(String(cString: avcodec_get_name(parameters.codec_id)))
+        width = Int(parameters.width)
+        height = Int(parameters.height)
+        if kind == .video, parameters.format >= 0, let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format)) {
+            pixelFormat = String(cString: name)
+        } else {
+            pixelFormat = nil
+        }
+        bitRate = parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil
+        sampleRate = Int(parameters.sample_rate)
+        channels = Int(parameters.ch_layout.nb_channels)
+        let raw = Int(parameters.bits_per_raw_sample)
+        let coded = Int(parameters.bits_per_coded_sample)
+        bitDepth = raw > 0 ? raw : (kind == .audio && coded > 0 ? coded : nil)
+        isAttachedPicture = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+        frameCount = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+        let rate = stream.pointee.avg_frame_rate
+        frameRate = rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil
+        var sideDataSize: Int = 0
+        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &sideDataSize), sideDataSize >= 36 {
+            let degrees = av_display_rotation_get(UnsafeRawPointer(matrix).assumingMemoryBound(to: Int32.self))
+            // FFmpeg gives the counter-clockwise angle; players rotate clockwise by its negation.
+            let clockwise = Int((-degrees).rounded())
+            rotation = degrees.isNaN ? 0 : ((clockwise % 360) + 360) % 360
+        } else {
+            rotation = 0
+        }
+        let timeBase = stream.pointee.time_base
+        let seconds: (Int64) -> Double? = { value in
+            guard value != ak_nopts_value(), timeBase.den > 0 else { return nil }
+            return Double(value) * Double(timeBase.num) / Double(timeBase.den)
+        }
+        startTime = seconds(stream.pointee.start_time)
+        duration = seconds(stream.pointee.duration)
+    }
+}
+
+/// libavformat's own content detection over a file's first bytes, with no file name (so the
+/// extension cannot influence it). Used when AttachKit's sniffer does not know the bytes.
+enum AVFormatGuess {
+    /// The best demuxer name and its score (0...100), or `nil` when nothing matches.
+    static func guess(head: [UInt8]) -> (demuxer: String, score: Int)? {
+        FFmpegRuntime.start()
+        let padded = head + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
+        return padded.withUnsafeBufferPointer { buffer -> (String, Int)? in
+            var data = AVProbeData()
+            data.filename = nil
+            data.buf = UnsafeMutablePointer(mutating: buffer.baseAddress)
+            data.buf_size = Int32(head.count)
+            var score: Int32 = 0
+            return "".withCString { empty -> (String, Int)? in
+                data.filename = empty
+                guard let format = av_probe_input_format3(&data, 1, &score) else { return nil }
+                return (String(cString: format.pointee.name), Int(score))
+            }
+        }
+    }
+}

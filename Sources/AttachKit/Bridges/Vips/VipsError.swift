@@ -1,0 +1,32 @@
+import CVips
+import Synchronization
+
+/// A libvips call failed. ``operation`` names the call (that is how failures are classified:
+/// libvips' error buffer is one global string shared by all threads, so its text is only a hint).
+struct VipsError: Error, Sendable, CustomStringConvertible {
+    /// Which call failed, e.g. `"load header"`, `"jpegsave"`.
+    let operation: String
+    /// libvips' error text for the failure, best effort (may be empty or mixed with another thread's).
+    let message: String
+
+    var description: String { message.isEmpty ? "\(operation) failed" : "\(operation): \(message)" }
+
+    private static let bufferLock = Mutex(())
+
+    /// Empties libvips' error buffer before a call, so a failure's text is not mixed with stale
+    /// text from an earlier, unrelated warning.
+    static func clearBuffer() {
+        bufferLock.withLock { _ in vips_error_clear() }
+    }
+
+    /// Reads and clears libvips' error buffer, tagging the text with the failed operation.
+    static func take(operation: String) -> VipsError {
+        let text: String = bufferLock.withLock { _ in
+            let text = vips_error_buffer().map { String(cString: $0) } ?? ""
+            vips_error_clear()
+            return text
+        }
+        let cleaned = text.split(separator: "\n").map { $0.trimmingPrefix("VipsForeignLoad: ") }.joined(separator: "; ")
+        return VipsError(operation: operation, message: cleaned)
+    }
+}

@@ -1,0 +1,93 @@
+import CVips
+
+/// One libvips image with exactly one owner: the reference is dropped when the value goes away.
+/// Header fields are read without decoding pixels.
+struct VipsImage: ~Copyable {
+    let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+    /// Takes over the reference `pointer` carries (as returned by a libvips constructor).
+    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    /// Opens `path` reading its header only (libvips decodes pixels on demand, later).
+    /// - Parameters:
+    ///   - sequential: top-to-bottom access, so a later full decode streams in constant memory.
+    ///   - failOnWarnings: treat decoder warnings (truncation, bad data) as errors.
+    ///   - allPages: load every page/frame (GIF, WebP, HEIF sequences) as one tall image.
+    /// - Throws: ``VipsError`` tagged `"load header"`.
+    static func open(path: String, sequential: Bool = true, failOnWarnings: Bool = false, allPages: Bool = false) throws(VipsError) -> VipsImage {
+        try VipsRuntime.start()
+        let access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM
+        let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
+        let raw: UnsafeMutablePointer<CVips.VipsImage>?
+        VipsError.clearBuffer()
+        if allPages {
+            raw = ak_vips_open(path, Int32(access.rawValue), Int32(failOn.rawValue), -1)
+        } else {
+            raw = ak_vips_open_single(path, Int32(access.rawValue), Int32(failOn.rawValue))
+        }
+        guard let raw else { throw VipsError.take(operation: "load header") }
+        return VipsImage(owning: raw)
+    }
+
+    var width: Int { Int(vips_image_get_width(pointer)) }
+    var height: Int { Int(vips_image_get_height(pointer)) }
+    var bands: Int { Int(vips_image_get_bands(pointer)) }
+    var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    /// Pages (frames) the file holds, 1 when the format has no pages.
+    var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
+    /// Height of one page when several are stacked (``open(path:sequential:failOnWarnings:allPages:)`` with `allPages`).
+    var pageHeight: Int { Int(vips_image_get_page_height(pointer)) }
+
+    /// Bits per band: 8 for `uchar`, 16 for `ushort`, 32 for `float`/`int`...
+    var bitsPerSample: Int {
+        switch vips_image_get_format(pointer) {
+        case VIPS_FORMAT_UCHAR, VIPS_FORMAT_CHAR: return 8
+        case VIPS_FORMAT_USHORT, VIPS_FORMAT_SHORT: return 16
+        case VIPS_FORMAT_UINT, VIPS_FORMAT_INT, VIPS_FORMAT_FLOAT: return 32
+        default: return 64
+        }
+    }
+
+    /// libvips' name for the colour interpretation (`srgb`, `cmyk`, `b-w`, `rgb16`, `grey16`...).
+    var interpretation: String {
+        let value = vips_image_get_interpretation(pointer)
+        guard let nick = vips_enum_nick(vips_interpretation_get_type(), Int32(value.rawValue)) else { return "unknown" }
+        return String(cString: nick)
+    }
+
+    func has(_ field: String) -> Bool { vips_image_get_typeof(pointer, field) != 0 }
+
+    func int(_ field: String) -> Int? {
+        guard has(field) else { return nil }
+        var value: Int32 = 0
+        guard vips_image_get_int(pointer, field, &value) == 0 else { vips_error_clear(); return nil }
+        return Int(value)
+    }
+
+    func string(_ field: String) -> String? {
+        guard has(field) else { return nil }
+        var value: UnsafePointer<CChar>?
+        guard vips_image_get_string(pointer, field, &value) == 0, let value else { vips_error_clear(); return nil }
+        return String(cString: value)
+    }
+
+    func intArray(_ field: String) -> [Int]? {
+        guard has(field) else { return nil }
+        var values: UnsafeMutablePointer<Int32>?
+        var count: Int32 = 0
+        guard vips_image_get_array_int(pointer, field, &values, &count) == 0, let values else { vips_error_clear(); return nil }
+        return (0..<Int(count)).map { Int(values[$0]) }
+    }
+
+    /// Pulls every pixel through the decoder in constant memory (an average), which is how a full
+    /// decode check is done.
+    /// - Throws: ``VipsError`` tagged `"decode"` when the decoder fails.
+    func decodeAll() throws(VipsError) {
+        var average = 0.0
+        guard ak_vips_avg(pointer, &average) == 0 else { throw VipsError.take(operation: "decode") }
+    }
+}

@@ -1,0 +1,48 @@
+extension MediaInfo {
+    /// The probe fields as an ordered JSON object, keys as documented in the README
+    /// (`path`, `bytes`, `kind`, `container`, `codec`, `audioCodec`, `width`, `height`, `frames`,
+    /// `duration`, ...). Absent fields are left out.
+    public var json: JSONValue { JSONValue.object(jsonFields) }
+
+    /// The same fields as key/value pairs, for reports that embed them.
+    public var jsonFields: [(String, JSONValue)] {
+        var o = JSONObjectBuilder()
+        o.set("path", path)
+        o.set("bytes", bytes)
+        o.set("kind", kind.rawValue)
+        o.set("container", container.rawValue)
+        o.set("codec", codec?.rawValue)
+        o.set("audioCodec", audioCodec?.rawValue)
+        o.set("width", width)
+        o.set("height", height)
+        if quarterTurned {
+            o.set("displayWidth", displayWidth)
+            o.set("displayHeight", displayHeight)
+        }
+        o.set("frames", frames)
+        o.set("duration", duration.map { ($0 * 1000).rounded() / 1000 })
+        if durationIsEstimate == true { o.set("durationEstimated", true) }
+        o.set("orientation", orientation)
+        o.set("rotation", rotation)
+        o.set("alpha", hasAlpha)
+        o.set("bitDepth", bitDepth)
+        o.set("pixelFormat", pixelFormat)
+        o.set("bands", bands)
+        o.set("iccProfile", hasICCProfile)
+        o.set("interlaced", interlaced)
+        o.set("loop", loop)
+        o.set("bitRate", bitRate)
+        o.set("videoBitRate", videoBitRate)
+        o.set("audioBitRate", audioBitRate)
+        o.set("frameRate", frameRate.map { ($0 * 1000).rounded() / 1000 })
+        o.set("sampleRate", sampleRate)
+        o.set("channels", channels)
+        o.set("streams", streams)
+        o.set("attachedPictures", attachedPictures.flatMap { $0 > 0 ? $0 : nil })
+        if let type = uniformType {
+            o.set("uti", type.identifier)
+            o.set("extension", type.preferredExtension)
+        }
+        return o.pairs
+    }
+}

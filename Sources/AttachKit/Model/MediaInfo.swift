@@ -1,0 +1,96 @@
+/// What probing a file found: identity from the bytes, and the header fields validation and
+/// fitting need. Plain value; every optional is `nil` when the format does not carry it.
+///
+/// Dimensions are the stored (coded) ones, before EXIF orientation or a track's display matrix;
+/// ``displayWidth``/``displayHeight`` give the upright size.
+public struct MediaInfo: Sendable, Equatable {
+    /// The path as given by the caller.
+    public var path: String
+    /// File size in bytes.
+    public var bytes: Int64
+    public var kind: MediaKind
+    public var container: Container
+    /// Image format for images, video codec for video, audio codec for audio-only files.
+    public var codec: Codec?
+    /// The first audio stream's codec, when a video has sound.
+    public var audioCodec: Codec?
+    public var width: Int?
+    public var height: Int?
+    /// Frames (pages) of an image, or the video stream's frame count when the container declares it.
+    public var frames: Int?
+    /// Seconds: container duration for audio/video, sum of frame delays for animated images.
+    public var duration: Double?
+    /// `true` when FFmpeg had to estimate ``duration`` from the bitrate (no header declares it).
+    public var durationIsEstimate: Bool?
+    /// EXIF orientation 1...8 of an image (1 = upright).
+    public var orientation: Int?
+    /// Clockwise rotation in degrees (0, 90, 180, 270) a player applies to the video track.
+    public var rotation: Int?
+    public var hasAlpha: Bool?
+    /// Bits per sample of one channel (8 or 16 for images; the coded depth for video/audio when known).
+    public var bitDepth: Int?
+    /// libvips interpretation for images (`srgb`, `cmyk`, `b-w`, `rgb16`...); FFmpeg pixel format for video.
+    public var pixelFormat: String?
+    /// Channels of an image (bands, alpha included).
+    public var bands: Int?
+    public var hasICCProfile: Bool?
+    /// Interlaced PNG or progressive JPEG: these cost more memory to decode.
+    public var interlaced: Bool?
+    /// Loop count of an animation (0 = forever).
+    public var loop: Int?
+    /// Overall bitrate, bits per second.
+    public var bitRate: Int?
+    public var videoBitRate: Int?
+    public var audioBitRate: Int?
+    public var frameRate: Double?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var videoStreams: Int?
+    public var audioStreams: Int?
+    /// Streams of any kind (subtitles, data and cover art included).
+    public var streams: Int?
+    /// Audio files with cover art carry it as an attached picture.
+    public var attachedPictures: Int?
+
+    public init(path: String, bytes: Int64, kind: MediaKind, container: Container) {
+        self.path = path
+        self.bytes = bytes
+        self.kind = kind
+        self.container = container
+    }
+
+    /// The upright width: ``width`` and ``height`` swapped when orientation or rotation turns the
+    /// picture by a quarter turn.
+    public var displayWidth: Int? { quarterTurned ? height : width }
+    /// The upright height; see ``displayWidth``.
+    public var displayHeight: Int? { quarterTurned ? width : height }
+
+    /// Whether EXIF orientation (5...8) or a ±90° track rotation swaps the axes.
+    public var quarterTurned: Bool {
+        if let orientation, (5...8).contains(orientation) { return true }
+        if let rotation, rotation % 180 != 0 { return true }
+        return false
+    }
+
+    /// The longer of width and height, in pixels.
+    public var longEdge: Int? {
+        guard let width, let height else { return nil }
+        return max(width, height)
+    }
+
+    /// Pixels of one frame (width × height).
+    public var pixels: Int64? {
+        guard let width, let height else { return nil }
+        return Int64(width) * Int64(height)
+    }
+
+    /// The type iOS would give this content, or `nil` when it is not media.
+    public var uniformType: UniformType? { UniformType.of(container: container, kind: kind) }
+
+    /// An image is animated when it has more than one frame (GIF, APNG, animated WebP); a HEIF
+    /// collection of stills is not an animation.
+    public var isAnimated: Bool {
+        guard kind == .image, let frames, frames > 1 else { return false }
+        return [.gif, .apng, .webp].contains(codec) || container == .heifSequence
+    }
+}

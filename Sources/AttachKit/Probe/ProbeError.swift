@@ -1,0 +1,41 @@
+/// Why a file could not be probed. ``code`` is stable and machine-readable; ``message`` is for people.
+public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Access was refused (missing file, or a path outside every allowed scope).
+    case access(AccessError)
+    /// The file could not be opened or read (permissions, a folder instead of a file).
+    case unreadable(path: String, reason: String)
+    /// The file has no bytes.
+    case empty(path: String)
+    /// The bytes match no media format AttachKit knows (text, JSON, unknown binary).
+    case unrecognized(path: String, detail: String)
+    /// The bytes start like `container` but its header cannot be parsed.
+    case corruptHeader(path: String, container: Container, detail: String)
+    /// A header declares something past a safety cap (checked before anything is decoded).
+    case overCap(path: String, cap: String, detail: String)
+
+    /// Stable code: `not-found`, `access-denied`, `unreadable`, `empty`, `unrecognized-type`,
+    /// `corrupt`, `over-cap`.
+    public var code: String {
+        switch self {
+        case .access(let error): return error.code
+        case .unreadable: return "unreadable"
+        case .empty: return "empty"
+        case .unrecognized: return "unrecognized-type"
+        case .corruptHeader: return "corrupt"
+        case .overCap: return "over-cap"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .access(let error): return error.description
+        case .unreadable(_, let reason): return "cannot read the file: \(reason)"
+        case .empty: return "the file is empty (0 bytes)"
+        case .unrecognized(_, let detail): return "not a recognised media format (\(detail))"
+        case .corruptHeader(_, let container, let detail): return "looks like \(container) but its header cannot be read: \(detail)"
+        case .overCap(_, let cap, let detail): return "over the \(cap) cap: \(detail)"
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Limits on how much libavformat reads while probing audio and video headers.
+public struct ProbeLimits: Sendable, Equatable {
+    /// Bytes read to identify streams (FFmpeg `probesize`). Default 5,000,000.
+    public var probeBytes: Int
+    /// Media seconds analysed for stream parameters (FFmpeg `analyzeduration`). Default 5.
+    public var analyzeSeconds: Double
+
+    public init(probeBytes: Int = 5_000_000, analyzeSeconds: Double = 5) {
+        self.probeBytes = probeBytes
+        self.analyzeSeconds = analyzeSeconds
+    }
+
+    var avInput: AVInputLimits {
+        AVInputLimits(probeBytes: probeBytes, analyzeMicroseconds: Int(analyzeSeconds * 1_000_000))
+    }
+}
+
+/// Identifies a file by its bytes and reads its header, never decoding pixels or samples.
+///
+/// Images are read with libvips' header loading (libavformat as a fallback for what libvips cannot
+/// read: BMP, 12-bit JPEG, HEIF and AVIF sequences); audio and video with libavformat, told which
+/// demuxer to use from the sniffed bytes, with only the `file` protocol allowed. Safe to use from
+/// many threads at once.
+public struct Prober: Sendable {
+    public var limits: ProbeLimits
+
+    public init(limits: ProbeLimits = ProbeLimits()) {
+        self.limits = limits
+    }
+
+    /// Probes the file behind `handle`.
+    /// - Throws: ``ProbeError``: `unreadable`, `empty`, `unrecognized-type` (not media),
+    ///   `corrupt` (a known format whose header cannot be read).
+    public func probe(_ handle: borrowing AccessHandle) throws(ProbeError) -> MediaInfo {
+        try probeWithSniff(path: handle.path, displayPath: handle.requestedPath).info
+    }
+
+    /// The probe result together with what the sniffer saw (validation needs both).
+    func probeWithSniff(path: String, displayPath: String) throws(ProbeError) -> (info: MediaInfo, sniff: FormatSniffer.Result) {
+        let reader: FileReader
+        do {
+            reader = try FileReader(path: path)
+        } catch {
+            if error.errno == ENOENT { throw .access(.notFound(path: displayPath)) }
+            throw .unreadable(path: displayPath, reason: error.message)
+        }
+        let sniff = FormatSniffer.sniff(reader)
+        var info = MediaInfo(path: displayPath, bytes: reader.size, kind: .unknown, container: sniff.container)
+        switch sniff.family {
+        case .image:
+            info.kind = .image
+            try readImage(path: path, reader: reader, into: &info)
+        case .video, .audio:
+            try readAudioVideo(path: path, demuxer: Demuxers.name(for: sniff.container), into: &info)
+        case .unknown:
+            if sniff.container == .empty { throw .empty(path: displayPath) }
+            let head = reader.read(at: sniff.audioOffset, count: 1 << 15)
+            guard let guess = AVFormatGuess.guess(head: head), guess.score >= 25,
+                  let container = Demuxers.container(forDemuxer: guess.demuxer) else {
+                throw .unrecognized(path: displayPath, detail: describe(sniff.container))
+            }
+            info.container = container
+            try readAudioVideo(path: path, demuxer: guess.demuxer, into: &info)
+        }
+        return (info, sniff)
+    }
+
+    private func readImage(path: String, reader: borrowing FileReader, into info: inout MediaInfo) throws(ProbeError) {
+        var vipsFailure: VipsError?
+        if ![.bmp, .jxl, .heifSequence].contains(info.container) {
+            do {
+                try ImageHeaderProbe.read(path: path, into: &info)
+            } catch {
+                vipsFailure = error
+            }
+        }
+        if vipsFailure != nil || info.width == nil {
+            // libvips cannot read it (blocked loader, 12-bit JPEG, image sequence): try libavformat.
+            guard let demuxer = Demuxers.name(for: info.container) else {
+                throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
+            }
+            do {
+                try AVHeaderProbe.read(path: path, demuxer: demuxer, imageKind: true, limits: limits.avInput, into: &info)
+            } catch {
+                let detail = vipsFailure.map { $0.message.isEmpty ? $0.description : $0.message } ?? error.description
+                throw .corruptHeader(path: info.path, container: info.container, detail: detail)
+            }
+        }
+        if info.container == .png {
+            let chunks = PNGChunks.walk(reader, verifyCRC: false)
+            if let frames = chunks.animationFrames, frames > 1 {
+                info.codec = .apng
+                info.frames = frames
+                info.duration = chunks.animationDuration
+            }
+        }
+    }
+
+    private func readAudioVideo(path: String, demuxer: String?, into info: inout MediaInfo) throws(ProbeError) {
+        guard let demuxer else {
+            throw .unrecognized(path: info.path, detail: "\(info.container) has no reader")
+        }
+        do {
+            try AVHeaderProbe.read(path: path, demuxer: demuxer, imageKind: false, limits: limits.avInput, into: &info)
+        } catch {
+            throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
+        }
+    }
+
+    private func describe(_ container: Container) -> String {
+        switch container {
+        case .json: return "the bytes are JSON text"
+        case .text: return "the bytes are text"
+        case .ebml: return "EBML file of an unknown document type"
+        default: return "no known signature in the first bytes"
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// The outcome of a cheap structural check of a file's layout (no decoding): whether the parts a
+/// format requires are there and fit in the file. What iOS reports as "attachment corrupt"
+/// (`UNError.Code.attachmentCorrupt`, 105) is usually a file that fails here.
+enum StructureVerdict: Sendable, Equatable {
+    /// Every required part is present and inside the file.
+    case intact
+    /// The layout is broken; `reason` says where and how (offsets in bytes).
+    case corrupt(reason: String)
+    /// AttachKit has no structural check for this format (a `--deep` decode still can check it).
+    case notChecked
+}

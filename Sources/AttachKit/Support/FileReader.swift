@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A read-only file opened by path, read with `pread` at any offset. One owner; the descriptor is
+/// closed when the reader goes away. Reads never run past the size seen at open time.
+struct FileReader: ~Copyable {
+    private let fd: Int32
+    /// File size in bytes when opened.
+    let size: Int64
+
+    /// Opens `path` for reading.
+    /// - Throws: ``FileReadError`` with the `errno` meaning (missing, permission, not a regular file).
+    init(path: String) throws(FileReadError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileReadError(path: path, errno: errno) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let code = errno
+            close(fd)
+            throw FileReadError(path: path, errno: code)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw FileReadError(path: path, errno: EISDIR, notRegular: true)
+        }
+        self.fd = fd
+        self.size = Int64(status.st_size)
+    }
+
+    deinit { close(fd) }
+
+    /// Up to `count` bytes starting at `offset`; fewer at the end of the file, none past it.
+    func read(at offset: Int64, count: Int) -> [UInt8] {
+        guard offset >= 0, offset < size, count > 0 else { return [] }
+        let wanted = Int(min(Int64(count), size - offset))
+        var buffer = [UInt8](repeating: 0, count: wanted)
+        var filled = 0
+        buffer.withUnsafeMutableBytes { raw in
+            while filled < wanted {
+                let n = pread(fd, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+                if n > 0 { filled += n } else if n < 0 && errno == EINTR { continue } else { break }
+            }
+        }
+        if filled < wanted { buffer.removeLast(wanted - filled) }
+        return buffer
+    }
+
+    /// Calls `body` with consecutive chunks from `offset` to the end of the file, stopping early
+    /// when `body` returns `false`. Used by checks that scan a whole file in constant memory.
+    func scan(from offset: Int64, chunkSize: Int = 1 << 16, _ body: (_ chunkOffset: Int64, _ chunk: [UInt8]) -> Bool) {
+        var position = offset
+        while position < size {
+            let chunk = read(at: position, count: chunkSize)
+            if chunk.isEmpty || !body(position, chunk) { return }
+            position += Int64(chunk.count)
+        }
+    }
+}
+
+/// A file could not be opened or read.
+struct FileReadError: Error, Sendable {
+    let path: String
+    let errno: Int32
+    var notRegular = false
+
+    var message: String {
+        if notRegular { return "\(path) is not a regular file" }
+        return "\(path): \(String(cString: strerror(errno)))"
+    }
+}
+
+/// Big- and little-endian integer reads from byte arrays, bounds-checked (missing bytes read as 0;
+/// callers check lengths first where it matters).
+extension Array where Element == UInt8 {
+    func u8(_ i: Int) -> UInt32 { i >= 0 && i < count ? UInt32(self[i]) : 0 }
+    func be16(_ i: Int) -> UInt32 { u8(i) << 8 | u8(i + 1) }
+    func be24(_ i: Int) -> UInt32 { u8(i) << 16 | u8(i + 1) << 8 | u8(i + 2) }
+    func be32(_ i: Int) -> UInt32 { be16(i) << 16 | be16(i + 2) }
+    func be64(_ i: Int) -> UInt64 { UInt64(be32(i)) << 32 | UInt64(be32(i + 4)) }
+    func le16(_ i: Int) -> UInt32 { u8(i) | u8(i + 1) << 8 }
+    func le32(_ i: Int) -> UInt32 { le16(i) | le16(i + 2) << 16 }
+    func le64(_ i: Int) -> UInt64 { UInt64(le32(i)) | UInt64(le32(i + 4)) << 32 }
+
+    /// The bytes at `i..<i+n` as ASCII text (for four-character codes); empty when out of range.
+    func ascii(_ i: Int, _ n: Int) -> String {
+        guard i >= 0, n >= 0, i + n <= count else { return "" }
+        return String(decoding: self[i..<(i + n)], as: UTF8.self)
+    }
+
+    /// Whether the bytes at `i` equal `pattern`.
+    func matches(_ pattern: [UInt8], at i: Int) -> Bool {
+        guard i >= 0, i + pattern.count <= count else { return false }
+        for (k, byte) in pattern.enumerated() where self[i + k] != byte { return false }
+        return true
+    }
+
+    func matches(_ text: String, at i: Int) -> Bool { matches(Array(text.utf8), at: i) }
+}
