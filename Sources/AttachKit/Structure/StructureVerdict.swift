@@ -9,3 +9,11 @@ enum StructureVerdict: Sendable, Equatable {
     /// AttachKit has no structural check for this format (a `--deep` decode still can check it).
     case notChecked
 }
+
+extension StructureVerdict {
+    /// Not found broken (intact, or no check exists for the format).
+    var isIntactOrUnchecked: Bool {
+        if case .corrupt = self { return false }
+        return true
+    }
+}

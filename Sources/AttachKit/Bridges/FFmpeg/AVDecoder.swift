@@ -1,0 +1,225 @@
+import CFFmpeg
+
+/// What asking a decoder for output gave (`avcodec_receive_frame`). Only real errors throw.
+enum DecodeStep: Sendable, Equatable {
+    /// A frame was written into the caller's ``AVFrameBuffer``.
+    case frame
+    /// The decoder needs more input before it can output a frame (`AVERROR(EAGAIN)`).
+    case needsInput
+    /// The decoder was drained after ``AVDecoder/sendEndOfStream()`` (`AVERROR_EOF`).
+    case endOfStream
+}
+
+/// What feeding a decoder gave (`avcodec_send_packet`). Only real errors throw.
+enum FeedStep: Sendable, Equatable {
+    /// The decoder took the packet.
+    case accepted
+    /// The decoder must give out frames first (`AVERROR(EAGAIN)`): receive until
+    /// ``DecodeStep/needsInput``, then send the same packet again.
+    case outputPending
+    /// The decoder was already told the stream ended (`AVERROR_EOF`); ``AVDecoder/flush()`` to reuse it.
+    case endOfStream
+}
+
+/// An `AVCodecContext` opened to decode one stream of an ``AVInput``, with exactly one owner;
+/// freed when the value goes away.
+///
+/// Usage: read packets with ``AVInput/read(into:)``, ``send(_:)`` those of this stream, then
+/// ``receive(into:)`` until ``DecodeStep/needsInput``; at the end ``sendEndOfStream()`` and receive
+/// until ``DecodeStep/endOfStream``. ``flush()`` resets the decoder (after a seek).
+struct AVDecoder: ~Copyable {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    /// The stream's index in its input.
+    let streamIndex: Int
+    /// The stream's time base: packet and frame timestamps count in these units.
+    let timeBase: AVRational
+
+    /// Opens the decoder FFmpeg registers for the codec of stream `streamIndex` of `input`.
+    /// - Parameter options: AVCodecContext/decoder private options (e.g. `["threads": "1",
+    ///   "max_pixels": "100000000", "err_detect": "explode"]`). Default none (FFmpeg's defaults).
+    ///   An option the decoder does not know is an error, never silently ignored.
+    /// - Throws: ``FFmpegError`` tagged `"decoder"` (no such stream, no decoder for its codec),
+    ///   `"open decoder"` (FFmpeg refused the parameters or an option value) or `"options"`
+    ///   (an option name the decoder does not know).
+    init(input: borrowing AVInput, streamIndex: Int, options: [String: String] = [:]) throws(FFmpegError) {
+        guard streamIndex >= 0, streamIndex < input.streamCount,
+              let stream = input.context.pointee.streams[streamIndex] else {
+            throw FFmpegError(operation: "decoder", message: "no stream \(streamIndex) in the input")
+        }
+        guard let parameters = stream.pointee.codecpar else {
+            throw FFmpegError(operation: "decoder", message: "stream \(streamIndex) has no codec parameters")
+        }
+        let codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(operation: "decoder", message: "FFmpeg has no decoder for \(codecName)")
+        }
+        guard let raw = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(operation: "decoder", code: ak_averror(ENOMEM))
+        }
+        // From here every failure frees the context before throwing.
+        func fail(_ error: FFmpegError) -> FFmpegError {
+            var doomed: UnsafeMutablePointer<AVCodecContext>? = raw
+            avcodec_free_context(&doomed)
+            return error
+        }
+        let copied = avcodec_parameters_to_context(raw, parameters)
+        guard copied >= 0 else { throw fail(FFmpegError(operation: "open decoder", code: copied)) }
+        raw.pointee.pkt_timebase = stream.pointee.time_base
+
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        let opened = avcodec_open2(raw, codec, &dictionary)
+        let unknown = AVDecoder.keys(of: dictionary)
+        av_dict_free(&dictionary)
+        guard opened >= 0 else { throw fail(FFmpegError(operation: "open decoder", code: opened)) }
+        guard unknown.isEmpty else {
+            throw fail(FFmpegError(operation: "options", message: "the \(codecName) decoder does not know option(s) \(unknown.joined(separator: ", "))"))
+        }
+        context = raw
+        self.streamIndex = streamIndex
+        timeBase = stream.pointee.time_base
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&doomed)
+    }
+
+    /// The decoder's name (e.g. `"h264"`, `"libdav1d"`).
+    var decoderName: String { String(cString: context.pointee.codec.pointee.name) }
+
+    /// Feeds one packet (the caller keeps and later unrefs it).
+    /// - Throws: ``FFmpegError`` tagged `"decode"` when the data is invalid or decoding fails.
+    func send(_ packet: borrowing AVPacketBuffer) throws(FFmpegError) -> FeedStep {
+        try feedResult(avcodec_send_packet(context, packet.pointer))
+    }
+
+    /// Tells the decoder no more packets follow, so it gives out the frames it still holds.
+    /// - Throws: ``FFmpegError`` tagged `"decode"`.
+    func sendEndOfStream() throws(FFmpegError) -> FeedStep {
+        try feedResult(avcodec_send_packet(context, nil))
+    }
+
+    /// Takes the next decoded frame into `frame` (replacing what it held).
+    /// - Throws: ``FFmpegError`` tagged `"decode"` when decoding fails.
+    func receive(into frame: borrowing AVFrameBuffer) throws(FFmpegError) -> DecodeStep {
+        let status = avcodec_receive_frame(context, frame.pointer)
+        if status >= 0 { return .frame }
+        if status == FFmpegError.tryAgain { return .needsInput }
+        if status == FFmpegError.endOfFile { return .endOfStream }
+        throw FFmpegError(operation: "decode", code: status)
+    }
+
+    /// Drops buffered input and output and makes the decoder ready for new packets (after a seek,
+    /// or after the end of stream).
+    func flush() {
+        avcodec_flush_buffers(context)
+    }
+
+    private func feedResult(_ status: Int32) throws(FFmpegError) -> FeedStep {
+        if status >= 0 { return .accepted }
+        if status == FFmpegError.tryAgain { return .outputPending }
+        if status == FFmpegError.endOfFile { return .endOfStream }
+        throw FFmpegError(operation: "decode", code: status)
+    }
+
+    /// The keys left in an options dictionary after FFmpeg took the ones it knows.
+    private static func keys(of dictionary: OpaquePointer?) -> [String] {
+        var keys: [String] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            keys.append(String(cString: next.pointee.key))
+            entry = next
+        }
+        return keys.sorted()
+    }
+}
+
+/// One `AVPacket` with exactly one owner; freed (with its data) when the value goes away.
+struct AVPacketBuffer: ~Copyable {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// - Throws: ``FFmpegError`` tagged `"packet"` when FFmpeg cannot allocate it.
+    init() throws(FFmpegError) {
+        guard let pointer = av_packet_alloc() else { throw FFmpegError(operation: "packet", code: ak_averror(ENOMEM)) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&doomed)
+    }
+
+    /// Releases the data the packet references, keeping the packet for the next read.
+    func unref() { av_packet_unref(pointer) }
+
+    var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    /// Byte position in the input, `nil` when unknown.
+    var position: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
+    /// Presentation time (or decoding time when no presentation time is set) in stream time-base
+    /// units, `nil` when unknown.
+    var timestamp: Int64? {
+        let pts = pointer.pointee.pts, dts = pointer.pointee.dts
+        if pts != ak_nopts_value() { return pts }
+        return dts != ak_nopts_value() ? dts : nil
+    }
+    /// Duration in stream time-base units (0 when unknown).
+    var duration: Int64 { max(0, pointer.pointee.duration) }
+}
+
+/// One `AVFrame` with exactly one owner; freed (with its buffers) when the value goes away.
+struct AVFrameBuffer: ~Copyable {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    /// - Throws: ``FFmpegError`` tagged `"frame"` when FFmpeg cannot allocate it.
+    init() throws(FFmpegError) {
+        guard let pointer = av_frame_alloc() else { throw FFmpegError(operation: "frame", code: ak_averror(ENOMEM)) }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&doomed)
+    }
+
+    /// Releases the buffers the frame references.
+    func unref() { av_frame_unref(pointer) }
+
+    /// Best-effort presentation time in the stream's time base, `nil` when unknown.
+    var timestamp: Int64? {
+        let value = pointer.pointee.best_effort_timestamp
+        return value != ak_nopts_value() ? value : nil
+    }
+    /// Duration of the packet the frame came from, in the stream's time base (0 when unknown).
+    var packetDuration: Int64 { max(0, pointer.pointee.pkt_duration) }
+    /// Audio samples per channel in the frame (0 for video).
+    var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    /// Audio sample rate in Hz (0 for video).
+    var sampleRate: Int { Int(pointer.pointee.sample_rate) }
+
+    /// Whether the decoder flagged the frame as damaged (`AV_FRAME_FLAG_CORRUPT`) or concealed
+    /// errors in it (`decode_error_flags`).
+    var hasDecodeErrors: Bool {
+        (pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 || pointer.pointee.decode_error_flags != 0
+    }
+}
+
+extension AVInput {
+    /// Reads the next packet of any stream into `packet` (which must be unreffed before the next read).
+    /// - Returns: `false` at the end of the input.
+    /// - Throws: ``FFmpegError`` tagged `"read packet"` when demuxing fails.
+    func read(into packet: borrowing AVPacketBuffer) throws(FFmpegError) -> Bool {
+        let status = av_read_frame(context, packet.pointer)
+        if status >= 0 { return true }
+        if status == FFmpegError.endOfFile { return false }
+        throw FFmpegError(operation: "read packet", code: status)
+    }
+
+    /// Makes the demuxer skip every stream but `kept` (`AVDISCARD_ALL`), so reading costs only
+    /// what those streams need.
+    func discardAllStreams(except kept: Set<Int>) {
+        for index in 0..<streamCount {
+            context.pointee.streams[index]?.pointee.discard = kept.contains(index) ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import CFFmpeg
+
+extension DeepCheck {
+    /// Decoder options for a check: one thread (parallelism comes from checking many files) and
+    /// libavcodec's own frame-size cap. Error detection stays at FFmpeg's default: an error a
+    /// decoder returns, or a frame it flags as concealed, is corruption; a deviation decoders
+    /// tolerate is not (`err_detect=explode` failed valid TIFFs over an unknown tag).
+    static let decoderOptions: [String: String] = [
+        "threads": "1",
+        "max_pixels": String(maximumPixels),
+    ]
+
+    /// Decodes every packet of every audio/video stream that is not an attached picture, one stream
+    /// per pass (one decoder alive at a time), then compares the longest decoded stream with the
+    /// duration the container declares.
+    static func decodeAudioVideo(path: String, info: MediaInfo) -> StructureVerdict {
+        guard let demuxer = Demuxers.name(for: info.container) else { return .notChecked }
+        let streams: [AVStreamInfo]
+        do {
+            streams = try AVInput(path: path, demuxer: demuxer).streams
+        } catch {
+            return .corrupt(reason: "libavformat cannot read the file: \(error)")
+        }
+        let decodable = streams.filter { ($0.kind == .audio || $0.kind == .video) && !$0.isAttachedPicture }
+        guard !decodable.isEmpty else { return .corrupt(reason: "no audio or video stream to decode") }
+        for stream in decodable where stream.kind == .video && Double(stream.width) * Double(stream.height) > Double(maximumPixels) {
+            return .corrupt(reason: "video stream \(stream.index) is " + refusal(width: stream.width, height: stream.height))
+        }
+        var longest: Double?
+        var undecodable = false
+        for stream in decodable {
+            var duration = DecodedDuration(frameRate: stream.frameRate)
+            switch decode(path: path, demuxer: demuxer, stream: stream, duration: &duration) {
+            case .corrupt(let reason): return .corrupt(reason: reason)
+            case .notChecked: undecodable = true
+            case .intact: break
+            }
+            if let seconds = duration.seconds { longest = max(longest ?? 0, seconds) }
+        }
+        if let declared = info.duration, info.durationIsEstimate != true, declared > 0, let decoded = longest,
+           decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
+            return .corrupt(reason: "the media decodes to \(rounded(decoded)) s but the container declares \(rounded(declared)) s (data missing)")
+        }
+        return undecodable ? .notChecked : .intact
+    }
+
+    /// Decodes one stream to the end. `.notChecked` when FFmpeg has no decoder for its codec.
+    private static func decode(path: String, demuxer: String, stream: AVStreamInfo, duration: inout DecodedDuration) -> StructureVerdict {
+        let label = "stream \(stream.index) (\(stream.codec))"
+        do {
+            let input = try AVInput(path: path, demuxer: demuxer)
+            input.discardAllStreams(except: [stream.index])
+            let decoder: AVDecoder
+            do {
+                decoder = try AVDecoder(input: input, streamIndex: stream.index, options: decoderOptions)
+            } catch where error.operation == "decoder" {
+                return .notChecked
+            }
+            let packet = try AVPacketBuffer()
+            let frame = try AVFrameBuffer()
+            var packets = 0
+            while try input.read(into: packet) {
+                defer { packet.unref() }
+                guard packet.streamIndex == stream.index else { continue }
+                packets += 1
+                let place = packet.position.map { " (packet \(packets) at byte \($0))" } ?? " (packet \(packets))"
+                do {
+                    while try decoder.send(packet) == .outputPending {
+                        if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
+                    }
+                    if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
+                } catch {
+                    return .corrupt(reason: "\(label) does not decode\(place): \(error.message)")
+                }
+            }
+            _ = try decoder.sendEndOfStream()
+            if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label) at the end: \(problem)") }
+            if packets > 0, duration.frames == 0 {
+                return .corrupt(reason: "\(label): \(packets) packet(s) decode to no frame")
+            }
+            return .intact
+        } catch {
+            return .corrupt(reason: "\(label) does not decode: \(error)")
+        }
+    }
+
+    /// Receives every frame the decoder has ready; a problem description when a frame is flagged damaged.
+    private static func drain(_ decoder: borrowing AVDecoder, into frame: borrowing AVFrameBuffer,
+                              duration: inout DecodedDuration) throws(FFmpegError) -> String? {
+        while try decoder.receive(into: frame) == .frame {
+            duration.add(frame, timeBase: decoder.timeBase)
+            if frame.hasDecodeErrors { return "frame \(duration.frames) decoded with errors (concealed)" }
+        }
+        return nil
+    }
+
+    private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+}
+
+/// How much media one stream's decoded frames hold: audio by samples (no timestamps needed), video
+/// from the first frame's timestamp to the last frame's end.
+struct DecodedDuration {
+    /// The stream's nominal frame rate, for video frames whose packet has no duration.
+    let frameRate: Double?
+    private(set) var frames = 0
+    private var audioSeconds = 0.0
+    private var firstVideoTime: Double?
+    private var videoEnd: Double?
+
+    init(frameRate: Double?) { self.frameRate = frameRate }
+
+    /// Seconds of decoded media; `nil` when no frame told its length.
+    var seconds: Double? {
+        if audioSeconds > 0 { return audioSeconds }
+        guard let firstVideoTime, let videoEnd else { return nil }
+        return max(0, videoEnd - firstVideoTime)
+    }
+
+    mutating func add(_ frame: borrowing AVFrameBuffer, timeBase: AVRational) {
+        frames += 1
+        if frame.sampleCount > 0, frame.sampleRate > 0 {
+            audioSeconds += Double(frame.sampleCount) / Double(frame.sampleRate)
+            return
+        }
+        guard let timestamp = frame.timestamp, timeBase.num > 0, timeBase.den > 0 else { return }
+        let unit = Double(timeBase.num) / Double(timeBase.den)
+        let start = Double(timestamp) * unit
+        var length = Double(frame.packetDuration) * unit
+        if length == 0, let frameRate, frameRate > 0 { length = 1 / frameRate }
+        firstVideoTime = min(firstVideoTime ?? start, start)
+        videoEnd = max(videoEnd ?? start + length, start + length)
+    }
+}

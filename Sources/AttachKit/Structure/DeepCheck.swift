@@ -1,0 +1,70 @@
+/// The slow "is this file corrupt?" check: decodes every pixel or sample, which finds damage a
+/// structural check cannot see (a broken bitstream inside well-formed boxes).
+///
+/// Images go through libvips, failing on decoder warnings; images libvips cannot open (12-bit
+/// JPEG, BMP, JPEG XL, HEIF/AVIF sequences) and all audio/video go through libavformat and
+/// libavcodec (see `DeepCheck+AV.swift`). Meant for files that already passed the probe, the
+/// structural check and the safety caps; it still refuses to decode anything over
+/// ``maximumPixels`` itself.
+enum DeepCheck {
+    /// The largest picture (width × height of one frame) a decode check will decode: 100
+    /// megapixels. Anything larger is refused before a decoder is opened, reported as corrupt
+    /// with a reason that says so. The same number caps libavcodec's own frame allocation
+    /// (`max_pixels`), in case a bitstream declares more than its container.
+    static let maximumPixels: Int64 = 100_000_000
+    /// Decoded audio/video must last at least this share of a duration the container declares...
+    static let minimumDurationShare = 0.9
+    /// ...unless it is at most this many seconds short.
+    static let durationSlack = 0.5
+
+    /// Full decode: images through libvips (VipsImage.open(path:sequential:true, failOnWarnings: true) then decodeAll()),
+    /// audio/video through libavformat+libavcodec (every packet of every audio/video stream that is not an attached picture).
+    /// Returns .corrupt(reason) on any decode error, and also when the decoded media ends well before a duration the
+    /// container *declares* (not when FFmpeg only estimated it from bitrate — MediaInfo.durationIsEstimate == true):
+    /// e.g. decoded < 90% of declared and more than 0.5 s short.
+    ///
+    /// - Returns: ``StructureVerdict/intact`` when everything decoded; ``StructureVerdict/corrupt(reason:)``
+    ///   on a decode error, a short decode, or a picture over ``maximumPixels``;
+    ///   ``StructureVerdict/notChecked`` when no decoder exists for the format or one of its streams.
+    static func check(path: String, info: MediaInfo) -> StructureVerdict {
+        if let width = info.width, let height = info.height, Double(width) * Double(height) > Double(maximumPixels) {
+            return .corrupt(reason: refusal(width: width, height: height))
+        }
+        if info.kind == .image, !ffmpegOnlyImages.contains(info.container),
+           let verdict = decodeImage(path: path, info: info) {
+            return verdict
+        }
+        return decodeAudioVideo(path: path, info: info)
+    }
+
+    /// Images the probe reads with libavformat because libvips' loaders are blocked or missing.
+    private static let ffmpegOnlyImages: Set<Container> = [.bmp, .jxl, .heifSequence]
+
+    /// Decodes an image with libvips in constant memory (sequential access), all frames of an
+    /// animated GIF or WebP. A header that only opens when warnings are tolerated is corrupt;
+    /// `nil` when libvips cannot read the header at all (12-bit JPEG, AVIF sequences: FFmpeg decodes).
+    private static func decodeImage(path: String, info: MediaInfo) -> StructureVerdict? {
+        let allPages = (info.frames ?? 1) > 1 && [.gif, .webp].contains(info.container)
+        let image: VipsImage
+        do {
+            image = try VipsImage.open(path: path, sequential: true, failOnWarnings: true, allPages: allPages)
+        } catch {
+            guard (try? VipsImage.open(path: path, sequential: true, failOnWarnings: false, allPages: allPages)) != nil else {
+                return nil
+            }
+            return .corrupt(reason: "the image header reads only with warnings: \(error.description)")
+        }
+        do {
+            try image.decodeAll()
+        } catch {
+            return .corrupt(reason: "the image does not decode: \(error.description)")
+        }
+        return .intact
+    }
+
+    /// The reason given for a picture over ``maximumPixels``.
+    static func refusal(width: Int, height: Int) -> String {
+        let megapixels = Double(width) * Double(height) / 1_000_000
+        return "\(width)x\(height) (\((megapixels * 10).rounded() / 10) Mpx) is over the \(maximumPixels / 1_000_000) Mpx a decode check will decode; refused without decoding"
+    }
+}

@@ -1,0 +1,88 @@
+/// GIF layout: the `GIF87a`/`GIF89a` header, a logical screen with a non-zero width and height,
+/// the global colour table, then extension blocks and images (descriptor, local colour table, LZW
+/// code size, data sub-blocks) up to the trailer byte `0x3B`.
+///
+/// An image whose left or top edge lies outside the logical screen is corrupt (decoders size
+/// their canvas from it: the classic GIF decompression bomb). The file ending before the trailer
+/// is truncated. Bytes after the trailer are ignored.
+enum GIFStructure {
+    static func check(_ reader: borrowing FileReader) -> StructureVerdict {
+        var window = ByteWindow()
+        let header = window.bytes(at: 0, count: 13, in: reader)
+        guard header.matches("GIF87a", at: 0) || header.matches("GIF89a", at: 0) else {
+            return .corrupt(reason: "no GIF87a/GIF89a signature at byte 0")
+        }
+        guard header.count == 13 else {
+            return .corrupt(reason: "the logical screen descriptor is cut off: the file has \(reader.size) bytes (truncated)")
+        }
+        let screenWidth = header.le16(6), screenHeight = header.le16(8)
+        guard screenWidth > 0, screenHeight > 0 else {
+            return .corrupt(reason: "the logical screen is \(screenWidth)x\(screenHeight): a zero width or height")
+        }
+        var position: Int64 = 13 + colourTableSize(flags: header.u8(10))
+        guard position <= reader.size else {
+            return .corrupt(reason: "the global colour table needs \(position - 13) bytes from byte 13 but the file ends at byte \(reader.size) (truncated)")
+        }
+        var images = 0
+        while true {
+            guard let introducer = window.byte(at: position, in: reader) else {
+                return .corrupt(reason: "no GIF trailer (0x3B): the file ends at byte \(reader.size) after \(images) image(s) (truncated)")
+            }
+            switch introducer {
+            case 0x3B:
+                return images > 0 ? .intact : .corrupt(reason: "the GIF holds no image (trailer at byte \(position))")
+            case 0x21:
+                let blockStart = position
+                position += 2  // introducer and label
+                guard let end = skipSubBlocks(reader, from: position, window: &window) else {
+                    return .corrupt(reason: "extension block at byte \(blockStart) runs past the end of the file (truncated)")
+                }
+                position = end
+            case 0x2C:
+                let descriptorStart = position
+                let descriptor = window.bytes(at: position, count: 10, in: reader)
+                guard descriptor.count == 10 else {
+                    return .corrupt(reason: "image descriptor at byte \(position) is cut off by the end of the file (truncated)")
+                }
+                let left = descriptor.le16(1), top = descriptor.le16(3)
+                let width = descriptor.le16(5), height = descriptor.le16(7)
+                guard left < screenWidth, top < screenHeight else {
+                    return .corrupt(reason: "image \(images + 1) at byte \(position) is placed at (\(left),\(top)) with size \(width)x\(height), outside the \(screenWidth)x\(screenHeight) logical screen")
+                }
+                position += 10 + colourTableSize(flags: descriptor.u8(9))
+                guard let codeSize = window.byte(at: position, in: reader) else {
+                    return .corrupt(reason: "image \(images + 1) at byte \(descriptorStart) has no image data: the file ends at byte \(reader.size) (truncated)")
+                }
+                guard (1...12).contains(codeSize) else {
+                    return .corrupt(reason: "image \(images + 1) at byte \(descriptorStart) has an invalid LZW code size \(codeSize)")
+                }
+                guard let end = skipSubBlocks(reader, from: position + 1, window: &window) else {
+                    return .corrupt(reason: "image data of image \(images + 1) (from byte \(position)) runs past the end of the file at byte \(reader.size) (truncated)")
+                }
+                position = end
+                images += 1
+            default:
+                return .corrupt(reason: "unexpected byte 0x\(String(introducer, radix: 16)) at byte \(position) where a block should start")
+            }
+        }
+    }
+
+    /// Bytes of a colour table announced by a packed-fields byte (bit 7: present; bits 0-2: size).
+    private static func colourTableSize(flags: UInt32) -> Int64 {
+        guard flags & 0x80 != 0 else { return 0 }
+        return 3 << (Int64(flags & 0x07) + 1)
+    }
+
+    /// Skips a chain of data sub-blocks (a length byte, then that many bytes) ended by a zero
+    /// length; returns the offset after the terminator, `nil` when the file ends first.
+    private static func skipSubBlocks(_ reader: borrowing FileReader, from offset: Int64, window: inout ByteWindow) -> Int64? {
+        var position = offset
+        while true {
+            guard let length = window.byte(at: position, in: reader) else { return nil }
+            position += 1
+            if length == 0 { return position }
+            position += Int64(length)
+            guard position <= reader.size else { return nil }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import CFFmpeg
+
+extension ISOBMFFStructure {
+    /// Every sample the movie's sample tables (or fragments read with the header) describe must
+    /// lie inside the file: libavformat's `mov` demuxer turns `stsz`/`stco`/`stsc` into an index
+    /// whose entries (`avformat_index_get_entry`) carry a byte position and size.
+    ///
+    /// - Throws: ``StructureProblem`` for the first sample that ends past `fileSize`, or when
+    ///   libavformat cannot read the movie header at all.
+    static func samplesInsideFile(path: String, fileSize: Int64) throws(StructureProblem) {
+        let input: AVInput
+        do {
+            input = try AVInput(path: path, demuxer: "mov")
+        } catch {
+            throw StructureProblem("libavformat cannot read the movie header: \(error)")
+        }
+        for index in 0..<input.streamCount {
+            guard let stream = input.context.pointee.streams[index] else { continue }
+            let count = avformat_index_get_entries_count(stream)
+            guard count > 0 else { continue }
+            for sample in 0..<count {
+                guard let entry = avformat_index_get_entry(stream, sample) else { continue }
+                let position = entry.pointee.pos
+                let size = Int64(entry.pointee.size)
+                guard position >= 0, size >= 0, position <= fileSize, size <= fileSize - position else {
+                    throw StructureProblem("stream \(index) sample \(sample + 1) of \(count) (\(size) bytes at byte \(position)) runs past the end of the file at byte \(fileSize)")
+                }
+            }
+        }
+    }
+}

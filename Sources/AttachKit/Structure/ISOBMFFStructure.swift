@@ -1,0 +1,127 @@
+/// ISO base media layout (MP4, MOV, M4A, 3GP, HEIF, AVIF): the box tree against the file size,
+/// then what each kind of file must hold.
+///
+/// - Box sizes: 32-bit size; `1` = a 64-bit size follows the type; `0` = the box runs to the end of
+///   the file (or of its parent). Every box must fit in its parent, top-level boxes in the file.
+///   The structural boxes are walked down to the sample tables (`moov/trak/mdia/minf/stbl`,
+///   `moof/traf`, `mvex`, `edts`, `dinf`) and the top-level `meta` with `iprp`/`ipco` (HEIF/AVIF;
+///   ISO's full-box `meta` and QuickTime's plain one are both understood).
+///   Fewer than 8 trailing zero bytes (QuickTime's 4-byte terminator, padding) are accepted
+///   where a box header would not fit.
+/// - A movie (MP4, MOV, M4A, M4V, 3GP) must have a `moov`, or `moof` fragments. A HEIF/AVIF image
+///   must have a `meta` (an image sequence may have a `moov` instead).
+/// - Where a `moov` exists, libavformat reads the sample tables and every sample of every stream
+///   must lie inside the file (``samplesInsideFile(path:fileSize:)``).
+/// - Where a top-level `meta` has an `iloc`, every item extent stored in the file must lie inside it
+///   (``itemLocationsInsideFile(_:meta:)``).
+enum ISOBMFFStructure {
+    /// One box header as found in the file.
+    struct Box {
+        let type: String
+        let offset: Int64
+        let headerSize: Int64
+        /// Whole box, header included.
+        let size: Int64
+        var end: Int64 { offset + size }
+        var dataOffset: Int64 { offset + headerSize }
+    }
+
+    /// Containers whose children are boxes (full boxes skip 4 bytes of version and flags first).
+    private static let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "mvex", "moof", "traf", "edts", "dinf", "iprp", "ipco"]
+    private static let maximumDepth = 12
+
+    static func check(_ reader: borrowing FileReader, path: String, container: Container) -> StructureVerdict {
+        do throws(StructureProblem) {
+            let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0)
+            let types = Set(topLevel.map(\.type))
+            let isImage = [.heic, .heif, .heifSequence, .avif].contains(container)
+            if isImage {
+                guard types.contains("meta") || types.contains("moov") else {
+                    return .corrupt(reason: "\(container) file without a 'meta' box (no image items)")
+                }
+            } else {
+                guard types.contains("moov") || types.contains("moof") else {
+                    return .corrupt(reason: "movie without a 'moov' box (and no 'moof' fragments)")
+                }
+            }
+            if let meta = topLevel.first(where: { $0.type == "meta" }) {
+                try itemLocationsInsideFile(reader, meta: meta)
+            }
+            if types.contains("moov") {
+                try samplesInsideFile(path: path, fileSize: reader.size)
+            }
+            return .intact
+        } catch {
+            return .corrupt(reason: error.reason)
+        }
+    }
+
+    /// The boxes between `start` and `end`, each checked to fit; children of structural boxes are
+    /// walked too.
+    @discardableResult
+    static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int) throws(StructureProblem) -> [Box] {
+        var boxes: [Box] = []
+        var position = start
+        while position < end {
+            let remaining = end - position
+            if remaining < 8 {
+                if StructureChecker.isZeroFilled(reader, from: position, to: end) { break }
+                throw StructureProblem("\(remaining) stray byte(s) at byte \(position) where a box header should be (truncated box)")
+            }
+            let box = try header(reader, at: position, end: end)
+            boxes.append(box)
+            if depth < maximumDepth, containers.contains(box.type) || (box.type == "meta" && depth == 0) {
+                let childStart = box.type == "meta" ? metaChildrenStart(reader, meta: box) : box.dataOffset
+                if childStart <= box.end {
+                    try walk(reader, from: childStart, to: box.end, depth: depth + 1)
+                }
+            }
+            position = box.end
+        }
+        return boxes
+    }
+
+    /// Where a `meta` box's children start: ISO's `meta` is a full box (4 bytes of version and
+    /// flags first), QuickTime's is a plain container; its first child, `hdlr`, tells which.
+    static func metaChildrenStart(_ reader: borrowing FileReader, meta: Box) -> Int64 {
+        reader.read(at: meta.dataOffset + 4, count: 4).matches("hdlr", at: 0) ? meta.dataOffset : meta.dataOffset + 4
+    }
+
+    /// The box header at `offset`; the box must end by `end`.
+    static func header(_ reader: borrowing FileReader, at offset: Int64, end: Int64) throws(StructureProblem) -> Box {
+        let bytes = reader.read(at: offset, count: 16)
+        let type = bytes.ascii(4, 4)
+        guard bytes.count >= 8, (4..<8).allSatisfy({ (0x20...0x7E).contains(bytes.u8($0)) || bytes.u8($0) == 0xA9 }) else {
+            throw StructureProblem("invalid box type at byte \(offset)")
+        }
+        let size32 = bytes.be32(0)
+        let headerSize: Int64
+        let size: Int64
+        switch size32 {
+        case 0:
+            headerSize = 8
+            size = end - offset
+        case 1:
+            guard bytes.count == 16, end - offset >= 16 else {
+                throw StructureProblem("box '\(type)' at byte \(offset) has a 64-bit size cut off by the end of its parent (truncated)")
+            }
+            let large = bytes.be64(8)
+            guard large <= UInt64(Int64.max) else {
+                throw StructureProblem("box '\(type)' at byte \(offset) claims \(large) bytes")
+            }
+            headerSize = 16
+            size = Int64(large)
+        default:
+            headerSize = 8
+            size = Int64(size32)
+        }
+        guard size >= headerSize else {
+            throw StructureProblem("box '\(type)' at byte \(offset) has an invalid size \(size)")
+        }
+        guard size <= end - offset else {
+            let limit = end == reader.size ? "the file ends at byte \(end)" : "its parent ends at byte \(end)"
+            throw StructureProblem("box '\(type)' at byte \(offset) claims \(size) bytes but \(limit) (truncated)")
+        }
+        return Box(type: type, offset: offset, headerSize: headerSize, size: size)
+    }
+}

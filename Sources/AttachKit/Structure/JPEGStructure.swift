@@ -1,0 +1,134 @@
+/// JPEG layout: `SOI`, then marker segments whose lengths stay inside the file, a frame header
+/// (`SOFn`) before the first scan (`SOS`), each scan's entropy-coded data (with `FF00` stuffing and
+/// `RSTn` markers) running to the next marker, and finally `EOI`.
+///
+/// A missing `EOI` means the file was cut short. Bytes after `EOI` are allowed: Ultra HDR and MPF
+/// files append a second JPEG (the gain map or a preview) there.
+enum JPEGStructure {
+    static func check(_ reader: borrowing FileReader) -> StructureVerdict {
+        var window = ByteWindow()
+        guard window.byte(at: 0, in: reader) == 0xFF, window.byte(at: 1, in: reader) == 0xD8 else {
+            return .corrupt(reason: "no JPEG SOI marker at byte 0")
+        }
+        var position: Int64 = 2
+        var sawFrame = false
+        while true {
+            guard let lead = window.byte(at: position, in: reader) else {
+                return .corrupt(reason: "no EOI marker: the file ends at byte \(reader.size) (truncated)")
+            }
+            guard lead == 0xFF else {
+                return .corrupt(reason: "expected a JPEG marker at byte \(position), found \(hex(lead))")
+            }
+            // Any number of 0xFF fill bytes may precede the marker code.
+            let markerOffset = position
+            var codeOffset = position + 1
+            while window.byte(at: codeOffset, in: reader) == 0xFF { codeOffset += 1 }
+            guard let code = window.byte(at: codeOffset, in: reader) else {
+                return .corrupt(reason: "no EOI marker: the file ends at byte \(reader.size) (truncated)")
+            }
+            position = codeOffset + 1
+            switch code {
+            case 0xD9:
+                return sawFrame ? .intact : .corrupt(reason: "EOI at byte \(markerOffset) before any frame header (SOF)")
+            case 0xD8:
+                return .corrupt(reason: "a second SOI marker at byte \(markerOffset) inside the image")
+            case 0x00:
+                return .corrupt(reason: "invalid marker FF00 at byte \(markerOffset) outside entropy-coded data")
+            case 0x01, 0xD0...0xD7:
+                continue  // TEM and RSTn stand alone: no length field.
+            default:
+                break
+            }
+            let lengthBytes = window.bytes(at: position, count: 2, in: reader)
+            guard lengthBytes.count == 2 else {
+                return .corrupt(reason: "marker \(name(code)) at byte \(markerOffset) has no length: the file ends (truncated)")
+            }
+            let length = Int64(lengthBytes.be16(0))
+            guard length >= 2 else {
+                return .corrupt(reason: "marker \(name(code)) at byte \(markerOffset) has an invalid length \(length)")
+            }
+            guard length <= reader.size - position else {
+                return .corrupt(reason: "segment \(name(code)) at byte \(markerOffset) needs \(length) bytes but the file ends at byte \(reader.size) (truncated)")
+            }
+            if isFrameHeader(code) {
+                let sof = window.bytes(at: position, count: 8, in: reader)
+                let components = Int64(sof.u8(7))
+                guard length >= 8, sof.count == 8, components > 0, length >= 8 + 3 * components else {
+                    return .corrupt(reason: "frame header \(name(code)) at byte \(markerOffset) is malformed (length \(length))")
+                }
+                guard sof.be16(5) > 0 else {
+                    return .corrupt(reason: "frame header \(name(code)) at byte \(markerOffset) declares a zero width")
+                }
+                sawFrame = true
+            }
+            position += length
+            if code == 0xDA {
+                guard sawFrame else {
+                    return .corrupt(reason: "scan (SOS) at byte \(markerOffset) comes before any frame header (SOF)")
+                }
+                guard let next = nextMarker(reader, from: position) else {
+                    return .corrupt(reason: "entropy-coded data from byte \(position) runs to the end of the file (byte \(reader.size)) with no EOI (truncated)")
+                }
+                position = next
+            }
+        }
+    }
+
+    /// The offset of the first marker at or after `offset` in entropy-coded data: a 0xFF not
+    /// followed by 0x00 (stuffing) or 0xD0...0xD7 (restart markers). `nil` when the file ends first.
+    static func nextMarker(_ reader: borrowing FileReader, from offset: Int64) -> Int64? {
+        var found: Int64?
+        var pendingFF: Int64?
+        reader.scan(from: offset) { chunkOffset, chunk in
+            chunk.withUnsafeBufferPointer { bytes in
+                var i = 0
+                if let pending = pendingFF {
+                    pendingFF = nil
+                    if endsEntropyData(bytes[0]) { found = pending; return false }
+                    i = 1
+                }
+                while i < bytes.count {
+                    if bytes[i] == 0xFF {
+                        guard i + 1 < bytes.count else {
+                            pendingFF = chunkOffset + Int64(i)
+                            return true
+                        }
+                        if endsEntropyData(bytes[i + 1]) { found = chunkOffset + Int64(i); return false }
+                        i += 2
+                    } else {
+                        i += 1
+                    }
+                }
+                return true
+            }
+        }
+        return found
+    }
+
+    /// Whether the byte after a 0xFF in entropy-coded data makes it a real marker.
+    private static func endsEntropyData(_ next: UInt8) -> Bool {
+        next != 0x00 && !(0xD0...0xD7).contains(next)
+    }
+
+    /// SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+    static func isFrameHeader(_ code: UInt8) -> Bool {
+        (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
+    }
+
+    private static func name(_ code: UInt8) -> String {
+        switch code {
+        case 0xDA: return "SOS"
+        case 0xC4: return "DHT"
+        case 0xDB: return "DQT"
+        case 0xDD: return "DRI"
+        case 0xFE: return "COM"
+        case 0xE0...0xEF: return "APP\(code - 0xE0)"
+        case _ where isFrameHeader(code): return "SOF\(code - 0xC0)"
+        default: return "FF" + String(code, radix: 16, uppercase: true)
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        "0x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+    }
+}

@@ -1,0 +1,62 @@
+/// The cheap "is this file corrupt?" check: the layout a format requires (headers, boxes, chunks,
+/// frames) must be present and inside the file. What iOS reports as `attachmentCorrupt` (105) is
+/// usually a file that fails here.
+///
+/// Each format family has its own small checker (`JPEGStructure`, `RIFFStructure`...); this type
+/// only picks one from the sniffed container. No pixel or sample is decoded (``DeepCheck`` does
+/// that). Every checker reads with bounds-checked `pread`s, scans at most linearly in constant
+/// memory and never trusts a length field for an allocation, so any bytes at all are safe to check.
+enum StructureChecker {
+    /// Cheap structural check chosen by the sniffed container; reads headers/box/chunk/frame
+    /// layout only (linear scan at most, constant memory). Never crashes on any bytes.
+    ///
+    /// - Returns: ``StructureVerdict/corrupt(reason:)`` with byte offsets when the layout is broken
+    ///   (a truncated file is corrupt); ``StructureVerdict/notChecked`` for containers without a
+    ///   checker (APE, AMR, MPEG-PS, JPEG XL, text...) and for a file that can no longer be opened
+    ///   (the probe reports unreadable files).
+    static func check(path: String, sniff: FormatSniffer.Result) -> StructureVerdict {
+        guard let reader = try? FileReader(path: path) else { return .notChecked }
+        switch sniff.container {
+        case .jpeg: return JPEGStructure.check(reader)
+        case .png: return PNGStructure.check(reader)
+        case .gif: return GIFStructure.check(reader)
+        case .webp, .wav, .avi, .rf64: return RIFFStructure.check(reader)
+        case .aiff, .aifc: return AIFFStructure.check(reader)
+        case .mp4, .mov, .m4a, .m4v, .threeGP, .heic, .heif, .heifSequence, .avif:
+            return ISOBMFFStructure.check(reader, path: path, container: sniff.container)
+        case .webm, .matroska, .ebml: return MatroskaStructure.check(reader)
+        case .mp3: return MPEGAudioStructure.check(reader, from: sniff.audioOffset)
+        case .aacADTS: return ADTSStructure.check(reader, from: sniff.audioOffset)
+        case .flac: return FLACStructure.check(reader, from: sniff.audioOffset)
+        case .ogg: return OggStructure.check(reader)
+        case .mpegTS: return TransportStreamStructure.check(reader)
+        case .tiff: return TIFFStructure.check(reader)
+        case .bmp: return BMPStructure.check(reader)
+        default: return .notChecked
+        }
+    }
+}
+
+/// A structural problem found deep inside a walk, thrown up to the format's `check` and turned
+/// into ``StructureVerdict/corrupt(reason:)`` there.
+struct StructureProblem: Error {
+    /// What is wrong and where (byte offsets).
+    let reason: String
+
+    init(_ reason: String) { self.reason = reason }
+}
+
+extension StructureChecker {
+    /// Whether every byte from `start` up to `end` is zero: padding some writers leave at the end of
+    /// a file or container, harmless to players. Reads in 64 KiB pieces.
+    static func isZeroFilled(_ reader: borrowing FileReader, from start: Int64, to end: Int64) -> Bool {
+        var position = start
+        while position < end {
+            let piece = reader.read(at: position, count: Int(min(end - position, 1 << 16)))
+            guard !piece.isEmpty else { return false }
+            guard piece.allSatisfy({ $0 == 0 }) else { return false }
+            position += Int64(piece.count)
+        }
+        return true
+    }
+}

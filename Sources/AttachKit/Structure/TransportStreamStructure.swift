@@ -1,0 +1,34 @@
+/// MPEG transport stream layout: fixed-size packets from byte 0 to the end of the file, each
+/// starting with the sync byte `0x47`: 188-byte packets, or 192-byte packets whose sync byte
+/// follows a 4-byte timecode (M2TS/AVCHD). A packet cut off by the end of the file is truncated.
+enum TransportStreamStructure {
+    static func check(_ reader: borrowing FileReader) -> StructureVerdict {
+        let head = reader.read(at: 0, count: 5)
+        let packetSize: Int, syncOffset: Int
+        if head.u8(0) == 0x47 {
+            (packetSize, syncOffset) = (188, 0)
+        } else if head.u8(4) == 0x47 {
+            (packetSize, syncOffset) = (192, 4)
+        } else {
+            return .corrupt(reason: "no transport stream sync byte (0x47) at byte 0 or 4")
+        }
+        let packetsPerRead = 1024
+        var position: Int64 = 0
+        while position < reader.size {
+            let chunk = reader.read(at: position, count: packetSize * packetsPerRead)
+            guard !chunk.isEmpty else { break }
+            var index = 0
+            while index < chunk.count {
+                guard chunk.count - index >= packetSize else {
+                    return .corrupt(reason: "the last packet at byte \(position + Int64(index)) has \(chunk.count - index) of \(packetSize) bytes (truncated)")
+                }
+                guard chunk[index + syncOffset] == 0x47 else {
+                    return .corrupt(reason: "lost sync: no 0x47 at byte \(position + Int64(index + syncOffset)) (packet \(position / Int64(packetSize) + Int64(index / packetSize) + 1))")
+                }
+                index += packetSize
+            }
+            position += Int64(chunk.count)
+        }
+        return .intact
+    }
+}

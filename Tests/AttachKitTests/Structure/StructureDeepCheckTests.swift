@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// The decode check on its own: the pixel refusal, a tiny image, and the duration rule on corpus files.
+@Suite("Structure: deep check")
+struct StructureDeepCheckTests {
+    @Test("a picture over 100 megapixels is refused before anything is opened")
+    func refusesHugePictures() {
+        // Given a header that declares 20000x10000 (200 Mpx) for a file that does not even exist
+        var info = MediaInfo(path: "/nonexistent/huge.jpg", bytes: 1, kind: .image, container: .jpeg)
+        info.width = 20_000
+        info.height = 10_000
+
+        // When it is deep-checked, Then it is refused with a reason that says why
+        guard case .corrupt(let reason) = DeepCheck.check(path: info.path, info: info) else {
+            Issue.record("a 200 Mpx picture was not refused")
+            return
+        }
+        #expect(reason.contains("20000x10000") && reason.contains("refused without decoding"))
+    }
+
+    @Test("a tiny valid PNG decodes intact, the same PNG cut short does not")
+    func tinyPNG() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("tiny.png"), cut = folder.appendingPathComponent("cut.png")
+        try Data(SyntheticMedia.png()).write(to: whole)
+        try Data(SyntheticMedia.png().dropLast(20)).write(to: cut)
+        var info = MediaInfo(path: whole.path, bytes: 0, kind: .image, container: .png)
+        info.width = 1
+        info.height = 1
+
+        #expect(DeepCheck.check(path: whole.path, info: info) == .intact)
+        #expect(!DeepCheck.check(path: cut.path, info: info).isIntactOrUnchecked)
+    }
+
+    @Test("content that ends long before the declared duration is corrupt, unless the duration was only estimated",
+          .enabled(if: TestEnvironment.corpus != nil))
+    func durationShortfall() throws {
+        // Given a Matroska file whose header declares 3.417 s but whose blocks stop at about 2 s
+        let path = TestEnvironment.corpus!.appendingPathComponent("malformed/mkv_h264_content_truncated.mkv").path
+        var info = try Prober().probeWithSniff(path: path, displayPath: path).info
+        #expect(info.durationIsEstimate != true)
+
+        // When it is decoded, Then the missing content is reported
+        guard case .corrupt(let reason) = DeepCheck.check(path: path, info: info) else {
+            Issue.record("the short decode was not reported")
+            return
+        }
+        #expect(reason.contains("declares 3.417 s"))
+
+        // And the same shortfall against a bitrate estimate is not held against the file
+        info.durationIsEstimate = true
+        #expect(DeepCheck.check(path: path, info: info) == .intact)
+    }
+
+    @Test("an invalid VP9 bitstream declaring 12336x12336 is refused without decoding",
+          .enabled(if: TestEnvironment.corpus != nil))
+    func hugeVideoRefused() throws {
+        let path = TestEnvironment.corpus!.appendingPathComponent("malformed/webm_vp9_invalid_12336x12336.webm").path
+        let info = try Prober().probeWithSniff(path: path, displayPath: path).info
+        guard case .corrupt(let reason) = DeepCheck.check(path: path, info: info) else {
+            Issue.record("the 152 Mpx stream was decoded")
+            return
+        }
+        #expect(reason.contains("refused without decoding"))
+    }
+}
