@@ -10,11 +10,9 @@ public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
     case unrecognized(path: String, detail: String)
     /// The bytes start like `container` but its header cannot be parsed.
     case corruptHeader(path: String, container: Container, detail: String)
-    /// A header declares something past a safety cap (checked before anything is decoded).
-    case overCap(path: String, cap: String, detail: String)
 
     /// Stable code: `not-found`, `access-denied`, `unreadable`, `empty`, `unrecognized-type`,
-    /// `corrupt`, `over-cap`.
+    /// `corrupt`.
     public var code: String {
         switch self {
         case .access(let error): return error.code
@@ -22,7 +20,6 @@ public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty: return "empty"
         case .unrecognized: return "unrecognized-type"
         case .corruptHeader: return "corrupt"
-        case .overCap: return "over-cap"
         }
     }
 
@@ -33,7 +30,6 @@ public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty: return "the file is empty (0 bytes)"
         case .unrecognized(_, let detail): return "not a recognised media format (\(detail))"
         case .corruptHeader(_, let container, let detail): return "looks like \(container) but its header cannot be read: \(detail)"
-        case .overCap(_, let cap, let detail): return "over the \(cap) cap: \(detail)"
         }
     }
 

@@ -1,0 +1,78 @@
+/// Pixel caps: the long edge (after orientation), width × height, and the decoded size of one frame
+/// at 4 bytes per pixel against the service extension's memory budget. Video has a long-edge cap.
+struct PixelRule: ValidationRule {
+    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
+        let info = subject.info
+        guard let width = info.displayWidth, let height = info.displayHeight, width > 0, height > 0 else { return [] }
+        let longEdge = max(width, height)
+        var out: [Diagnostic] = []
+        switch info.kind {
+        case .image:
+            let rules = profile.image
+            if let cap = rules.maxLongEdge, longEdge > cap {
+                out.append(Diagnostic(.dimensionsTooLarge, "\(width)×\(height) px: long edge \(longEdge) px is over \(cap) px",
+                                      fix: "downscale to \(cap) px"))
+            }
+            let pixels = Int64(width) * Int64(height)
+            if let cap = rules.maxPixels, pixels > cap {
+                out.append(Diagnostic(.tooManyPixels, "\(width)×\(height) = \(pixels) px, over \(cap) px",
+                                      fix: "downscale to ≤ \(Self.longEdge(fitting: cap, width: width, height: height)) px long edge"))
+            }
+            let decoded = pixels * 4
+            if let cap = rules.maxDecodedBytes, decoded > cap {
+                out.append(Diagnostic(.decodedSizeTooLarge,
+                                      "decodes to \(decoded) bytes (\(width)×\(height)×4), over the \(cap)-byte memory budget",
+                                      fix: "downscale to ≤ \(Self.longEdge(fitting: cap / 4, width: width, height: height)) px long edge"))
+            }
+        case .video:
+            if let cap = profile.video.maxLongEdge, longEdge > cap {
+                out.append(Diagnostic(.dimensionsTooLarge, "\(width)×\(height) px video: long edge \(longEdge) px is over \(cap) px",
+                                      fix: "downscale to \(cap) px"))
+            }
+        default:
+            break
+        }
+        return out
+    }
+
+    /// The largest long edge whose image, keeping the aspect ratio, has at most `pixels` pixels.
+    static func longEdge(fitting pixels: Int64, width: Int, height: Int) -> Int {
+        let scale = (Double(pixels) / (Double(width) * Double(height))).squareRoot()
+        return Int((Double(max(width, height)) * scale).rounded(.down))
+    }
+}
+
+/// Animation frame cap.
+struct FrameRule: ValidationRule {
+    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
+        let info = subject.info
+        guard info.kind == .image, let frames = info.frames, let cap = profile.image.maxFrames, frames > cap else { return [] }
+        return [Diagnostic(.tooManyFrames, "\(frames) frames, over \(cap)", fix: "drop frames evenly to \(cap)")]
+    }
+}
+
+/// Duration caps for audio and video.
+struct DurationRule: ValidationRule {
+    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
+        let info = subject.info
+        guard let duration = info.duration else { return [] }
+        let cap: Double?
+        switch info.kind {
+        case .audio: cap = profile.audio.maxDuration
+        case .video: cap = profile.video.maxDuration
+        default: cap = nil
+        }
+        guard let cap, duration > cap + 0.05 else { return [] }
+        let estimate = info.durationIsEstimate == true ? " (estimated from the bitrate)" : ""
+        return [Diagnostic(.durationTooLong, "\(Fix.seconds(duration))\(estimate), over \(Fix.seconds(cap))",
+                           fix: "trim to \(Fix.seconds(cap))")]
+    }
+}
+
+/// A structurally broken file: iOS says 105, "attachment corrupt", or shows nothing.
+struct IntegrityRule: ValidationRule {
+    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
+        guard case .corrupt(let reason) = subject.structure else { return [] }
+        return [Diagnostic(.corrupt, reason, fix: "re-export or re-download the original; a broken file cannot be fitted")]
+    }
+}

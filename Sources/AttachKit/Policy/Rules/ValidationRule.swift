@@ -1,0 +1,53 @@
+/// What a rule looks at: the probed file, the extension it will travel with, and its structure.
+struct ValidationSubject: Sendable {
+    let info: MediaInfo
+    /// Lower-cased extension of the file name, without the dot ("" when there is none).
+    let fileExtension: String
+    let structure: StructureVerdict
+}
+
+/// One check of a file against a profile. Rules are small values listed in order in
+/// ``Validator/rules``; each returns nothing when it has nothing to say.
+protocol ValidationRule: Sendable {
+    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic]
+}
+
+/// Sentences used in the `fix` of diagnostics, so every rule proposes cures the same way.
+enum Fix {
+    /// The format an image is converted to: PNG when it has alpha (transparency survives), else JPEG.
+    static func imageTarget(_ info: MediaInfo) -> String {
+        if info.isAnimated { return "GIF" }
+        return info.hasAlpha == true ? "PNG" : "JPEG"
+    }
+
+    static func convertImage(_ info: MediaInfo) -> String {
+        "convert \(info.container.rawValue.uppercased())→\(imageTarget(info))"
+    }
+
+    static func name(_ codec: Codec) -> String {
+        switch codec {
+        case .h264: return "H.264"
+        case .hevc: return "HEVC"
+        case .vp8: return "VP8"
+        case .vp9: return "VP9"
+        case .av1: return "AV1"
+        case .aac: return "AAC"
+        case .mp3: return "MP3"
+        case .opus: return "Opus"
+        case .vorbis: return "Vorbis"
+        case .flac: return "FLAC"
+        case .alac: return "ALAC"
+        case .mpeg4: return "MPEG-4 Part 2"
+        default: return codec.rawValue.uppercased()
+        }
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        let mb = Double(bytes) / 1_000_000
+        return mb >= 10 ? "\(Int(mb.rounded())) MB" : "\((mb * 10).rounded() / 10) MB"
+    }
+
+    static func seconds(_ s: Double) -> String {
+        s.rounded() == s ? "\(Int(s)) s" : "\((s * 10).rounded() / 10) s"
+    }
+}

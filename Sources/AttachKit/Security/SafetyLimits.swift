@@ -1,0 +1,54 @@
+/// Caps that protect the machine from hostile input, checked from the header before any pixel or
+/// sample is decoded. They hold whatever the profile says (the `apple` profile has no pixel cap,
+/// yet a 65536×65536 PNG must still never be decoded). Defaults follow sharp and imgproxy.
+public struct SafetyLimits: Sendable, Equatable {
+    /// Input file size. Default 2 GB.
+    public var maxInputBytes: Int64 = 2_000_000_000
+    /// Width × height of one frame. Default 268,402,689 (16383², sharp's `limitInputPixels`).
+    public var maxPixels: Int64 = 16383 * 16383
+    /// Width × height × frames of an animation. Default 1,000,000,000.
+    public var maxTotalPixels: Int64 = 1_000_000_000
+    /// Frames of an animated image. Default 10,000.
+    public var maxFrames: Int = 10_000
+    /// Seconds of audio or video. Default 4 hours.
+    public var maxDuration: Double = 4 * 3600
+    /// Streams in an audio/video container. Default 32.
+    public var maxStreams: Int = 32
+
+    public init() {}
+
+    /// The first cap `info` is over; `nil` when within all.
+    public func violation(for info: MediaInfo) -> SafetyViolation? {
+        if info.bytes > maxInputBytes {
+            return SafetyViolation(cap: "maxInputBytes", detail: "\(info.bytes) bytes > \(maxInputBytes)")
+        }
+        if let pixels = info.pixels, pixels > maxPixels {
+            return SafetyViolation(cap: "maxPixels", detail: "\(info.width ?? 0)×\(info.height ?? 0) = \(pixels) px > \(maxPixels)")
+        }
+        if let frames = info.frames, info.kind == .image {
+            if frames > maxFrames {
+                return SafetyViolation(cap: "maxFrames", detail: "\(frames) frames > \(maxFrames)")
+            }
+            if let pixels = info.pixels, pixels * Int64(frames) > maxTotalPixels {
+                return SafetyViolation(cap: "maxTotalPixels", detail: "\(pixels) px × \(frames) frames > \(maxTotalPixels)")
+            }
+        }
+        if let duration = info.duration, info.kind != .image, duration > maxDuration {
+            return SafetyViolation(cap: "maxDuration", detail: "\(duration) s > \(maxDuration) s")
+        }
+        if let streams = info.streams, streams > maxStreams {
+            return SafetyViolation(cap: "maxStreams", detail: "\(streams) streams > \(maxStreams)")
+        }
+        return nil
+    }
+}
+
+/// A header declares more than a ``SafetyLimits`` cap allows: the file is refused before decoding.
+public struct SafetyViolation: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The cap's name, as in ``SafetyLimits`` (`maxPixels`, `maxFrames`...).
+    public let cap: String
+    /// What the header declares against the cap.
+    public let detail: String
+
+    public var description: String { "\(detail) (cap: \(cap))" }
+}
