@@ -1,11 +1,51 @@
-import AttachKit
-import Foundation
-let ledger = AccessLedger(scopes: [try! AccessScope.folder("/")])
-for path in CommandLine.arguments.dropFirst() {
-    do {
-        let h = try ledger.acquire(path)
-        defer {}
-        do { let info = try Prober().probe(h); h.release(); print(info.json.serialized) }
-        catch { h.release(); print("{\"path\":\"\(path)\",\"error\":\"\(error)\"}") }
-    } catch { print("\(path): \(error)") }
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every subcommand, in the order `attachkit --help` lists them.
+nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, ProfileCommand.self]
+
+func printHelp() {
+    var text = "usage: attachkit COMMAND [OPTIONS] ...\n\nPrepares media for iOS notification attachments.\n\ncommands:\n"
+    let width = commands.map { $0.name.count }.max() ?? 0
+    for command in commands {
+        text += "  \(command.name)\(String(repeating: " ", count: width - command.name.count + 2))\(command.summary)\n"
+    }
+    text += "\nRun `attachkit help COMMAND` for a command's options."
+    Output.line(text)
 }
+
+func main() -> ExitCode {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard let name = arguments.first, !["-h", "--help"].contains(name) else {
+        printHelp()
+        return arguments.isEmpty ? .usage : .success
+    }
+    if name == "help" {
+        if let topic = arguments.dropFirst().first, let command = commands.first(where: { $0.name == topic }) {
+            Output.line(command.usage)
+        } else {
+            printHelp()
+        }
+        return .success
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+        Output.error("attachkit: unknown command \(name.debugDescription)")
+        printHelp()
+        return .usage
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        Output.line(command.usage)
+        return .success
+    }
+    do {
+        let parsed = try Arguments(rest, options: command.options, flags: command.flags)
+        return try command.init(parsed).run()
+    } catch {
+        Output.error("attachkit \(name): \(error.description)\n\n\(command.usage)")
+        return .usage
+    }
+}
+
+exit(main().rawValue)

@@ -1,0 +1,58 @@
+import AttachKit
+
+/// One `attachkit` subcommand: declares its options, checks them in `init` (usage errors exit 64
+/// before any work), then runs.
+protocol Command {
+    static var name: String { get }
+    /// One line for `attachkit --help`.
+    static var summary: String { get }
+    /// The full usage text for `attachkit help NAME`.
+    static var usage: String { get }
+    /// Options that take a value.
+    static var options: Set<String> { get }
+    /// Boolean flags.
+    static var flags: Set<String> { get }
+
+    init(_ arguments: Arguments) throws(UsageError)
+    func run() -> ExitCode
+}
+
+/// Files named on the command line, with folders expanded, and the access ledger that grants them.
+struct InputSet {
+    /// Files in the order given; a folder contributes its files (recursively, sorted, hidden ones skipped).
+    let files: [String]
+    let ledger: AccessLedger
+
+    /// - Throws: ``UsageError`` when nothing is named or a named path does not exist.
+    init(_ paths: [String], allow: [String] = []) throws(UsageError) {
+        guard !paths.isEmpty else { throw UsageError("no input files") }
+        var files: [String] = []
+        var scopes: [AccessScope] = []
+        do {
+            for folder in allow { scopes.append(try AccessScope.folder(folder)) }
+            for path in paths {
+                if FileWalker.isDirectory(path) {
+                    scopes.append(try AccessScope.folder(path))
+                    files += FileWalker.files(under: path)
+                } else {
+                    // A file named explicitly is an explicit grant; a missing one is reported per file.
+                    if let scope = try? AccessScope.file(path) { scopes.append(scope) }
+                    files.append(path)
+                }
+            }
+        } catch {
+            throw UsageError(error.description)
+        }
+        if scopes.isEmpty, let anyFolder = try? AccessScope.folder(".") { scopes.append(anyFolder) }
+        self.files = files
+        self.ledger = AccessLedger(scopes: scopes)
+    }
+
+    /// Prints any access-handle problem to stderr; `.software` when there is one.
+    func checkLedger() -> ExitCode? {
+        let report = ledger.report
+        guard !report.isClean else { return nil }
+        for problem in report.problems { Output.error("attachkit: \(problem)") }
+        return .software
+    }
+}

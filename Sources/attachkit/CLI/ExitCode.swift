@@ -1,0 +1,19 @@
+/// The exit statuses of `attachkit`, named (BSD sysexits where one fits).
+enum ExitCode: Int32 {
+    /// Every input passed / was prepared.
+    case success = 0
+    /// At least one input failed validation or could not be prepared.
+    case failure = 1
+    /// The command line is wrong (EX_USAGE).
+    case usage = 64
+    /// An internal invariant broke, e.g. an access handle leaked (EX_SOFTWARE).
+    case software = 70
+    /// Stopped by SIGINT (128 + 2).
+    case interrupted = 130
+}
+
+/// A command-line mistake: reported with the command's usage and exit status 64.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
