@@ -1,0 +1,363 @@
+#!/usr/bin/env bash
+# Regenerates AttachKit's bundled test fixtures from scratch:
+#   TestMedia/{images,audio,video,malformed}/  and  TestMedia/fixtures.tsv
+#
+# Needs: ffmpeg/ffprobe (written against FFmpeg 5.1), vips/vipsheader (libvips 8.14 with
+# libheif, libwebp, cgif, lcms), python3 (standard library only).
+# Debian 12: apt-get install ffmpeg libvips-tools python3
+#
+# Everything is synthetic (ffmpeg lavfi sources, fixed seeds), so the fixtures carry no third-party
+# content. Outputs are built in a scratch folder and only replace the old set when every step,
+# including the self-check at the end, has succeeded. fixtures.tsv is measured from the files
+# (ffprobe, vipsheader, full decodes), never typed by hand; the run fails if a `valid` fixture does
+# not decode cleanly.
+#
+# Usage: TestMedia/generate.sh            (from anywhere)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export LC_ALL=C TZ=UTC
+# One libvips worker thread: belt and braces (outputs here were identical with 1 and 4 threads),
+# so scheduling can never leak into the bytes.
+export VIPS_CONCURRENCY=1
+
+for tool in ffmpeg ffprobe vips vipsheader python3; do
+    command -v "$tool" >/dev/null || { echo "generate.sh: '$tool' not found" >&2; exit 1; }
+done
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+OUT="$TMP/out"   # the new fixture tree; moved into TestMedia/ at the very end
+S="$TMP/src"     # intermediate sources
+mkdir -p "$OUT"/{images,audio,video,malformed} "$S"
+
+step() { printf "  [%ss] %s\n" "$SECONDS" "$*" >&2; }
+
+# ---------------------------------------------------------------------------------------------
+# Determinism: no container metadata (-map_metadata -1), no encoder version strings or random
+# stream serials / UIDs / dates (bitexact), single-threaded encoders, fixed noise seeds.
+ff() { ffmpeg -nostdin -hide_banner -loglevel error -y -filter_threads 1 -filter_complex_threads 1 "$@"; }
+BX=(-map_metadata -1 -map_chapters -1 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact -threads 1)
+X264=(-c:v libx264 -preset veryfast -profile:v high -pix_fmt yuv420p -threads 1)
+X265=(-c:v libx265 -preset fast -pix_fmt yuv420p -tag:v hvc1
+      -x265-params "pools=1:frame-threads=1:wpp=0:log-level=error")
+AAC=(-c:a aac -b:a 96k)
+
+# A photo-like still: a Mandelbrot region (smooth gradients plus fine detail) under testsrc2
+# (bars, diagonal, checkerboard, digits: asymmetric, so a wrong rotation is visible), a vignette
+# and film grain. $4 = grain strength (0 = none, for PNG/lossless targets).
+photo() {
+    local w=$1 h=$2 out=$3 grain=$4
+    ff -f lavfi -i "mandelbrot=s=${w}x${h}:start_scale=0.35:start_x=-0.745:start_y=0.11:maxiter=300:outer=normalized_iteration_count:inner=mincol" \
+       -f lavfi -i "testsrc2=s=${w}x${h}" \
+       -filter_complex "[0]format=rgb24[m];[1]format=rgb24[t];[t][m]blend=all_mode=normal:all_opacity=0.55,format=yuv444p,vignette=angle=PI/5,noise=alls=${grain}:allf=t:all_seed=4242,format=rgb24" \
+       -frames:v 1 "${BX[@]}" "$out"
+}
+
+# Moving picture for the video fixtures: testsrc2 (motion, counters) with light temporal grain.
+vsrc() { echo "testsrc2=s=$1x$2:r=$3:d=$4,noise=alls=${5:-3}:allf=t:all_seed=77"; }
+
+# Music-like audio: a plucked arpeggio over a pentatonic-ish scale (4 notes/s, 3 harmonics,
+# each note decays to silence before the next, so there are no clicks) plus a soft bass line.
+# The right channel is a fifth lower in the bass so the two channels differ.
+arp='st(0,floor(t*4));st(1,mod(ld(0)*3+floor(ld(0)/8),8));st(2,220*pow(2,round(ld(1)*2.4)/12));st(3,mod(t,0.25));exp(-8*ld(3))*(1-4*ld(3))*min(1,ld(3)*200)*(0.45*sin(2*PI*ld(2)*t)+0.18*sin(4*PI*ld(2)*t)+0.08*sin(6*PI*ld(2)*t))'
+bassL='0.15*sin(PI*mod(t,1))*sin(2*PI*55*pow(2,mod(floor(t),4)*5/12)*t)'
+bassR='0.15*sin(PI*mod(t,1))*sin(2*PI*55*pow(2,(mod(floor(t),4)*5-7)/12)*t)'
+asrc() { # RATE DURATION CHANNELS
+    if [ "$3" = 1 ]; then echo "aevalsrc=exprs='0.8*($arp+$bassL)':s=$1:d=$2"
+    else echo "aevalsrc=exprs='0.8*($arp+$bassL)|0.8*($arp+$bassR)':s=$1:d=$2"; fi
+}
+
+# ---------------------------------------------------------------------------------------------
+echo "generate.sh: images" >&2
+I="$OUT/images"
+photo 1600 1200 "$S/photo_1600.png" 4
+photo 4032 3024 "$S/photo_4032.png" 3
+photo 800 600 "$S/photo_800.png" 5
+photo 640 480 "$S/photo_640.png" 5
+photo 600 400 "$S/photo_600.png" 5
+photo 400 300 "$S/clean_400.png" 0
+photo 400 300 "$S/photo_400.png" 5
+photo 320 240 "$S/clean_320.png" 0
+
+step "JPEG photo, large JPEG, progressive, greyscale, CMYK"
+vips jpegsave "$S/photo_1600.png" "$I/jpeg_photo_1600x1200_q90.jpg" --Q 90 --strip --optimize-coding
+vips jpegsave "$S/photo_4032.png" "$I/jpeg_large_4032x3024.jpg" --Q 80 --strip --optimize-coding
+vips jpegsave "$S/photo_800.png" "$I/jpeg_progressive_800x600.jpg" --Q 85 --strip --interlace --optimize-coding
+vips colourspace "$S/photo_640.png" "$S/grey_640.v" b-w
+vips jpegsave "$S/grey_640.v" "$I/jpeg_greyscale_640x480.jpg" --Q 85 --strip
+# libvips' built-in CMYK profile is ~1 MB, so the profile is stripped after the transform:
+# the file is plain (Adobe APP14, inverted) CMYK without ICC, which decoders must still handle.
+vips icc_transform "$S/photo_400.png" "$S/cmyk_400.v" cmyk --embedded
+vips jpegsave "$S/cmyk_400.v" "$I/jpeg_cmyk_400x300.jpg" --Q 85 --strip
+
+step "JPEG with EXIF Orientation=6 (APP1 inserted by python)"
+vips jpegsave "$S/photo_600.png" "$S/o6.jpg" --Q 85 --strip
+python3 - "$S/o6.jpg" "$I/jpeg_exif_orientation6_600x400.jpg" <<'PY'
+import struct, sys
+src, dst = sys.argv[1:3]
+data = open(src, 'rb').read()
+assert data[:2] == b'\xff\xd8'
+# Big-endian TIFF header, IFD0 with a single entry: Orientation (0x0112) SHORT 1 = 6.
+ifd = struct.pack('>H', 1) + struct.pack('>HHIHH', 0x0112, 3, 1, 6, 0) + struct.pack('>I', 0)
+tiff = b'MM\x00\x2a' + struct.pack('>I', 8) + ifd
+payload = b'Exif\x00\x00' + tiff
+app1 = b'\xff\xe1' + struct.pack('>H', len(payload) + 2) + payload
+pos = 2
+if data[2:4] == b'\xff\xe0':                 # keep JFIF APP0 first, as cameras+JFIF writers do
+    pos = 4 + struct.unpack('>H', data[4:6])[0]
+open(dst, 'wb').write(data[:pos] + app1 + data[pos:])
+PY
+
+step "PNGs: RGBA with transparency, opaque RGB, palette, 16-bit"
+# Alpha: a left-to-right ramp (0 -> 255) with a grid of fully transparent round holes.
+ff -i "$S/clean_320.png" -vf "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(hypot(mod(X,64)-32,mod(Y,60)-30),13),0,40+215*X/W)'" \
+   "${BX[@]}" "$S/rgba_320.png"
+vips pngsave "$S/rgba_320.png" "$I/png_rgba_transparency_320x240.png" --strip --compression 9
+vips pngsave "$S/clean_400.png" "$I/png_rgb_opaque_400x300.png" --strip --compression 9
+vips pngsave "$S/clean_400.png" "$I/png_palette_400x300.png" --strip --compression 9 --palette --Q 90 --effort 7 --dither 0.5
+vips colourspace "$S/clean_320.png" "$S/s320_16.v" rgb16
+vips pngsave "$S/s320_16.v" "$I/png_16bit_rgb_320x240.png" --strip --compression 9 --bitdepth 16
+
+step "GIF: animated (24 frames, 10 fps, loop 0) and static; APNG"
+ff -f lavfi -i "testsrc2=s=320x240:r=10:d=2.4" \
+   -f lavfi -i "mandelbrot=s=320x240:r=10:start_scale=0.5:start_x=-0.745:start_y=0.11:maxiter=200" \
+   -filter_complex "[0]format=rgb24[t];[1]format=rgb24[m];[t][m]blend=all_mode=normal:all_opacity=0.6:shortest=1,split[a][b];[a]palettegen=max_colors=64:stats_mode=full[p];[b][p]paletteuse=dither=bayer:bayer_scale=3" \
+   -frames:v 24 -loop 0 -final_delay -1 "${BX[@]}" "$S/anim.gif"
+cp "$S/anim.gif" "$I/gif_animated_320x240_24f.gif"
+ff -i "$S/clean_400.png" -filter_complex "scale=320:240:flags=lanczos,split[a][b];[a]palettegen=max_colors=64[p];[b][p]paletteuse=dither=bayer:bayer_scale=3" \
+   -frames:v 1 "${BX[@]}" "$I/gif_static_320x240.gif"
+ff -f lavfi -i "testsrc2=s=160x120:r=10:d=1.2" -frames:v 12 -plays 0 -pix_fmt rgb24 "${BX[@]}" -f apng "$I/png_apng_animated_160x120.png"
+
+step "WebP: lossy, alpha, animated"
+# libvips 8.14 writes an EXIF chunk even with --strip, and prefixes it with "Exif\0\0", which
+# FFmpeg's WebP decoder rejects ("invalid TIFF header in Exif data"). The chunk is dropped (and
+# the VP8X EXIF/XMP flags cleared) so these fixtures are clean for every decoder.
+webp_drop_metadata() {
+    python3 - "$1" "$2" <<'PY'
+import struct, sys
+src, dst = sys.argv[1:3]
+b = open(src, 'rb').read()
+assert b[:4] == b'RIFF' and b[8:12] == b'WEBP'
+chunks, i = [], 12
+while i + 8 <= len(b):
+    typ, n = b[i:i + 4], struct.unpack('<I', b[i + 4:i + 8])[0]
+    chunks.append([typ, bytearray(b[i + 8:i + 8 + n])])
+    i += 8 + n + (n & 1)
+out = b''
+for typ, data in chunks:
+    if typ in (b'EXIF', b'XMP '):
+        continue
+    if typ == b'VP8X':
+        data[0] &= ~0x0C & 0xFF            # clear EXIF (0x08) and XMP (0x04) flags
+    out += typ + struct.pack('<I', len(data)) + bytes(data) + (b'\x00' if len(data) & 1 else b'')
+open(dst, 'wb').write(b'RIFF' + struct.pack('<I', 4 + len(out)) + b'WEBP' + out)
+PY
+}
+vips webpsave "$S/photo_800.png" "$S/lossy.webp" --Q 80 --strip
+webp_drop_metadata "$S/lossy.webp" "$I/webp_lossy_800x600.webp"
+vips webpsave "$S/rgba_320.png" "$S/alpha.webp" --Q 80 --strip
+webp_drop_metadata "$S/alpha.webp" "$I/webp_alpha_320x240.webp"
+# libvips carries the GIF's frame delays and loop count over to the WebP.
+vips webpsave "$S/anim.gif[n=-1]" "$S/anim.webp" --Q 70 --strip
+webp_drop_metadata "$S/anim.webp" "$I/webp_animated_320x240.webp"
+
+step "HEIC (HEVC) and AVIF (AV1) via libheif"
+vips heifsave "$S/photo_800.png" "$I/heic_800x600.heic" --compression hevc --Q 50 --strip
+vips heifsave "$S/photo_800.png" "$I/avif_800x600.avif" --compression av1 --Q 50 --effort 4 --strip
+
+step "TIFF (LZW), BMP (ffmpeg)"
+vips tiffsave "$S/clean_320.png" "$I/tiff_lzw_320x240.tif" --compression lzw --predictor horizontal --strip
+ff -i "$S/clean_400.png" -vf scale=160:120:flags=lanczos -pix_fmt bgr24 -c:v bmp "${BX[@]}" "$I/bmp_24bit_160x120.bmp"
+
+step "JPEGs whose names lie"
+vips jpegsave "$S/clean_400.png" "$I/jpeg_named_as.png" --Q 85 --strip
+vips jpegsave "$S/photo_600.png" "$I/jpeg_no_extension" --Q 85 --strip
+
+# ---------------------------------------------------------------------------------------------
+echo "generate.sh: audio" >&2
+A="$OUT/audio"
+ff -f lavfi -i "$(asrc 44100 5 2)" -c:a libmp3lame -b:a 128k "${BX[@]}" "$A/mp3_stereo_44k_5s.mp3"
+ff -f lavfi -i "$(asrc 44100 5 2)" "${AAC[@]}" -movflags +faststart "${BX[@]}" "$A/m4a_aac_lc_5s.m4a"
+ff -f lavfi -i "$(asrc 22050 5 1)" -c:a alac -movflags +faststart "${BX[@]}" "$A/m4a_alac_22k_mono_5s.m4a"
+ff -f lavfi -i "$(asrc 44100 5 2)" "${AAC[@]}" "${BX[@]}" -f adts "$A/aac_adts_5s.aac"
+ff -f lavfi -i "$(asrc 16000 5 1)" -c:a pcm_s16le "${BX[@]}" "$A/wav_s16le_16k_mono_5s.wav"
+ff -f lavfi -i "$(asrc 16000 5 1)" -c:a pcm_s16be "${BX[@]}" "$A/aiff_s16be_16k_mono_5s.aif"
+ff -f lavfi -i "$(asrc 22050 5 2)" -c:a flac -compression_level 8 "${BX[@]}" "$A/flac_22k_5s.flac"
+ff -f lavfi -i "$(asrc 48000 5 2)" -c:a libopus -b:a 64k "${BX[@]}" "$A/ogg_opus_5s.opus"
+ff -f lavfi -i "$(asrc 44100 5 2)" -c:a libvorbis -q:a 3 "${BX[@]}" "$A/ogg_vorbis_5s.ogg"
+ff -f lavfi -i "$(asrc 8000 40 1)" -c:a pcm_s16le "${BX[@]}" "$A/wav_s16le_8k_mono_40s.wav"
+
+# ---------------------------------------------------------------------------------------------
+echo "generate.sh: video" >&2
+V="$OUT/video"
+VS="$(vsrc 320 240 25 2)"
+AS="$(asrc 48000 2 2)"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" "${X264[@]}" -crf 26 "${AAC[@]}" -movflags +faststart "${BX[@]}" "$V/mp4_h264_aac_320x240_2s.mp4"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" "${X265[@]}" -crf 30 "${AAC[@]}" -movflags +faststart "${BX[@]}" "$V/mp4_hevc_aac_320x240_2s.mp4"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" "${X264[@]}" -crf 26 "${AAC[@]}" -movflags +faststart "${BX[@]}" -f mov "$V/mov_h264_aac_320x240_2s.mov"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" -c:v libvpx-vp9 -b:v 300k -deadline good -cpu-used 4 -row-mt 0 -tile-columns 0 -pix_fmt yuv420p \
+   -c:a libopus -b:a 64k "${BX[@]}" "$V/webm_vp9_opus_320x240_2s.webm"
+ff -f lavfi -i "$VS" -c:v libaom-av1 -usage realtime -cpu-used 8 -row-mt 0 -crf 40 -b:v 0 -pix_fmt yuv420p \
+   "${BX[@]}" "$V/mp4_av1_320x240_2s.mp4"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" -c:v mpeg4 -vtag XVID -q:v 10 -c:a libmp3lame -b:a 96k "${BX[@]}" "$V/avi_mpeg4_mp3_320x240_2s.avi"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" -c:v mpeg2video -q:v 12 -g 12 -bf 2 -c:a mp2 -b:a 128k "${BX[@]}" -f vob "$V/mpg_mpeg2_mp2_320x240_2s.mpg"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" "${X264[@]}" -crf 26 "${AAC[@]}" "${BX[@]}" -f mpegts "$V/ts_h264_aac_320x240_2s.ts"
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" "${X264[@]}" -crf 26 "${AAC[@]}" "${BX[@]}" -f matroska "$V/mkv_h264_aac_320x240_2s.mkv"
+# FFmpeg 5.1 here ignores `-metadata:s:v:0 rotate=90` (the mov muxer only writes display-matrix
+# side data, and the 5.1 CLI has no -display_rotation), so the video track's tkhd matrix is
+# patched in place: [0 1 0; -1 0 0; H 0 1] in 16.16/2.30 fixed point, as an iPhone writes for a
+# portrait recording. ffprobe reports it as displaymatrix side data with rotation=-90 (90 deg
+# clockwise); stored frames stay 320x240, the picture displays as 240x320.
+ff -f lavfi -i "$VS" -f lavfi -i "$AS" "${X264[@]}" -crf 26 "${AAC[@]}" -movflags +faststart "${BX[@]}" "$S/rot.mp4"
+python3 - "$S/rot.mp4" "$V/mp4_h264_aac_rotation90_320x240.mp4" <<'PY'
+import struct, sys
+src, dst = sys.argv[1:3]
+b = bytearray(open(src, 'rb').read())
+def children(start, end):
+    i = start
+    while i + 8 <= end:
+        size, typ = struct.unpack('>I4s', b[i:i + 8])
+        yield typ, i, i + size
+        i += size
+moov = next((s, e) for t, s, e in children(0, len(b)) if t == b'moov')
+for t, s, e in children(moov[0] + 8, moov[1]):
+    if t != b'trak':
+        continue
+    kids = {typ: (cs, ce) for typ, cs, ce in children(s + 8, e)}
+    mdia = {typ: (cs, ce) for typ, cs, ce in children(kids[b'mdia'][0] + 8, kids[b'mdia'][1])}
+    if b[mdia[b'hdlr'][0] + 16:mdia[b'hdlr'][0] + 20] != b'vide':
+        continue
+    tk = kids[b'tkhd'][0]
+    version = b[tk + 8]
+    m = tk + 12 + (32 if version == 1 else 20) + 16   # matrix follows layer/group/volume/reserved
+    w, h = struct.unpack('>II', b[m + 36:m + 44])
+    b[m:m + 36] = struct.pack('>9i', 0, 0x10000, 0, -0x10000, 0, 0, h, 0, 0x40000000)
+    break
+else:
+    sys.exit('no video track')
+open(dst, 'wb').write(b)
+PY
+ff -f lavfi -i "$(vsrc 160 90 5 35 0)" "${X264[@]}" -crf 36 -movflags +faststart "${BX[@]}" "$V/mp4_h264_160x90_5fps_35s.mp4"
+ff -f lavfi -i "testsrc2=s=2560x1440:r=10:d=1" "${X264[@]}" -crf 34 -movflags +faststart "${BX[@]}" "$V/mp4_h264_2560x1440_1s.mp4"
+ff -f lavfi -i "$(vsrc 640 360 25 6 1)" -f lavfi -i "$(asrc 48000 6 2)" "${X264[@]}" -crf 35 \
+   -x264-params keyint=25:min-keyint=25:scenecut=0 -c:a aac -b:a 64k -movflags +faststart "${BX[@]}" \
+   "$V/mp4_h264_aac_640x360_6s_gop1s.mp4"
+
+# ---------------------------------------------------------------------------------------------
+echo "generate.sh: malformed" >&2
+M="$OUT/malformed"
+vips jpegsave "$S/photo_800.png" "$S/trunc.jpg" --Q 80 --strip
+vips pngsave "$S/clean_400.png" "$S/trunc.png" --strip
+ff -f lavfi -i "$(vsrc 320 240 25 2)" -f lavfi -i "$(asrc 48000 2 2)" "${X264[@]}" -crf 28 "${AAC[@]}" \
+   -movflags +faststart "${BX[@]}" "$S/cut.mp4"
+python3 - "$S" "$M" "$I/gif_static_320x240.gif" <<'PY'
+import random, struct, sys
+S, M, gif = sys.argv[1:4]
+rnd = random.Random(20240601)
+def rd(p): return open(p, 'rb').read()
+def wr(name, b): open(f'{M}/{name}', 'wb').write(b)
+
+wr('zero_bytes.jpg', b'')
+j = rd(f'{S}/trunc.jpg'); wr('jpeg_truncated_half.jpg', j[:len(j) // 2])
+p = rd(f'{S}/trunc.png'); wr('png_truncated_half.png', p[:len(p) // 2])
+g = rd(gif); assert g[-1:] == b'\x3b'; wr('gif_no_trailer.gif', g[:-1])
+
+# MP4 (faststart: ftyp, moov, mdat) cut in the middle of its mdat payload.
+m = rd(f'{S}/cut.mp4')
+def boxes(b):
+    i = 0
+    while i + 8 <= len(b):
+        size, typ = struct.unpack('>I4s', b[i:i + 8]); yield typ, i, size; i += size
+mdat = next((off, size) for typ, off, size in boxes(m) if typ == b'mdat')
+wr('mp4_mdat_cut_half.mp4', m[:mdat[0] + 8 + (mdat[1] - 8) // 2])
+# A real ftyp box, then a box header claiming a 'moov', then seeded random bytes.
+ftyp_end = next(off + size for typ, off, size in boxes(m) if typ == b'ftyp')
+wr('mp4_header_then_garbage.mp4', m[:ftyp_end] + struct.pack('>I4s', 4096, b'moov') + rnd.randbytes(4088))
+wr('png_signature_then_garbage.png', b'\x89PNG\r\n\x1a\n' + rnd.randbytes(2040))
+wr('text_named_as.mp4', b'This is a plain text file, not a video.\nAttachKit must sniff content, not trust the .mp4 name.\n')
+wr('json_named_as.webp', b'{"error": "not found", "status": 404, "note": "a server error body saved under an image name"}\n')
+
+# WAV whose RIFF and data sizes claim ~4 GiB while only 1 s of 8 kHz mono 16-bit audio follows.
+pcm = b''.join(struct.pack('<h', int(8000 * ((i // 20) % 2 * 2 - 1))) for i in range(8000))
+fmt = struct.pack('<4sIHHIIHH', b'fmt ', 16, 1, 1, 8000, 16000, 2, 16)
+wr('wav_data_claims_4gb.wav', b'RIFF' + struct.pack('<I', 0xFFFFFFF0) + b'WAVE' + fmt
+   + b'data' + struct.pack('<I', 0xFFFFFFC0) + pcm)
+PY
+
+# ---------------------------------------------------------------------------------------------
+# The fixture list: file, kind (used only where the bytes carry no readable media), expected,
+# purpose. Everything else in fixtures.tsv is measured.
+cat > "$TMP/spec.tsv" <<'EOF'
+images/jpeg_photo_1600x1200_q90.jpg	image	valid	photo-like baseline JPEG, q90
+images/jpeg_large_4032x3024.jpg	image	valid	12 Mpx camera-sized JPEG (q80): downscale / pixel-budget input
+images/jpeg_exif_orientation6_600x400.jpg	image	valid	EXIF Orientation=6 (APP1 after JFIF): stored landscape, displays 400x600 portrait
+images/jpeg_progressive_800x600.jpg	image	valid	progressive JPEG
+images/jpeg_greyscale_640x480.jpg	image	valid	single-channel greyscale JPEG
+images/jpeg_cmyk_400x300.jpg	image	valid	CMYK JPEG (Adobe APP14), no ICC profile
+images/png_rgba_transparency_320x240.png	image	valid	8-bit RGBA: alpha ramp 40..255 left to right with a 5x4 grid of fully transparent holes
+images/png_rgb_opaque_400x300.png	image	valid	opaque 8-bit RGB PNG
+images/png_palette_400x300.png	image	valid	palette (indexed, 8-bit) PNG
+images/png_16bit_rgb_320x240.png	image	valid	16 bit/channel RGB PNG
+images/png_apng_animated_160x120.png	image	valid	animated PNG (APNG, 12 frames at 10 fps, plays=0)
+images/gif_animated_320x240_24f.gif	image	valid	animated GIF, 24 frames, 100 ms delays, loop forever
+images/gif_static_320x240.gif	image	valid	static single-frame GIF
+images/webp_lossy_800x600.webp	image	valid	lossy WebP (iOS does not show WebP attachments: must convert)
+images/webp_alpha_320x240.webp	image	valid	lossy WebP with alpha
+images/webp_animated_320x240.webp	image	valid	animated WebP (same frames and delays as the animated GIF)
+images/heic_800x600.heic	image	valid	HEIC still (HEVC), libheif
+images/avif_800x600.avif	image	valid	AVIF still (AV1), libheif
+images/tiff_lzw_320x240.tif	image	valid	LZW TIFF (not an iOS attachment type: must convert)
+images/bmp_24bit_160x120.bmp	image	valid	24-bit BMP (not an iOS attachment type: must convert)
+images/jpeg_named_as.png	image	valid	extension lies: named .png, content is JPEG
+images/jpeg_no_extension	image	valid	no file extension, content is JPEG
+audio/mp3_stereo_44k_5s.mp3	audio	valid	MP3 CBR 128k with Info header
+audio/m4a_aac_lc_5s.m4a	audio	valid	AAC-LC in M4A
+audio/m4a_alac_22k_mono_5s.m4a	audio	valid	Apple Lossless in M4A
+audio/aac_adts_5s.aac	audio	valid	raw ADTS AAC (no container)
+audio/wav_s16le_16k_mono_5s.wav	audio	valid	16-bit PCM WAV
+audio/aiff_s16be_16k_mono_5s.aif	audio	valid	16-bit PCM AIFF
+audio/flac_22k_5s.flac	audio	valid	FLAC (not an iOS attachment type: must convert)
+audio/ogg_opus_5s.opus	audio	valid	Ogg Opus (not an iOS attachment type: must convert)
+audio/ogg_vorbis_5s.ogg	audio	valid	Ogg Vorbis (not an iOS attachment type: must convert)
+audio/wav_s16le_8k_mono_40s.wav	audio	valid	40 s WAV for audio duration-cap tests
+video/mp4_h264_aac_320x240_2s.mp4	video	valid	H.264 + AAC MP4, faststart (moov first)
+video/mp4_hevc_aac_320x240_2s.mp4	video	valid	HEVC (hvc1 tag) + AAC MP4
+video/mov_h264_aac_320x240_2s.mov	video	valid	QuickTime H.264 + AAC
+video/webm_vp9_opus_320x240_2s.webm	video	valid	WebM VP9 + Opus (must transcode)
+video/mp4_av1_320x240_2s.mp4	video	valid	AV1 in MP4, video only (must transcode)
+video/avi_mpeg4_mp3_320x240_2s.avi	video	valid	AVI, MPEG-4 Part 2 (XVID tag) + MP3
+video/mpg_mpeg2_mp2_320x240_2s.mpg	video	valid	MPEG-2 program stream (VOB-style packs), MPEG-2 video + MP2
+video/ts_h264_aac_320x240_2s.ts	video	valid	MPEG-TS H.264 + AAC
+video/mkv_h264_aac_320x240_2s.mkv	video	valid	Matroska H.264 + AAC (remux candidate)
+video/mp4_h264_aac_rotation90_320x240.mp4	video	valid	tkhd display matrix rotating 90 deg clockwise (iPhone portrait style): coded 320x240, displays 240x320
+video/mp4_h264_160x90_5fps_35s.mp4	video	valid	35 s tiny H.264 (video only) for duration-cap tests
+video/mp4_h264_2560x1440_1s.mp4	video	valid	2560x1440 H.264 (video only) for pixel-cap tests
+video/mp4_h264_aac_640x360_6s_gop1s.mp4	video	valid	keyframe every 25 frames (1 s), for trim / keyframe-seek tests
+malformed/zero_bytes.jpg	other	malformed	zero-byte file with .jpg name
+malformed/jpeg_truncated_half.jpg	image	malformed	first half of an 800x600 JPEG
+malformed/png_truncated_half.png	image	malformed	first half of a 400x300 PNG (no IEND)
+malformed/gif_no_trailer.gif	image	malformed	static GIF with the final 0x3B trailer byte removed
+malformed/mp4_mdat_cut_half.mp4	video	malformed	faststart MP4 cut in the middle of mdat (moov intact, header promises 2 s)
+malformed/mp4_header_then_garbage.mp4	video	malformed	real ftyp box, then a 'moov' box of random bytes
+malformed/png_signature_then_garbage.png	image	malformed	PNG signature followed by random bytes
+malformed/text_named_as.mp4	other	malformed	extension lies: plain text named .mp4
+malformed/wav_data_claims_4gb.wav	audio	malformed	RIFF and data chunk sizes claim ~4 GiB, only 1 s of audio present
+malformed/json_named_as.webp	other	malformed	extension lies: JSON error body named .webp
+EOF
+
+# Every file written must be listed, and every listed file must exist.
+( cd "$OUT" && find . -type f | sed 's|^\./||' | sort ) > "$TMP/written.txt"
+cut -f1 "$TMP/spec.tsv" | sort > "$TMP/listed.txt"
+if ! diff -u "$TMP/listed.txt" "$TMP/written.txt" >&2; then
+    echo "generate.sh: fixture list and written files differ" >&2; exit 1
+fi
+
+echo "generate.sh: measuring" >&2
+python3 "$HERE/measure.py" "$OUT" "$TMP/spec.tsv" > "$OUT/fixtures.tsv"
+
+# Replace the old set only now that everything succeeded.
+cd "$HERE"
+rm -rf images audio video malformed fixtures.tsv
+mv "$OUT"/images "$OUT"/audio "$OUT"/video "$OUT"/malformed "$OUT"/fixtures.tsv .
+echo "generate.sh: $(find images audio video malformed -type f | wc -l) fixtures, $(du -sh --apparent-size images audio video malformed fixtures.tsv | awk '{print $1}' | paste -sd+) (apparent); total TestMedia: $(du -sh . | cut -f1)" >&2
