@@ -1,0 +1,52 @@
+import Testing
+@testable import AttachKit
+
+@Suite("JSON values")
+struct JSONValueTests {
+    @Test("serializes objects in insertion order with escapes")
+    func serializesInOrder() {
+        var o = JSONObjectBuilder()
+        o.set("path", "a \"b\"\n\u{01}")
+        o.set("bytes", 12)
+        o.set("missing", nil as Int?)
+        o.set("ratio", 0.5)
+        o.set("ok", true)
+        #expect(o.value.serialized == #"{"path":"a \"b\"\n\u0001","bytes":12,"ratio":0.5,"ok":true}"#)
+    }
+
+    @Test("parses what it serializes", arguments: [
+        #"{"a":[1,2.5,-3e2,true,false,null],"b":{"c":"\u00e9\ud83d\ude00"}}"#,
+        #"[]"#, #"{}"#, #""x""#, #"0"#,
+    ])
+    func roundTrips(text: String) throws {
+        let value = try JSONValue.parse(text)
+        #expect(try JSONValue.parse(value.serialized) == value)
+    }
+
+    @Test("decodes escapes and surrogate pairs")
+    func decodesEscapes() throws {
+        let value = try JSONValue.parse(#"{"s":"tab\there \ud83d\ude00 \/"}"#)
+        #expect(value["s"]?.stringValue == "tab\there 😀 /")
+    }
+
+    @Test("refuses malformed text with an offset", arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "tru", "\"unterminated", "01", "1.", "{\"a\":1}x", "\"\\ud800\"", "[\"\u{01}\"]", "nan",
+    ])
+    func refusesMalformed(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test("refuses nesting deeper than the limit instead of exhausting the stack")
+    func limitsDepth() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }
+        #expect((try? JSONValue.parse(String(repeating: "[", count: 10) + String(repeating: "]", count: 10))) != nil)
+    }
+
+    @Test("integral numbers print without a fraction")
+    func integralNumbers() {
+        #expect(JSONValue.number(3).serialized == "3")
+        #expect(JSONValue.number(-0.25).serialized == "-0.25")
+        #expect(JSONValue.number(.infinity).serialized == "null")
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what AttachKit needs on Debian 12 (bookworm), skipping packages already present.
+# Safe to run again and again. Needs root or sudo when something is missing.
+#   libvips-dev, FFmpeg 5.1 -dev packages, pkg-config: to build
+#   ffmpeg, libvips-tools: the reference CLIs the tests and benchmarks compare against
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libvips-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
+  ffmpeg libvips-tools
+)
+# Extra packages callers may ask for (the benchmarks add imagemagick), e.g. scripts/setup.sh imagemagick
+packages+=("$@")
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
