@@ -36,4 +36,21 @@ static inline void ak_strerror(int code, char *buffer, size_t size) {
     }
 }
 
+// ---- Encoding, muxing and audio buffering (issue 4) ----
+
+/// av_audio_fifo_write of every sample of `frame` (its `extended_data` planes), which Swift can only
+/// pass as `void **` by rebinding pointers. Returns the samples written or a negative AVERROR.
+static inline int ak_audio_fifo_write_frame(AVAudioFifo *fifo, const AVFrame *frame) {
+    return av_audio_fifo_write(fifo, (void **)frame->extended_data, frame->nb_samples);
+}
+
+/// av_audio_fifo_read of `samples` samples into `frame`'s planes (already allocated for at least
+/// that many samples). Returns the samples read or a negative AVERROR.
+static inline int ak_audio_fifo_read_frame(AVAudioFifo *fifo, AVFrame *frame, int samples) {
+    return av_audio_fifo_read(fifo, (void **)frame->extended_data, samples);
+}
+
+/// MKTAG(a, b, c, d): a FourCC as FFmpeg stores it in `codec_tag`.
+static inline unsigned int ak_fourcc(char a, char b, char c, char d) { return MKTAG(a, b, c, d); }
+
 #endif

@@ -1,0 +1,87 @@
+import CFFmpeg
+
+/// A libswscale context converting frames to one size and pixel format, with exactly one owner;
+/// freed when the value goes away. The source may change size or format between frames (the
+/// context is rebuilt then, `sws_getCachedContext`).
+struct AVScaler: ~Copyable {
+    private var context: OpaquePointer?
+    let width: Int
+    let height: Int
+    let pixelFormat: AVPixelFormat
+    /// `SWS_*` flags. Default `SWS_BICUBIC` (sharp, cheap enough for one pass).
+    let flags: Int32
+
+    /// - Throws: ``FFmpegError`` tagged `"scaler"` for a size of zero or less.
+    init(width: Int, height: Int, pixelFormat: AVPixelFormat, flags: Int32 = SWS_BICUBIC) throws(FFmpegError) {
+        guard width > 0, height > 0 else { throw FFmpegError(operation: "scaler", message: "cannot scale to \(width)×\(height)") }
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.flags = flags
+    }
+
+    deinit {
+        if let context { sws_freeContext(context) }
+    }
+
+    /// Converts `source` into `target` (whose previous buffers are released; new ones are allocated),
+    /// copying timestamps and frame properties. Limited-range YUV is written; the source's range and
+    /// matrix are honoured (full-range JPEG-style YUV, BT.709 HD).
+    /// - Throws: ``FFmpegError`` tagged `"scale"`.
+    mutating func scale(_ source: borrowing AVFrameBuffer, into target: borrowing AVFrameBuffer) throws(FFmpegError) {
+        let src = source.pointer
+        let format = AVPixelFormat(rawValue: src.pointee.format)
+        guard src.pointee.width > 0, src.pointee.height > 0, format != AV_PIX_FMT_NONE else {
+            throw FFmpegError(operation: "scale", message: "the frame has no picture")
+        }
+        context = sws_getCachedContext(context, src.pointee.width, src.pointee.height, format,
+                                       Int32(width), Int32(height), pixelFormat, flags, nil, nil, nil)
+        guard let context else { throw FFmpegError(operation: "scale", message: "libswscale cannot convert \(Self.name(format)) to \(Self.name(pixelFormat))") }
+        let fullRange = src.pointee.color_range == AVCOL_RANGE_JPEG || Self.isFullRangeFormat(format)
+        let targetFullRange = Self.isRGB(pixelFormat) || Self.isFullRangeFormat(pixelFormat)
+        let matrix = sws_getCoefficients(Self.matrix(for: src.pointee.colorspace, height: Int(src.pointee.height)))
+        let targetMatrix = sws_getCoefficients(SWS_CS_DEFAULT)
+        sws_setColorspaceDetails(context, matrix, fullRange ? 1 : 0, targetMatrix, targetFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+
+        target.unref()
+        let dst = target.pointer
+        dst.pointee.width = Int32(width)
+        dst.pointee.height = Int32(height)
+        dst.pointee.format = pixelFormat.rawValue
+        let allocated = av_frame_get_buffer(dst, 0)
+        guard allocated >= 0 else { throw FFmpegError(operation: "scale", code: allocated) }
+        let copied = av_frame_copy_props(dst, src)
+        guard copied >= 0 else { throw FFmpegError(operation: "scale", code: copied) }
+        dst.pointee.color_range = targetFullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        let status = sws_scale_frame(context, dst, src)
+        guard status >= 0 else { throw FFmpegError(operation: "scale", code: status) }
+    }
+
+    /// The libswscale matrix for a frame's colour space: as tagged, else BT.709 for HD and BT.601
+    /// for SD (what players assume for untagged video).
+    private static func matrix(for space: AVColorSpace, height: Int) -> Int32 {
+        switch space {
+        case AVCOL_SPC_BT709: return SWS_CS_ITU709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        default: return height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+    }
+
+    private static func isRGB(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB)) != 0
+    }
+
+    /// The deprecated `yuvj*` formats are full-range YUV by definition (MJPEG decoders still use them).
+    private static func isFullRangeFormat(_ format: AVPixelFormat) -> Bool {
+        [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].contains(format)
+    }
+
+    static func name(_ format: AVPixelFormat) -> String {
+        av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "pixel format \(format.rawValue)"
+    }
+}

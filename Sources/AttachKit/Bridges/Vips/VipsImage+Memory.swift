@@ -1,0 +1,34 @@
+import CVips
+
+extension VipsImage {
+    /// An image over a copy of interleaved 8-bit pixels (e.g. an RGB frame from a video decoder).
+    /// - Throws: ``VipsError`` tagged `"from memory"` when the size does not match or libvips fails.
+    static func fromPixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImage {
+        try VipsRuntime.start()
+        guard width > 0, height > 0, bands > 0, bytes.count == width * height * bands else {
+            throw VipsError(operation: "from memory", message: "\(bytes.count) bytes is not \(width)×\(height)×\(bands)")
+        }
+        let raw = bytes.withUnsafeBytes { buffer in
+            vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
+        }
+        guard let raw else { throw VipsError.take(operation: "from memory") }
+        return VipsImage(owning: raw)
+    }
+
+    /// Encodes the image as JPEG in memory (8-bit sRGB, greyscale or CMYK input).
+    /// - Parameters:
+    ///   - quality: 1...100.
+    ///   - strip: drop EXIF/XMP/ICC metadata. Default `true`.
+    ///   - progressive: progressive scans instead of baseline. Default `false`.
+    /// - Throws: ``VipsError`` tagged `"jpegsave"`.
+    func jpegData(quality: Int, strip: Bool = true, progressive: Bool = false) throws(VipsError) -> [UInt8] {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard ak_vips_jpegsave_buffer(pointer, &buffer, &length, Int32(min(100, max(1, quality))),
+                                      strip ? 1 : 0, progressive ? 1 : 0) == 0, let buffer else {
+            throw VipsError.take(operation: "jpegsave")
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+}

@@ -1,0 +1,75 @@
+import CVips
+
+/// Shrink-on-load: the way every picture AttachKit prepares is first read.
+extension VipsImage {
+    /// Opens the file at `path` and resizes it to fit inside `width`×`height` while loading
+    /// (`vips_thumbnail_source`): JPEG decodes at 1/2, 1/4 or 1/8 scale in the DCT, WebP decodes
+    /// scaled, HEIF uses its embedded thumbnail when that is big enough; other formats stream through
+    /// a resize. Never upsizes. Pixels are produced on demand, top to bottom (sequential access).
+    ///
+    /// The path is opened as a byte source, so its name is never parsed for `[options]`.
+    /// - Parameters:
+    ///   - loaderOptions: passed to the loader, e.g. `"n=-1"` (every frame of an animation, stacked
+    ///     with a `page-height`) or `"page=3"` (one frame). Default none.
+    ///   - exportProfile: ICC profile to convert into (`"srgb"`), using the embedded profile (or
+    ///     libvips' CMYK fallback) as the source; `nil` = no ICC transform, only the interpretation is
+    ///     made sRGB or B_W. Output is 8 bits per band either way.
+    ///   - failOnWarnings: the loader fails on warnings (truncated or damaged data) instead of
+    ///     filling in grey. Default `true`.
+    ///   - autorotate: apply EXIF orientation and drop the tag. Default `true`.
+    /// - Throws: ``VipsError`` tagged `"load"` when the file cannot be opened or its header read.
+    ///   Decode errors surface later, when pixels are pulled (see ``copyToMemory()``).
+    static func thumbnail(path: String, width: Int, height: Int, loaderOptions: String = "",
+                          exportProfile: String? = nil, failOnWarnings: Bool = true,
+                          autorotate: Bool = true) throws(VipsError) -> VipsImage {
+        try VipsRuntime.start()
+        VipsError.clearBuffer()
+        guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: "load") }
+        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+        let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
+        // libvips 8.14's thumbnail_source does not hand its own fail_on to the loader (only the
+        // file variant does): the loader gets it through the option string as well.
+        let options = ([loaderOptions] + (failOnWarnings ? ["fail_on=warning"] : [])).filter { !$0.isEmpty }.joined(separator: ",")
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        let status: Int32
+        if let exportProfile {
+            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), options,
+                                              exportProfile, Int32(failOn.rawValue), autorotate ? 0 : 1)
+        } else {
+            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), options,
+                                              nil, Int32(failOn.rawValue), autorotate ? 0 : 1)
+        }
+        guard status == 0, let out else { throw VipsError.take(operation: "load") }
+        return VipsImage(owning: out)
+    }
+
+    /// Resizes this image to fit inside `width`×`height` (`vips_thumbnail_image`: alpha is
+    /// premultiplied while resampling, so transparent edges do not darken). Never upsizes, never
+    /// rotates. An image stacking frames (`page-height`) has each frame fitted.
+    /// - Throws: ``VipsError`` tagged `"resize"`.
+    func fitted(width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), nil, 1) }
+    }
+
+    /// What ``thumbnail(path:width:height:loaderOptions:exportProfile:failOnWarnings:autorotate:)``
+    /// does after loading, for an image already opened (no shrink-on-load): fit inside
+    /// `width`×`height`, upright by its orientation when `autorotate`, colours into `exportProfile`.
+    /// - Throws: ``VipsError`` tagged `"resize"`.
+    func thumbnail(width: Int, height: Int, exportProfile: String?, autorotate: Bool = true) throws(VipsError) -> VipsImage {
+        let noRotate: Int32 = autorotate ? 0 : 1
+        if let exportProfile {
+            return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), exportProfile, noRotate) }
+        }
+        return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), nil, noRotate) }
+    }
+
+    /// Runs one libvips operation that writes a new image into its second argument.
+    /// - Throws: ``VipsError`` tagged `operation` when the call fails.
+    func apply(_ operation: String,
+               _ call: (UnsafeMutablePointer<CVips.VipsImage>, UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32)
+        throws(VipsError) -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard call(pointer, &out) == 0, let out else { throw VipsError.take(operation: operation) }
+        return VipsImage(owning: out)
+    }
+}
