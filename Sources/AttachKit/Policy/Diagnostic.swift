@@ -34,6 +34,8 @@ public struct Diagnostic: Sendable, Equatable {
         case largerThanRecommended = "larger-than-recommended"
         /// The file could not be read at all (permissions, not a file, outside the allowed scope).
         case unreadable = "unreadable"
+        /// `prepare --thumbnail` could not render the thumbnail (a warning: the attachment is fine).
+        case thumbnailFailed = "thumbnail-failed"
 
         /// The `UNError.Code` iOS would raise for this finding, when it has one.
         public var iosErrorCode: Int? {

@@ -6,9 +6,11 @@ enum AVHeaderProbe {
     /// - Parameter imageKind: the sniffer already knows this is an image (12-bit JPEG, HEIF
     ///   sequence, BMP...): keep kind and codec naming of images.
     /// - Throws: ``FFmpegError`` when libavformat cannot read the header.
-    static func read(path: String, demuxer: String, imageKind: Bool, limits: AVInputLimits,
+    /// - Parameter streamInfo: let libavformat read packets to complete the stream parameters
+    ///   (pixel format, some bitrates); `false` reads the container header only.
+    static func read(path: String, demuxer: String, imageKind: Bool, limits: AVInputLimits, streamInfo: Bool = true,
                      into info: inout MediaInfo) throws(FFmpegError) {
-        let input = try AVInput(path: path, demuxer: demuxer, limits: limits)
+        let input = try AVInput(path: path, demuxer: demuxer, limits: limits, readStreamInfo: streamInfo)
         let streams = input.streams
         let video = streams.filter { $0.kind == .video && !$0.isAttachedPicture }
         let audio = streams.filter { $0.kind == .audio }

@@ -7,6 +7,18 @@
 /// is truncated. Bytes after the trailer are ignored.
 enum GIFStructure {
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
+        var images = 0
+        return walk(reader, images: &images)
+    }
+
+    /// Images (frames) in the file, counted by walking its blocks: exact where libnsgif stops
+    /// counting (it gives up after 4096 frames). `nil` when the structure is broken before the end.
+    static func frameCount(_ reader: borrowing FileReader) -> Int? {
+        var images = 0
+        return walk(reader, images: &images) == .intact ? images : nil
+    }
+
+    private static func walk(_ reader: borrowing FileReader, images: inout Int) -> StructureVerdict {
         var window = ByteWindow()
         let header = window.bytes(at: 0, count: 13, in: reader)
         guard header.matches("GIF87a", at: 0) || header.matches("GIF89a", at: 0) else {
@@ -23,7 +35,7 @@ enum GIFStructure {
         guard position <= reader.size else {
             return .corrupt(reason: "the global colour table needs \(position - 13) bytes from byte 13 but the file ends at byte \(reader.size) (truncated)")
         }
-        var images = 0
+        images = 0
         while true {
             guard let introducer = window.byte(at: position, in: reader) else {
                 return .corrupt(reason: "no GIF trailer (0x3B): the file ends at byte \(reader.size) after \(images) image(s) (truncated)")

@@ -10,7 +10,7 @@ extension ISOBMFFStructure {
     static func samplesInsideFile(path: String, fileSize: Int64) throws(StructureProblem) {
         let input: AVInput
         do {
-            input = try AVInput(path: path, demuxer: "mov")
+            input = try AVInput(path: path, demuxer: "mov", readStreamInfo: false)
         } catch {
             throw StructureProblem("libavformat cannot read the movie header: \(error)")
         }

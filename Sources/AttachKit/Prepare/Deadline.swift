@@ -1,0 +1,28 @@
+/// A time budget for one preparation, started when the work starts. Long work asks
+/// ``check(_:)`` between steps (and inside long loops) and stops cleanly when it is spent.
+public struct Deadline: Sendable {
+    let start: ContinuousClock.Instant
+    /// Seconds allowed; `nil` = no deadline.
+    public let budget: Double?
+
+    public init(seconds budget: Double?) {
+        self.start = .now
+        self.budget = budget
+    }
+
+    /// Seconds since the start.
+    public var elapsed: Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// Seconds left, `nil` without a deadline (never below zero).
+    public var remaining: Double? { budget.map { max(0, $0 - elapsed) } }
+
+    public var isExpired: Bool { budget.map { elapsed >= $0 } ?? false }
+
+    /// - Throws: ``PrepareError/deadlineExceeded(step:budget:)`` naming `step` when the budget is spent.
+    public func check(_ step: String) throws(PrepareError) {
+        if let budget, elapsed >= budget { throw .deadlineExceeded(step: step, budget: budget) }
+    }
+}

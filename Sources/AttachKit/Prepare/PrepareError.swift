@@ -1,0 +1,53 @@
+/// Why a file could not be prepared. Nothing is written when preparation fails.
+public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not media, empty, or not readable (see the probe error's code).
+    case probe(ProbeError)
+    /// The input is broken (what iOS reports as attachment corrupt).
+    case corrupt(reason: String)
+    /// A safety cap refused the input before any decoding (pixels, frames, duration, streams...).
+    case overCap(SafetyViolation)
+    /// The budget cannot be met without going under the quality floor / minimum bitrate / duration.
+    case cannotFit(reason: String)
+    /// No conversion exists from this input to an allowed type.
+    case unsupported(reason: String)
+    /// The time budget ran out at `step`.
+    case deadlineExceeded(step: String, budget: Double)
+    /// libvips or FFmpeg failed while decoding, processing or encoding.
+    case processing(step: String, reason: String)
+    /// The output could not be written (disk full, permission denied, out of scope).
+    case output(OutputError)
+    /// The output, re-probed and re-validated, still breaks the profile (a bug guard: never shipped).
+    case outputInvalid(reason: String)
+
+    /// Stable code: `unrecognized-type`, `corrupt`, `over-cap`, `cannot-fit`, `unsupported`,
+    /// `deadline-exceeded`, `processing-failed`, `write-failed`, `access-denied`, `output-invalid`...
+    public var code: String {
+        switch self {
+        case .probe(let error): return error.code
+        case .corrupt: return "corrupt"
+        case .overCap: return "over-cap"
+        case .cannotFit: return "cannot-fit"
+        case .unsupported: return "unsupported"
+        case .deadlineExceeded: return "deadline-exceeded"
+        case .processing: return "processing-failed"
+        case .output(let error): return error.code
+        case .outputInvalid: return "output-invalid"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .probe(let error): return error.message
+        case .corrupt(let reason): return "the input is corrupt: \(reason)"
+        case .overCap(let violation): return "refused before decoding: \(violation)"
+        case .cannotFit(let reason): return "cannot fit the budget: \(reason)"
+        case .unsupported(let reason): return reason
+        case .deadlineExceeded(let step, let budget): return "the \(budget) s deadline ran out during \(step)"
+        case .processing(let step, let reason): return "\(step) failed: \(reason)"
+        case .output(let error): return "cannot write the output: \(error.description)"
+        case .outputInvalid(let reason): return "the output failed re-validation: \(reason)"
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,80 @@
+/// How `prepare` fits files: the profile and any tighter budget on top of it.
+public struct PrepareOptions: Sendable {
+    /// The policy outputs must satisfy. Default ``Profile/standard`` (`ios`).
+    public var profile: Profile
+    /// Folder outputs are written into (created names: input stem + the extension of the bytes).
+    public var outputFolder: String
+    /// Byte budget for every output, tighter than the profile's per-kind limit; `nil` = the profile's.
+    public var maxBytes: Int64?
+    /// Long-edge cap in pixels for images and video, tighter than the profile's; `nil` = the profile's.
+    public var maxEdge: Int?
+    /// Animation frame cap, checked from the header before decoding; `nil` = the profile's.
+    public var maxFrames: Int?
+    /// Duration budget in seconds for audio and video; `nil` = the profile's.
+    public var maxDuration: Double?
+    /// Where a trimmed clip starts, seconds. Default 0.
+    public var start: Double
+    /// Time budget for one file, seconds; `nil` = none.
+    public var deadline: Double?
+    /// How audio/video is cut to the duration budget. Default ``TrimMode/fast``.
+    public var trim: TrimMode
+    /// Write a JPEG thumbnail beside each output (`STEM.thumbnail.jpg`) and put its options in the
+    /// report. Default `false`.
+    public var thumbnail: Bool
+    /// Size, clip, frame and time of that thumbnail (also reported as attachment options).
+    public var thumbnailRequest: ThumbnailRequest
+    /// Keep EXIF/XMP/ICC metadata in re-encoded images (colour is still converted to sRGB). Default `false`.
+    public var keepMetadata: Bool
+    /// Lowest JPEG/HEIC quality byte fitting may use before it shrinks the image instead. Default 50.
+    public var qualityFloor: Int
+    /// Threads one preparation may use inside FFmpeg codecs; `nil` = FFmpeg's default (the core
+    /// count). Batches set cores ÷ jobs so parallel jobs do not oversubscribe the machine.
+    public var threads: Int?
+
+    public init(profile: Profile = .standard, outputFolder: String, maxBytes: Int64? = nil, maxEdge: Int? = nil,
+                maxFrames: Int? = nil, maxDuration: Double? = nil, start: Double = 0, deadline: Double? = nil,
+                trim: TrimMode = .fast, thumbnail: Bool = false, thumbnailRequest: ThumbnailRequest = ThumbnailRequest(),
+                keepMetadata: Bool = false, qualityFloor: Int = 50) {
+        self.profile = profile
+        self.outputFolder = outputFolder
+        self.maxBytes = maxBytes
+        self.maxEdge = maxEdge
+        self.maxFrames = maxFrames
+        self.maxDuration = maxDuration
+        self.start = start
+        self.deadline = deadline
+        self.trim = trim
+        self.thumbnail = thumbnail
+        self.thumbnailRequest = thumbnailRequest
+        self.keepMetadata = keepMetadata
+        self.qualityFloor = qualityFloor
+    }
+
+    /// The profile with this run's budgets applied (each only ever tightens the profile).
+    public var effectiveProfile: Profile {
+        var p = profile
+        if let maxBytes {
+            p.image.maxBytes = min(p.image.maxBytes, maxBytes)
+            p.audio.maxBytes = min(p.audio.maxBytes, maxBytes)
+            p.video.maxBytes = min(p.video.maxBytes, maxBytes)
+        }
+        if let maxEdge {
+            p.image.maxLongEdge = min(p.image.maxLongEdge ?? maxEdge, maxEdge)
+            p.video.maxLongEdge = min(p.video.maxLongEdge ?? maxEdge, maxEdge)
+        }
+        if let maxFrames { p.image.maxFrames = min(p.image.maxFrames ?? maxFrames, maxFrames) }
+        if let maxDuration {
+            p.audio.maxDuration = min(p.audio.maxDuration ?? maxDuration, maxDuration)
+            p.video.maxDuration = min(p.video.maxDuration ?? maxDuration, maxDuration)
+        }
+        return p
+    }
+}
+
+/// How audio and video are cut to a duration budget.
+public enum TrimMode: String, Sendable, CaseIterable {
+    /// Stream copy from the keyframe at or before the start: no re-encode, the cut snaps to a keyframe.
+    case fast
+    /// Re-encode so the clip starts and ends where asked (±1 frame).
+    case exact
+}

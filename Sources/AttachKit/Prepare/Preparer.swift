@@ -1,0 +1,168 @@
+/// Turns any input into an attachment that satisfies a profile, or says why it cannot.
+///
+/// For each input: probe, check structure and safety caps (from the header, before decoding),
+/// validate; pass through (a byte-identical copy, renamed when only the extension was wrong) or
+/// run the kind's pipeline into a temporary file; then re-probe and re-validate that output and
+/// only then rename it into place. Safe to use from many threads at once.
+public struct Preparer: Sendable {
+    public var options: PrepareOptions
+    public var safety: SafetyLimits
+    public var prober: Prober
+
+    public init(options: PrepareOptions, safety: SafetyLimits = SafetyLimits(), prober: Prober = Prober()) {
+        self.options = options
+        self.safety = safety
+        self.prober = prober
+    }
+
+    /// Prepares the file behind `input` into ``PrepareOptions/outputFolder``.
+    /// - Parameters:
+    ///   - ledger: grants the output folder (write) and is used for every output handle.
+    ///   - outputStem: the output's name without extension; default the input's stem. Callers that
+    ///     prepare many files pass distinct stems so two inputs never write the same output.
+    /// - Returns: the report; ``PrepareReport/error`` says why when nothing was written.
+    public func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, outputStem: String? = nil) -> PrepareReport {
+        let deadline = Deadline(seconds: options.deadline)
+        var report = PrepareReport(input: input.path)
+        report.deadline = options.deadline
+        do {
+            try run(input: input, ledger: ledger, stem: outputStem ?? Self.stem(of: input.requestedPath), deadline: deadline, report: &report)
+        } catch {
+            report.error = error
+            report.output = nil
+        }
+        report.elapsedMilliseconds = deadline.elapsed * 1000
+        if options.deadline != nil { report.deadlineMet = report.ok && !deadline.isExpired }
+        return report
+    }
+
+    private func run(input: borrowing AccessHandle, ledger: AccessLedger, stem: String, deadline: Deadline,
+                     report: inout PrepareReport) throws(PrepareError) {
+        let probed: (info: MediaInfo, sniff: FormatSniffer.Result)
+        do {
+            probed = try prober.probeWithSniff(path: input.path, displayPath: input.requestedPath)
+        } catch {
+            throw .probe(error)
+        }
+        var info = probed.info
+        info.path = input.path
+        report.before = info
+        if let violation = safety.violation(for: info) { throw .overCap(violation) }
+        if case .corrupt(let reason) = StructureChecker.check(path: input.path, sniff: probed.sniff) {
+            throw .corrupt(reason: reason)
+        }
+        let profile = options.effectiveProfile
+        let validator = Validator(profile: profile, prober: prober)
+        let findings = validator.diagnostics(for: info, fileExtension: PathResolver.fileExtension(input.requestedPath))
+        report.diagnostics = findings
+        let errors = findings.filter { $0.severity == .error }
+
+        let output = try makeOutput(ledger: ledger, stem: stem)
+        let produced: (container: Container, kind: MediaKind)
+        let job = PrepareJob(inputPath: input.path, info: info, findings: findings, profile: profile,
+                             options: options, deadline: deadline)
+        guard let pipeline = Pipelines.pipeline(for: info.kind) else {
+            throw .unsupported(reason: "\(info.container) content cannot be turned into an attachment")
+        }
+        if errors.allSatisfy({ $0.code == .extensionMismatch || $0.code == .missingExtension }),
+           try pipeline.passthroughBlocker(job) == nil {
+            do { try output.copy(from: input.path) } catch { throw .output(error) }
+            report.actions = [errors.isEmpty ? .passthrough : .renamed]
+            produced = (info.container, info.kind)
+        } else {
+            let result = try pipeline.run(job, into: output)
+            report.actions = result.actions
+            report.quality = result.quality
+            report.bitRate = result.bitRate
+            report.attempts = result.attempts
+            report.trimStart = result.trimStart
+            report.trimDuration = result.trimDuration
+            report.notes = result.notes
+            produced = (result.container, result.kind)
+        }
+        try deadline.check("writing the output")
+
+        let after = try verify(output: output, produced: produced, validator: validator)
+        guard let type = UniformType.of(container: after.container, kind: after.kind) else {
+            throw .outputInvalid(reason: "the output has no attachment type")
+        }
+        let folder = output.folder
+        let finalPath = folder + "/" + stem + "." + type.preferredExtension
+        if PathResolver.realPath(finalPath) == input.path {
+            throw .output(.system(operation: "write", path: finalPath, reason: "the output would replace the input; choose another --out folder"))
+        }
+        do { try output.commit(as: finalPath, ledger: ledger) } catch { throw .output(error) }
+        report.output = finalPath
+        var afterInfo = after
+        afterInfo.path = finalPath
+        report.after = afterInfo
+        report.options = AttachmentOptions(typeHint: type.identifier, clippingRect: options.thumbnailRequest.clip)
+        if report.attempts == 0 { report.attempts = report.actions.contains(where: \.changesBytes) ? 1 : 0 }
+        if options.thumbnail {
+            writeThumbnail(of: afterInfo, beside: folder + "/" + stem, ledger: ledger, deadline: deadline, report: &report)
+        }
+    }
+
+    /// Renders the thumbnail of the prepared file (what the device will show) to `STEM.thumbnail.jpg`.
+    /// A thumbnail that cannot be made does not fail the attachment: it is reported as a warning.
+    private func writeThumbnail(of info: MediaInfo, beside stemPath: String, ledger: AccessLedger, deadline: Deadline,
+                                report: inout PrepareReport) {
+        let path = stemPath + ".thumbnail.jpg"
+        let thumbnailer = Thumbnailer(safety: safety, prober: prober)
+        do throws(PrepareError) {
+            let rendered = try thumbnailer.render(path: info.path, info: info, request: options.thumbnailRequest, deadline: deadline)
+            do throws(OutputError) {
+                let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger)
+                try output.write(rendered.jpeg)
+                try output.commit(as: path, ledger: ledger)
+            } catch {
+                throw .output(error)
+            }
+            report.thumbnail = path
+            report.options = Thumbnailer.options(for: info, request: options.thumbnailRequest, rendered: rendered)
+        } catch {
+            report.diagnostics.append(Diagnostic(.thumbnailFailed, "no thumbnail: \(error.message)", fix: nil, severity: .warning))
+        }
+    }
+
+    private func makeOutput(ledger: AccessLedger, stem: String) throws(PrepareError) -> AtomicOutput {
+        do {
+            return try AtomicOutput(folder: options.outputFolder, stem: stem, ledger: ledger)
+        } catch {
+            throw .output(error)
+        }
+    }
+
+    /// Re-probes and re-validates the bytes written: an output that is not what the pipeline says,
+    /// or that still breaks the profile, is never handed back.
+    private func verify(output: borrowing AtomicOutput, produced: (container: Container, kind: MediaKind),
+                        validator: Validator) throws(PrepareError) -> MediaInfo {
+        let checked: (info: MediaInfo, sniff: FormatSniffer.Result)
+        var headerProber = prober
+        headerProber.limits.headerOnly = true
+        do {
+            checked = try headerProber.probeWithSniff(path: output.temporaryPath, displayPath: output.temporaryPath)
+        } catch {
+            throw .outputInvalid(reason: "the output cannot be probed: \(error.message)")
+        }
+        guard checked.info.container == produced.container || UniformType.of(container: checked.info.container, kind: checked.info.kind)
+                == UniformType.of(container: produced.container, kind: produced.kind) else {
+            throw .outputInvalid(reason: "the pipeline said \(produced.container) but the bytes are \(checked.info.container)")
+        }
+        let structure = StructureChecker.check(path: output.temporaryPath, sniff: checked.sniff)
+        let type = UniformType.of(container: checked.info.container, kind: checked.info.kind)
+        let problems = validator.diagnostics(for: checked.info, fileExtension: type?.preferredExtension ?? "", structure: structure)
+            .filter { $0.severity == .error }
+        guard problems.isEmpty else {
+            throw .outputInvalid(reason: problems.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "; "))
+        }
+        return checked.info
+    }
+
+    /// The file name without its last extension.
+    static func stem(of path: String) -> String {
+        let name = PathResolver.fileName(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}

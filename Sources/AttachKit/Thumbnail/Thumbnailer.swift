@@ -1,0 +1,62 @@
+/// Renders JPEG thumbnails of images (a frame of an animation) and movies (a poster frame at a
+/// time), clipped with a normalized rect, and reports the attachment options that make the
+/// device show the same thumbnail. Safe to use from many threads at once.
+public struct Thumbnailer: Sendable {
+    public var safety: SafetyLimits
+    public var prober: Prober
+
+    public init(safety: SafetyLimits = SafetyLimits(), prober: Prober = Prober()) {
+        self.safety = safety
+        self.prober = prober
+    }
+
+    /// Renders a thumbnail of the file behind `input` and writes it atomically to `outputPath`
+    /// (which must be inside a folder scope of `ledger`).
+    public func thumbnail(_ input: borrowing AccessHandle, to outputPath: String, request: ThumbnailRequest,
+                          ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
+        var report = ThumbnailReport(input: input.path)
+        do throws(PrepareError) {
+            let info: MediaInfo
+            do { info = try prober.probe(input) } catch { throw PrepareError.probe(error) }
+            let rendered = try render(path: input.path, info: info, request: request, deadline: deadline)
+            do throws(OutputError) {
+                let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),
+                                              stem: Preparer.stem(of: outputPath), ledger: ledger)
+                try output.write(rendered.jpeg)
+                try output.commit(as: outputPath, ledger: ledger)
+            } catch {
+                throw .output(error)
+            }
+            report.output = PathResolver.realPath(PathResolver.absolute(outputPath))
+            report.width = rendered.width
+            report.height = rendered.height
+            report.frame = rendered.frame
+            report.time = rendered.time
+            report.options = Self.options(for: info, request: request, rendered: rendered)
+        } catch {
+            report.error = error
+        }
+        report.elapsedMilliseconds = deadline.elapsed * 1000
+        return report
+    }
+
+    /// Renders without writing (used by `prepare --thumbnail`, which writes beside its output).
+    func render(path: String, info: MediaInfo, request: ThumbnailRequest, deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
+        if let violation = safety.violation(for: info) { throw .overCap(violation) }
+        let renderer: any ThumbnailRendering
+        switch info.kind {
+        case .image: renderer = ImageThumbnailRenderer()
+        case .video, .audio: renderer = VideoThumbnailRenderer()
+        case .unknown: throw .unsupported(reason: "\(info.container) content has no picture")
+        }
+        return try renderer.render(path: path, info: info, request: request, deadline: deadline)
+    }
+
+    /// `ThumbnailClippingRectKey` and `ThumbnailTimeKey` (frame for animated images, seconds for movies).
+    static func options(for info: MediaInfo, request: ThumbnailRequest, rendered: RenderedThumbnail) -> AttachmentOptions {
+        var options = AttachmentOptions(typeHint: info.uniformType?.identifier ?? "public.data", clippingRect: request.clip)
+        if info.kind == .video { options.thumbnailTime = rendered.time }
+        if info.isAnimated { options.thumbnailFrame = rendered.frame }
+        return options
+    }
+}
