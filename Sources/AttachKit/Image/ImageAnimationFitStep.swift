@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Encodes an animated (or still) GIF within the byte budget. The animation stays animated: the
+/// levers planned from the header (``ImageAnimationPlanStep``) are tried, and each measured size
+/// corrects the size model before the levers are chosen again (a smaller picture first, then
+/// fewer frames, then fewer colours: ``AnimationBudgetPlanner``).
+///
+/// Smaller levers work on the frames held in memory (frames dropped evenly from those kept, then
+/// resampled); gentler ones, or frames too big to hold, load the file again. When a fitting GIF
+/// comes out far below the budget after levers moved, one more try moves them back towards full.
+/// Never returns more bytes than the budget: ``PrepareError/cannotFit(reason:)`` says why.
+struct ImageAnimationFitStep: ImageStep {
+    let name = "fit animation"
+
+    /// Encodes allowed in all.
+    static let maximumAttempts = 6
+    /// A fitting result below this share of the budget is worth one try with gentler levers...
+    static let undershoot = 0.75
+    /// ...when that try is cheap: at most this many pixels over all frames (GIF encoding costs
+    /// about 0.3 µs a pixel: 100 frames of 588×331 take 6 s on two cores).
+    static let retryPixels = 8_000_000
+    /// libimagequant effort for GIF palettes (1...10): 1 is twice as fast as the default 7 on
+    /// large animations, for the same size and no visible difference at 256 colours.
+    static let effort = 1
+
+    func run(_ work: inout ImageWork) throws(PrepareError) {
+        guard work.format == .gif else { return }
+        let planner = ImageAnimationPlanStep.planner(for: work)
+        let budget = work.plan.budget
+        var levers = work.levers ?? planner.full
+        var applied = levers
+        var best: (encoded: EncodedImage, levers: AnimationLevers, selection: FrameSelection, delays: [Int])?
+        var tried: [AnimationLevers] = []
+        while tried.count < Self.maximumAttempts {
+            try work.job.deadline.check(name)
+            if work.image == nil || levers != applied {
+                try adjust(to: levers, from: applied, work: &work)
+                applied = levers
+            }
+            let encoded = try encode(colours: levers.colours, work: &work)
+            tried.append(levers)
+            work.attempts += 1
+            let reference = planner.reference(measured: encoded.size, with: levers)
+            let share = ImageAnimationPlanStep.aim * Double(budget) / reference
+            if encoded.size <= budget {
+                if best == nil || encoded.size > best!.encoded.size {
+                    best = (encoded, levers, work.selection, work.delays)
+                }
+                let volume = encoded.width * encoded.height * max(1, work.frameCount)
+                guard Double(encoded.size) < Self.undershoot * Double(budget), levers != planner.full, volume <= Self.retryPixels,
+                      let gentler = planner.levers(forShare: share),
+                      planner.predictedShare(gentler) > planner.predictedShare(levers), !tried.contains(gentler) else { break }
+                levers = gentler
+                continue
+            }
+            guard let next = smaller(than: levers, share: share, measured: encoded.size, planner: planner),
+                  !tried.contains(next) else {
+                if best != nil { break }
+                throw .cannotFit(reason: "the GIF is \(encoded.size) bytes at \(encoded.width)×\(encoded.height), \(work.selection.kept.count) frames, \(levers.colours) colours: over the \(budget)-byte budget at the smallest size, frames and palette allowed")
+            }
+            levers = next
+        }
+        guard let best else {
+            throw .cannotFit(reason: "no GIF within \(budget) bytes after \(tried.count) attempts")
+        }
+        work.selection = best.selection
+        work.delays = best.delays
+        report(best.encoded, levers: best.levers, planner: planner, work: &work)
+    }
+
+    /// Levers for a smaller GIF after `measured` bytes were over budget: the planner's choice for the
+    /// corrected share; when the model still predicts no reduction, the picture shrinks by the byte
+    /// ratio directly. `nil` below the smallest size allowed.
+    private func smaller(than levers: AnimationLevers, share: Double, measured: Int64,
+                         planner: AnimationBudgetPlanner) -> AnimationLevers? {
+        guard var next = planner.levers(forShare: share) else { return nil }
+        if planner.predictedShare(next) >= planner.predictedShare(levers) {
+            next = levers
+            next.scale = levers.scale * pow(share, 1 / (2 * AnimationBudgetPlanner.pixelExponent))
+        }
+        return next.scale >= planner.minimumScale ? next : nil
+    }
+
+    /// Brings the pixels to `levers`: frames dropped and resampled in memory when only reductions
+    /// are asked of pixels held in memory, else loaded again from the file.
+    private func adjust(to levers: AnimationLevers, from applied: AnimationLevers, work: inout ImageWork) throws(PrepareError) {
+        let reduces = levers.scale <= applied.scale && levers.frames <= work.selection.kept.count
+        if work.image != nil, work.inMemory, reduces {
+            try reduceInMemory(to: levers, work: &work)
+        } else {
+            try reload(for: levers, work: &work)
+        }
+    }
+
+    /// Drops frames evenly from those in memory and resamples them to the levers' size.
+    private func reduceInMemory(to levers: AnimationLevers, work: inout ImageWork) throws(PrepareError) {
+        let box = work.plan.box
+        let target = (width: max(1, Int(Double(box.width) * levers.scale)), height: max(1, Int(Double(box.height) * levers.scale)))
+        guard var image = work.image.take() else { return }
+        let pageHeight = work.pageHeight ?? image.height
+        var frames = work.frameCount
+        if work.plan.animated, levers.frames < frames {
+            let local = FrameSelection(total: frames, keeping: levers.frames)
+            image = try ImageFailure.vips(name) { () throws(VipsError) in
+                try image.stacking(strips: local.kept.map { (top: $0 * pageHeight, height: pageHeight) })
+            }
+            work.delays = local.mergedDelays(work.delays)
+            work.selection = local.composed(after: work.selection)
+            frames = local.kept.count
+        }
+        var newPageHeight = pageHeight
+        if image.width > target.width || pageHeight > target.height {
+            let resized = try ImageFailure.vips(name) { () throws(VipsError) in
+                try ImageAnimationResizeStep.resize(image, frames: frames, pageHeight: pageHeight, into: target)
+            }
+            newPageHeight = resized.height / max(1, frames)
+            image = consume resized
+        }
+        work.image = try ImageFailure.vips(name) { () throws(VipsError) in try image.copyToMemory() }
+        if work.pageHeight != nil { work.pageHeight = newPageHeight }
+        work.loadBox = target
+    }
+
+    /// Loads the file again at the levers' size and frames, through the same steps as the first time.
+    private func reload(for levers: AnimationLevers, work: inout ImageWork) throws(PrepareError) {
+        ImageAnimationPlanStep.apply(levers, to: &work)
+        work.image = nil
+        work.pageHeight = nil
+        work.delays = []
+        work.inMemory = false
+        let steps: [any ImageStep] = [ImageLoadStep(), ImageFrameDropStep(), ImageAnimationResizeStep(), ImageColourStep(),
+                                      ImageMemoryStep(), ImageAlphaStep()]
+        for step in steps {
+            try work.job.deadline.check(step.name)
+            try step.run(&work)
+        }
+    }
+
+    /// One GIF encode of the current pixels with a palette of `colours`.
+    private func encode(colours: Int, work: inout ImageWork) throws(PrepareError) -> EncodedImage {
+        guard var image = work.image.take() else { throw .processing(step: name, reason: "no pixels to encode") }
+        let pageHeight = work.pageHeight ?? image.height
+        do {
+            if work.plan.animated {
+                image = try image.editingMetadata([.int("page-height", pageHeight), .ints("delay", work.delays),
+                                                   .int("loop", work.loop ?? 0)])
+            }
+            let bytes = try image.gifData(colours: colours, effort: Self.effort, strip: work.strip)
+            let encoded = EncodedImage(bytes: bytes, format: .gif, width: image.width, height: pageHeight, colours: colours)
+            // Pixels in memory serve the next attempt; a streamed image is spent.
+            if work.inMemory { work.image = consume image }
+            return encoded
+        } catch {
+            throw ImageFailure.from(error, step: "encoding GIF")
+        }
+    }
+
+    private func report(_ encoded: EncodedImage, levers: AnimationLevers, planner: AnimationBudgetPlanner, work: inout ImageWork) {
+        if encoded.width < work.plan.width || encoded.height < work.plan.height { work.did(.downscaled) }
+        if work.plan.animated, work.selection.dropsFrames {
+            work.did(.framesDropped)
+            work.notes.append("kept \(work.selection.kept.count) of \(work.selection.total) frames, evenly spread; each kept frame "
+                              + "shows for its own time and that of the dropped frames after it")
+        }
+        if levers.colours < 256 {
+            work.did(.colorsReduced)
+            work.notes.append("palette reduced to \(levers.colours) colours")
+        }
+        if encoded.format.container == work.job.info.container,
+           work.job.has(.fileTooLarge) || levers != planner.full { work.did(.reencoded) }
+        let share = (Double(encoded.size) / Double(work.plan.budget) * 1000).rounded() / 10
+        let frames = work.plan.animated ? ", \(work.selection.kept.count) frames, \(work.delays.reduce(0, +)) ms" : ""
+        work.notes.append("GIF \(encoded.width)×\(encoded.height)\(frames): \(encoded.size) bytes (\(share) % of the "
+                          + "\(work.plan.budget)-byte budget) after \(work.attempts) encode(s)")
+        work.encoded = encoded
+    }
+}

@@ -1,0 +1,42 @@
+/// Turns a failed libvips or FFmpeg call into a ``PrepareError``, by which call failed (never by
+/// the message text: libvips' error buffer is global and may hold another thread's words).
+enum ImageFailure {
+    /// Opening or decoding the input failed: the data is damaged (fail-on-warning makes truncation
+    /// an error); any other call is a processing failure of `step`.
+    static func from(_ error: VipsError, step: String) -> PrepareError {
+        let detail = error.message.isEmpty ? error.operation + " failed" : error.message
+        switch error.operation {
+        case "load", "load header":
+            return .corrupt(reason: "the image cannot be read: \(detail)")
+        case "decode":
+            return .corrupt(reason: "the image does not decode: \(detail)")
+        default:
+            return .processing(step: step, reason: error.description)
+        }
+    }
+
+    /// No decoder for the codec is unsupported; a file FFmpeg cannot open or decode is damaged;
+    /// anything else is a processing failure of `step`.
+    static func from(_ error: FFmpegError, step: String) -> PrepareError {
+        switch error.operation {
+        case "decoder":
+            return .unsupported(reason: "no decoder for this picture: \(error.message)")
+        case "open", "stream info", "read packet", "decode", "open decoder":
+            return .corrupt(reason: "the image does not decode: \(error.message)")
+        default:
+            return .processing(step: step, reason: error.description)
+        }
+    }
+}
+
+extension ImageFailure {
+    /// Runs libvips work for `step`, turning its error into a ``PrepareError``.
+    static func vips<T: ~Copyable>(_ step: String, _ body: () throws(VipsError) -> T) throws(PrepareError) -> T {
+        do { return try body() } catch { throw from(error, step: step) }
+    }
+
+    /// Runs FFmpeg work for `step`, turning its error into a ``PrepareError``.
+    static func ffmpeg<T: ~Copyable>(_ step: String, _ body: () throws(FFmpegError) -> T) throws(PrepareError) -> T {
+        do { return try body() } catch { throw from(error, step: step) }
+    }
+}

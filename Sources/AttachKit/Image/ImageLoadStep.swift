@@ -1,0 +1,103 @@
+/// Reads the pixels at the planned size (``ImageWork/loadBox``), never decoding more than needed:
+/// libvips' `vips_thumbnail` straight on the file shrinks while loading (JPEG DCT scaling, WebP
+/// scaled decoding, HEIF thumbnails) and streams the rest top to bottom; it turns the picture
+/// upright by its EXIF orientation (dropping the tag) and converts ICC-tagged and CMYK pictures to
+/// sRGB. Decoder warnings are errors (`fail_on=warning`): a truncated file fails instead of
+/// becoming a half-grey picture; every valid image of the corpus loads at that level.
+///
+/// What libvips cannot read goes through FFmpeg (``FFmpegPictureReader``), each frame scaled to
+/// size as it is decoded and the frames an animation drops skipped on the way.
+///
+/// An animation read by libvips is opened whole and lazy here; its frames are dropped and then
+/// resampled by the next steps (so dropped frames are never resampled). Pixels stay lazy
+/// (libvips): decoding happens when ``ImageMemoryStep`` pulls them.
+struct ImageLoadStep: ImageStep {
+    let name = "load and downscale"
+
+    func run(_ work: inout ImageWork) throws(PrepareError) {
+        switch work.plan.reader {
+        case .vips: try loadWithVips(&work)
+        case .ffmpeg(let demuxer): try loadWithFFmpeg(&work, demuxer: demuxer)
+        }
+        guard let width = work.image?.width, let fullHeight = work.image?.height else { return }
+        let height = fullHeight / max(1, work.frameCount)
+        let orientation = work.job.info.orientation ?? 1
+        if orientation > 1, work.plan.reader == .vips, !work.plan.animated { work.did(.rotated) }
+        if width < work.plan.width || height < work.plan.height {
+            work.did(.downscaled)
+            if !work.plan.outputsGIF, !work.notes.contains(where: { $0.hasPrefix("downscaled") }) {
+                work.notes.append("downscaled \(work.plan.width)×\(work.plan.height) → \(width)×\(height)")
+            }
+        }
+        if work.strip, !work.actions.contains(.metadataStripped) {
+            let blocks = (work.image?.metadataBlocks ?? []).filter { $0 != "icc-profile-data" || work.job.info.hasICCProfile == true }
+            // Listed first: stripping goes with every re-encode, it is never the headline.
+            if !blocks.isEmpty { work.actions.insert(.metadataStripped, at: 0) }
+        }
+        if work.job.info.isAnimated, !work.plan.animated, !work.notes.contains(where: { $0.hasPrefix("the profile") }) {
+            work.notes.append("the profile allows no GIF: the first frame is kept as a still")
+        }
+    }
+
+    private func loadWithVips(_ work: inout ImageWork) throws(PrepareError) {
+        let box = work.loadBox
+        let path = work.job.inputPath, profile = work.plan.exportProfile
+        if work.job.info.container == .tiff, work.plan.frames > 1 {
+            // vips_thumbnail takes a multi-page TIFF whose second page is half the first for a
+            // pyramid and loads the smaller page: open page 0 itself, then resize.
+            work.image = try ImageFailure.vips(name) { () throws(VipsError) in
+                try VipsImage.load(path: path, sequential: true, failOnWarnings: true)
+                    .thumbnail(width: box.width, height: box.height, exportProfile: profile)
+            }
+            return
+        }
+        guard work.plan.animated else {
+            work.image = try ImageFailure.vips(name) { () throws(VipsError) in
+                try VipsImage.thumbnail(path: path, width: box.width, height: box.height,
+                                        exportProfile: profile, failOnWarnings: true, autorotate: true)
+            }
+            return
+        }
+        // Every frame, full size and lazy: frames are dropped before any is resampled
+        // (``ImageFrameDropStep``, then ``ImageAnimationResizeStep``).
+        let image = try ImageFailure.vips(name) { () throws(VipsError) in
+            try VipsImage.load(path: path, loaderOptions: "n=-1", sequential: true, failOnWarnings: true)
+        }
+        let pageHeight = image.int("page-height") ?? image.height
+        let frames = max(1, image.height / max(1, pageHeight))
+        work.pageHeight = pageHeight
+        let delays = image.intArray("delay") ?? []
+        work.delays = (0..<frames).map { $0 < delays.count ? delays[$0] : (delays.last ?? 100) }
+        work.loop = image.int("loop") ?? work.job.info.loop ?? 0
+        work.image = consume image
+    }
+
+    private func loadWithFFmpeg(_ work: inout ImageWork, demuxer: String) throws(PrepareError) {
+        let animated = work.plan.animated
+        let selection = work.selection
+        let box = work.loadBox
+        let path = work.job.inputPath, frames = animated ? max(1, work.plan.frames) : 1
+        let pictures = try ImageFailure.ffmpeg(name) { () throws(FFmpegError) in
+            try FFmpegPictureReader.decode(path: path, demuxer: demuxer, keep: { selection.keeps($0) }, maxFrames: frames,
+                                           maxPixels: SafetyLimits().maxPixels,
+                                           size: { width, height in Self.fit(width: width, height: height, inside: box) })
+        }
+        work.image = try ImageFailure.vips(name) { () throws(VipsError) in
+            try VipsImage.fromPixels(pictures.pixels, width: pictures.width, height: pictures.height * pictures.frames, bands: 4)
+        }
+        if animated {
+            work.pageHeight = pictures.height
+            work.delays = pictures.delays
+            work.loop = work.job.info.loop ?? 0
+            if pictures.frames < pictures.decodedFrames { work.did(.framesDropped) }
+        }
+    }
+
+    /// The largest size with the aspect ratio of `width`×`height` inside `box` (never larger than itself).
+    static func fit(width: Int, height: Int, inside box: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        let scale = min(1, Double(box.width) / Double(max(1, width)), Double(box.height) / Double(max(1, height)))
+        guard scale < 1 else { return (width, height) }
+        return (min(box.width, max(1, Int((Double(width) * scale).rounded()))),
+                min(box.height, max(1, Int((Double(height) * scale).rounded()))))
+    }
+}

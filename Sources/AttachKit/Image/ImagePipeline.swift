@@ -1,0 +1,70 @@
+/// Turns any image into one that satisfies the job's profile: upright, within the pixel caps, in
+/// a type the profile allows, within the byte budget. The steps run in this order, each returning
+/// at once when it has nothing to do, the deadline checked before each:
+///
+/// 1. ``ImageFrameCapStep``: more frames than the cap → keep that many, evenly (header only).
+/// 2. ``ImageAnimationPlanStep``: size, frames and colours an animation needs for its budget,
+///    estimated before decoding.
+/// 3. ``ImageLoadStep``: shrink-on-load to the caps (`vips_thumbnail`, fail on warnings), upright,
+///    ICC/CMYK → sRGB; FFmpeg for what libvips cannot read (BMP, 12-bit JPEG, sequences).
+/// 4. ``ImageFrameDropStep``: the kept frames of an animation, delays merged.
+/// 5. ``ImageAnimationResizeStep``: an animation's kept frames resampled to the planned size.
+/// 6. ``ImageColourStep``: 8-bit sRGB, or 8-bit grey for grey input.
+/// 7. ``ImageMemoryStep``: decode once into memory (a damaged file fails here); a still bound for
+///    JPEG/HEIC without alpha instead streams from the decoder into its first encode, as
+///    `vipsthumbnail` does, and is loaded into memory only if byte fitting needs a second.
+/// 8. ``ImageAlphaStep``: drop an alpha band that is opaque everywhere.
+/// 9. ``ImageFormatStep``: keep the format when allowed, else JPEG, or PNG with transparency;
+///    animations become animated GIFs.
+/// 10. ``ImageStillFitStep``: JPEG/HEIC quality search, shrink below the floor; PNG → palette → JPEG.
+/// 11. ``ImageAnimationFitStep``: GIF within budget by size, then frames, then colours.
+///
+/// Metadata is stripped unless ``PrepareOptions/keepMetadata`` (EXIF/XMP kept, orientation reset to
+/// upright, colours already in sRGB). The bytes are encoded in memory and written once.
+struct ImagePipeline: MediaPipeline {
+    /// HEIF and AVIF are handed back unchanged only after a full decode: their structure check
+    /// reaches the box tree and item locations, not the coded picture (a fuzzed HEIC can parse and
+    /// still not decode). Other still formats' structure checks already reach the end of the data.
+    func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
+        guard [.heic, .heif, .avif].contains(job.info.container) else { return nil }
+        if case .corrupt(let reason) = DeepCheck.check(path: job.inputPath, info: job.info) {
+            throw .corrupt(reason: reason)
+        }
+        return nil
+    }
+
+    static let steps: [any ImageStep] = [
+        ImageFrameCapStep(),
+        ImageAnimationPlanStep(),
+        ImageLoadStep(),
+        ImageFrameDropStep(),
+        ImageAnimationResizeStep(),
+        ImageColourStep(),
+        ImageMemoryStep(),
+        ImageAlphaStep(),
+        ImageFormatStep(),
+        ImageStillFitStep(),
+        ImageAnimationFitStep(),
+    ]
+
+    func run(_ job: PrepareJob, into output: borrowing AtomicOutput) throws(PrepareError) -> PipelineResult {
+        var work = ImageWork(job: job, plan: try ImagePlan(job: job))
+        for step in Self.steps {
+            try job.deadline.check(step.name)
+            try step.run(&work)
+        }
+        guard let encoded = work.encoded else {
+            throw .processing(step: "encoding", reason: "no step produced an image")
+        }
+        guard encoded.size <= job.profile.image.maxBytes else {
+            throw .cannotFit(reason: "\(encoded.size) bytes is over the \(job.profile.image.maxBytes)-byte budget")
+        }
+        do {
+            try output.write(encoded.bytes)
+        } catch {
+            throw .output(error)
+        }
+        return PipelineResult(container: encoded.format.container, kind: .image, actions: work.actions,
+                              quality: encoded.quality, attempts: max(1, work.attempts), notes: work.notes)
+    }
+}

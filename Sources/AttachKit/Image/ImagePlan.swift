@@ -1,0 +1,70 @@
+/// What the image pipeline decides from the header alone, before any pixel is decoded: who reads
+/// the pixels, whether the output stays animated, the size the caps allow, the byte budget and how
+/// colour is converted.
+struct ImagePlan: Sendable {
+    /// Who decodes the pixels.
+    enum Reader: Sendable, Equatable {
+        /// libvips, with shrink-on-load.
+        case vips
+        /// libavformat/libavcodec with this demuxer, for what libvips cannot read.
+        case ffmpeg(demuxer: String)
+    }
+
+    let reader: Reader
+    /// Upright size of the input (EXIF orientation applied).
+    let width: Int
+    let height: Int
+    /// Frames the input holds (1 for a still).
+    let frames: Int
+    /// Whether the output keeps the animation (an animated GIF; a profile without GIF gets the
+    /// first frame as a still).
+    let animated: Bool
+    /// Whether the output is a GIF: an animation, or a still GIF kept a GIF (when the profile allows GIF).
+    let outputsGIF: Bool
+    /// The profile's pixel caps on one frame.
+    let caps: PixelBudget
+    /// Bytes the output may take: the profile's image limit (already tightened by `--max-bytes`).
+    let budget: Int64
+    /// `"srgb"` when the input carries an ICC profile or is CMYK (so libvips converts its colours
+    /// into sRGB while loading); `nil` when the pixels are already sRGB or greyscale.
+    let exportProfile: String?
+
+    /// Containers libvips has no (trusted) loader for: BMP (ImageMagick only, blocked), JPEG XL
+    /// (untrusted in libvips 8.14, blocked), HEIF image sequences (libheif reads stills only).
+    static let ffmpegOnly: Set<Container> = [.bmp, .jxl, .heifSequence]
+
+    /// - Throws: ``PrepareError/unsupported(reason:)`` when neither libvips nor FFmpeg can read the input.
+    init(job: PrepareJob) throws(PrepareError) {
+        let info = job.info
+        width = max(1, info.displayWidth ?? info.width ?? 1)
+        height = max(1, info.displayHeight ?? info.height ?? 1)
+        frames = max(1, info.frames ?? 1)
+        caps = PixelBudget(job.profile.image)
+        budget = job.profile.image.maxBytes
+        reader = try Self.reader(for: info, path: job.inputPath)
+        let sequence = info.container == .heifSequence || (info.container == .avif && frames > 1 && reader != .vips)
+        let gifAllowed = ImageFormat.gif.isAllowed(by: job.profile)
+        animated = frames > 1 && (info.isAnimated || sequence) && gifAllowed
+        outputsGIF = gifAllowed && (animated || info.container == .gif)
+        let cmyk = info.pixelFormat == "cmyk"
+        exportProfile = (info.hasICCProfile == true || cmyk) && reader == .vips ? "srgb" : nil
+    }
+
+    /// The size within the caps, upright.
+    var box: (width: Int, height: Int) { caps.fit(width: width, height: height) }
+
+    /// libvips when it can open the header (even leniently: decode damage is judged later, with
+    /// warnings as errors); FFmpeg for what libvips cannot read at all, and for APNG animations
+    /// (libvips reads only their default image).
+    static func reader(for info: MediaInfo, path: String) throws(PrepareError) -> Reader {
+        if info.codec == .apng, (info.frames ?? 1) > 1 { return .ffmpeg(demuxer: "apng") }
+        if !ffmpegOnly.contains(info.container),
+           (try? VipsImage.open(path: path, sequential: true, failOnWarnings: false)) != nil {
+            return .vips
+        }
+        guard let demuxer = Demuxers.name(for: info.container) else {
+            throw .unsupported(reason: "no decoder reads \(info.container) pictures")
+        }
+        return .ffmpeg(demuxer: demuxer)
+    }
+}

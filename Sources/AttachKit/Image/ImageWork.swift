@@ -1,0 +1,56 @@
+/// The state the image steps pass along: the job, the header-only plan, the pixels so far
+/// (exactly one owner), and what has been decided and done.
+struct ImageWork: ~Copyable {
+    let job: PrepareJob
+    let plan: ImagePlan
+
+    /// The pixels: lazy after loading, in memory after ``ImageMemoryStep``. Animations are one tall
+    /// image, frames stacked (``pageHeight`` rows each).
+    var image: VipsImage?
+    /// Size to load at (upright): the caps' box, or smaller when an animation is planned smaller.
+    var loadBox: (width: Int, height: Int)
+    /// Frames of the input to keep (animations).
+    var selection: FrameSelection
+    /// Frames left after the profile's frame cap (``ImageFrameCapStep``), before byte fitting.
+    var cappedFrames: Int
+    /// Rows per frame of an animation in ``image``; `nil` for a still.
+    var pageHeight: Int?
+    /// Milliseconds per kept frame (animations).
+    var delays: [Int] = []
+    /// Loop count of an animation (0 = forever).
+    var loop: Int?
+    /// The animation levers planned from the header (size, frames, colours), when any must move.
+    var levers: AnimationLevers?
+    /// Whether ``image`` holds its pixels in memory (else it is a lazy, read-once pipeline).
+    var inMemory = false
+    /// Whether the alpha band holds real transparency (an all-opaque one is dropped).
+    var meaningfulAlpha = false
+    /// The format chosen for the output.
+    var format: ImageFormat?
+    /// The bytes to write.
+    var encoded: EncodedImage?
+
+    var actions: [PrepareAction] = []
+    var notes: [String] = []
+    /// Encodes tried.
+    var attempts = 0
+
+    init(job: PrepareJob, plan: ImagePlan) {
+        self.job = job
+        self.plan = plan
+        self.loadBox = plan.box
+        self.selection = .all(plan.frames)
+        self.cappedFrames = plan.frames
+    }
+
+    /// Records an action once, in the order first done.
+    mutating func did(_ action: PrepareAction) {
+        if !actions.contains(action) { actions.append(action) }
+    }
+
+    /// Frames in ``image`` (1 for a still): one delay per frame of an animation.
+    var frameCount: Int { pageHeight == nil ? 1 : max(1, delays.count) }
+
+    /// Metadata is kept only when asked (and then never a stale orientation).
+    var strip: Bool { !job.options.keepMetadata }
+}

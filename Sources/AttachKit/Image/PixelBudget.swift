@@ -1,0 +1,50 @@
+/// A profile's pixel caps on one frame: long edge, width × height, and the decoded size at 4 bytes
+/// per pixel. Sizes are upright (display) sizes, as the validator measures them.
+struct PixelBudget: Sendable, Equatable {
+    /// Longest side in pixels; `nil` = no cap.
+    var maxLongEdge: Int?
+    /// Width × height; `nil` = no cap.
+    var maxPixels: Int64?
+    /// Width × height × 4 bytes; `nil` = no cap.
+    var maxDecodedBytes: Int64?
+
+    init(maxLongEdge: Int? = nil, maxPixels: Int64? = nil, maxDecodedBytes: Int64? = nil) {
+        self.maxLongEdge = maxLongEdge
+        self.maxPixels = maxPixels
+        self.maxDecodedBytes = maxDecodedBytes
+    }
+
+    /// The caps of `rules` (the image section of a profile).
+    init(_ rules: Profile.ImageRules) {
+        self.init(maxLongEdge: rules.maxLongEdge, maxPixels: rules.maxPixels, maxDecodedBytes: rules.maxDecodedBytes)
+    }
+
+    /// Whether a `width`×`height` frame is within every cap.
+    func allows(width: Int, height: Int) -> Bool {
+        let pixels = Int64(width) * Int64(height)
+        if let maxLongEdge, max(width, height) > maxLongEdge { return false }
+        if let maxPixels, pixels > maxPixels { return false }
+        if let maxDecodedBytes, pixels * 4 > maxDecodedBytes { return false }
+        return true
+    }
+
+    /// The largest size with the aspect ratio of `width`×`height` (rounded down, at least 1×1)
+    /// that is within every cap; the size itself when it already is. A box this size, given to
+    /// `vips_thumbnail`, yields an image within the caps: the side that limits the shrink lands on
+    /// the box exactly and the other side rounds to at most the box.
+    func fit(width: Int, height: Int) -> (width: Int, height: Int) {
+        guard width > 0, height > 0 else { return (max(1, width), max(1, height)) }
+        if allows(width: width, height: height) { return (width, height) }
+        let pixels = Double(width) * Double(height)
+        var scale = 1.0
+        if let maxLongEdge { scale = min(scale, Double(maxLongEdge) / Double(max(width, height))) }
+        if let maxPixels { scale = min(scale, (Double(maxPixels) / pixels).squareRoot()) }
+        if let maxDecodedBytes { scale = min(scale, (Double(maxDecodedBytes) / 4 / pixels).squareRoot()) }
+        var fitted = (width: max(1, Int(Double(width) * scale + 1e-9)), height: max(1, Int(Double(height) * scale + 1e-9)))
+        // Floating-point rounding can leave a product one row over a pixel cap: trim the longer side.
+        while !allows(width: fitted.width, height: fitted.height), fitted.width > 1 || fitted.height > 1 {
+            if fitted.width >= fitted.height { fitted.width = max(1, fitted.width - 1) } else { fitted.height = max(1, fitted.height - 1) }
+        }
+        return fitted
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// Byte fitting on real photos whose natural encode is over a tighter budget (`--max-bytes`):
+/// the output lands in [0.90, 1.0] of the budget, at or above the quality floor, in at most four
+/// encodes on average; when the floor cannot fit, the picture shrinks; when nothing fits, nothing
+/// is written.
+@Suite("Image byte fitting")
+struct ImageFittingTests {
+    /// (file, scope, budget): budgets between a fifth and four fifths of the quality-80 size at the
+    /// caps, so quality alone fits some and others must shrink.
+    static let photos: [(String, String, Int64)] = [
+        ("images/jpeg_large_4032x3024.jpg", "media", 100_000),
+        ("images/jpeg_photo_1600x1200_q90.jpg", "media", 150_000),
+        ("images/jpeg_photo_1600x1200_q90.jpg", "media", 30_000),
+        ("images/webp_lossy_800x600.webp", "media", 25_000),
+        ("images/avif_800x600.avif", "media", 20_000),
+        ("images/jpeg_photo_2725x2225.jpg", "corpus", 200_000),
+        ("images/jpeg_large_6720x4480.jpg", "corpus", 30_000),
+        ("images/jpeg_large_6720x4480.jpg", "corpus", 8_000),
+        ("images/jpeg_ultrahdr_gainmap_3840x2160.jpg", "corpus", 80_000),
+        ("images/avif_orientation6_3024x4032.avif", "corpus", 150_000),
+        ("images/webp_lossy_1024x772.webp", "corpus", 120_000),
+        ("images/jpeg_exif_orientation6.jpg", "corpus", 40_000),
+    ]
+
+    static func locate(_ file: String, _ scope: String) -> (path: String, scope: URL)? {
+        if scope == "media" { return (TestEnvironment.fixture(file), TestEnvironment.testMedia) }
+        guard let corpus = TestEnvironment.corpus else { return nil }
+        return (corpus.appendingPathComponent(file).path, corpus)
+    }
+
+    @Test("photos that need fitting: [0.90, 1.0] of the budget, quality ≥ floor, ≤ 4 encodes on average")
+    func photosLandInWindow() throws {
+        var attempts: [Int] = []
+        var ratios: [String] = []
+        for (file, scopeName, budget) in Self.photos {
+            guard let (path, scope) = Self.locate(file, scopeName) else { continue }
+            var profile = Profile.ios
+            profile.image.maxBytes = min(profile.image.maxBytes, budget)
+            let outcome = try ImagePrepare.run(path, scope: scope, profile: .ios, maxBytes: budget)
+            try ImageChecks.verify(outcome, input: path, scope: scope, profile: profile)
+            let report = outcome.report
+            guard report.ok, let after = report.after else { continue }
+            // It needed fitting: quality had to go below the ceiling or the picture had to shrink.
+            let quality = try #require(report.quality, "\(file): no quality")
+            #expect(quality < ImageStillFitStep.jpegCeiling || report.notes.contains { $0.contains("shrunk") }, "\(file) did not need fitting")
+            let ratio = Double(after.bytes) / Double(budget)
+            #expect(ratio >= 0.90 && ratio <= 1.0, "\(file) at \(budget): \(after.bytes) bytes, ratio \(ratio); \(report.notes)")
+            attempts.append(report.attempts)
+            ratios.append("\(URL(fileURLWithPath: file).lastPathComponent)@\(budget): \(report.attempts) encodes, \((ratio * 1000).rounded() / 1000)")
+        }
+        try #require(!attempts.isEmpty)
+        let average = Double(attempts.reduce(0, +)) / Double(attempts.count)
+        #expect(average <= 4, "average \(average) encodes: \(ratios)")
+        print("byte fitting: \(attempts.count) photos, average \(average) encodes; \(ratios.joined(separator: "; "))")
+    }
+
+    @Test("an HEIC stays HEIC under ios and fits: quality in steps of 2, never over budget, never under the floor")
+    func heicFits() throws {
+        let path = TestEnvironment.fixture("images/heic_800x600.heic")
+        let outcome = try ImagePrepare.run(path, scope: TestEnvironment.testMedia, profile: .ios, maxBytes: 40_000)
+        var profile = Profile.ios
+        profile.image.maxBytes = 40_000
+        try ImageChecks.verify(outcome, input: path, scope: TestEnvironment.testMedia, profile: profile)
+        let report = outcome.report
+        #expect(report.after?.container == .heic)
+        #expect((report.after?.bytes ?? .max) <= 40_000)
+        #expect((report.quality ?? 0) >= 50 && (report.quality ?? 1) % 2 == 0)
+        #expect(report.attempts <= 6, "\(report.notes)")
+    }
+
+    @Test("a higher quality floor is kept: the picture shrinks instead")
+    func qualityFloorKept() throws {
+        let path = TestEnvironment.fixture("images/jpeg_large_4032x3024.jpg")
+        let outcome = try ImagePrepare.run(path, scope: TestEnvironment.testMedia, profile: .ios, maxBytes: 60_000, qualityFloor: 75)
+        var profile = Profile.ios
+        profile.image.maxBytes = 60_000
+        try ImageChecks.verify(outcome, input: path, scope: TestEnvironment.testMedia, profile: profile, qualityFloor: 75)
+        let report = outcome.report
+        #expect((report.quality ?? 0) >= 75)
+        #expect((report.after?.width ?? .max) < 2048, "should have shrunk below the caps: \(report.notes)")
+        #expect(report.actions.contains(.downscaled))
+    }
+
+    @Test("a PNG over budget becomes a palette PNG when that keeps the picture, else a JPEG when it has no transparency")
+    func pngFallbacks() throws {
+        // A palette-friendly PNG with real transparency stays PNG.
+        let transparent = TestEnvironment.fixture("images/png_rgba_transparency_320x240.png")
+        let kept = try ImagePrepare.run(transparent, scope: TestEnvironment.testMedia, profile: .apple, maxBytes: 60_000)
+        #expect(kept.report.after?.container == .png)
+        #expect((kept.report.after?.bytes ?? .max) <= 60_000)
+        #expect(kept.report.after?.hasAlpha == true)
+        // An opaque photo-like PNG over a tight budget becomes a JPEG.
+        let opaque = TestEnvironment.fixture("images/png_rgb_opaque_400x300.png")
+        let converted = try ImagePrepare.run(opaque, scope: TestEnvironment.testMedia, profile: .apple, maxBytes: 20_000)
+        var profile = Profile.apple
+        profile.image.maxBytes = 20_000
+        try ImageChecks.verify(converted, input: opaque, scope: TestEnvironment.testMedia, profile: profile)
+        #expect(converted.report.after?.container == .jpeg, "\(converted.report.notes)")
+    }
+
+    @Test("a budget nothing can meet fails with cannot-fit and leaves no file")
+    func cannotFit() throws {
+        let path = TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg")
+        let outcome = try ImagePrepare.run(path, scope: TestEnvironment.testMedia, profile: .ios, maxBytes: 300)
+        #expect(outcome.report.error?.code == "cannot-fit", "\(String(describing: outcome.report.error))")
+        #expect(outcome.report.output == nil)
+        #expect(outcome.files.isEmpty, "left behind: \(outcome.files)")
+        #expect(outcome.report.error?.message.contains("300") == true)
+    }
+}
