@@ -1,0 +1,98 @@
+/// Prepares audio and video: an ordered plan chosen per input (``ClipPlanner``), stream copy
+/// before re-encode, the deadline checked between steps and inside every read loop.
+///
+/// 1. **Stream copy** (remux into MP4/M4A with `moov` first and HEVC tagged `hvc1`, fast trim from
+///    the keyframe at or before `--start`), when the codecs are allowed and the copy's estimated
+///    size fits; kept when its real size fits the budget.
+/// 2. **Encode to fit** (``BudgetFitter``): H.264 + AAC in MP4, or AAC in M4A, at the profile's
+///    long-edge cap and bitrates computed from the budget, checked and corrected once.
+///
+/// Everything is written into the output's temporary file (the ``Preparer`` deletes it on any
+/// failure, so no partial output is ever left).
+struct AudioVideoPipeline: MediaPipeline {
+    func run(_ job: PrepareJob, into output: borrowing AtomicOutput) throws(PrepareError) -> PipelineResult {
+        let source = try ClipSource.read(path: job.inputPath, info: job.info)
+        try job.deadline.check("planning")
+        let strategy = try ClipPlanner(job: job, source: source).plan()
+        var notes = strategy.notes
+        if job.findings.allSatisfy({ $0.severity != .error || $0.code == .extensionMismatch || $0.code == .missingExtension }),
+           let reason = Self.rewriteReason(path: job.inputPath, info: job.info, options: job.options) {
+            notes.append("rewritten although valid: \(reason)")
+        }
+        var attempts = 0
+
+        if let light = strategy.light, estimatedCopyFits(light, source: source, budget: strategy.template.budget) {
+            let outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: light, deadline: job.deadline)
+                .write(to: output.temporaryPath)
+            attempts += 1
+            if outcome.bytes <= strategy.template.budget {
+                notes.append(copyNote(light, outcome: outcome))
+                return result(plan: light, outcome: outcome, source: source, attempts: attempts, notes: notes, shortened: false)
+            }
+            notes.append("the stream copy is \(ClipText.bytes(outcome.bytes)), over the \(ClipText.bytes(strategy.template.budget)) budget: re-encoding")
+        }
+        try job.deadline.check("transcoding")
+        if let refusal = strategy.encodeRefusal { throw .cannotFit(reason: "a re-encode is needed but \(refusal)") }
+        if let note = strategy.encodeNote { notes.append(note) }
+        var fitter = BudgetFitter(job: job, source: source, template: strategy.template)
+        let fitted = try fitter.run(into: output.temporaryPath)
+        notes += fitted.notes
+        return result(plan: fitted.plan, outcome: fitted.outcome, source: source, attempts: attempts + fitted.attempts,
+                      notes: notes, shortened: fitted.shortened)
+    }
+
+    /// An input that passes validation is still rewritten rather than copied when `--start` asks
+    /// for a cut, or its layout is one iOS handles badly (``LayoutCheck``: moov last, HEVC `hev1`).
+    func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
+        Self.rewriteReason(path: job.inputPath, info: job.info, options: job.options)
+    }
+
+    static func rewriteReason(path: String, info: MediaInfo, options: PrepareOptions) -> String? {
+        guard info.kind == .audio || info.kind == .video else { return nil }
+        if options.start > 0 { return "--start \(ClipText.seconds(options.start)) asks for a cut" }
+        return LayoutCheck.remuxReason(path: path, info: info)
+    }
+
+    /// A stream copy is worth trying when its share of the input's bytes fits the budget.
+    private func estimatedCopyFits(_ plan: ClipPlan, source: ClipSource, budget: Int64) -> Bool {
+        guard let total = source.duration, total > 0, let kept = plan.window.span(total: total) else { return true }
+        return Double(source.bytes) * min(1, kept / total) <= Double(budget) * 1.02
+    }
+
+    private func copyNote(_ plan: ClipPlan, outcome: ClipOutcome) -> String {
+        var text = "stream copy into \(plan.container.rawValue.uppercased()) (no re-encode"
+        if plan.audio?.encode != nil { text += " of the picture; sound → AAC" }
+        text += ")"
+        if plan.window.cuts {
+            text += ", from the \(plan.video == nil ? "packet" : "keyframe") at \(ClipText.seconds(outcome.start)) for \(ClipText.seconds(outcome.duration))"
+        }
+        return text
+    }
+
+    private func result(plan: ClipPlan, outcome: ClipOutcome, source: ClipSource, attempts: Int, notes: [String],
+                        shortened: Bool) -> PipelineResult {
+        var result = PipelineResult(container: plan.container.container, kind: plan.container.kind)
+        var actions: [PrepareAction] = []
+        if plan.window.cuts || shortened { actions.append(.trimmed) }
+        if let encode = plan.video?.encode, let video = source.video,
+           encode.width * encode.height < Int(video.geometry.squareWidth.rounded()) * video.geometry.height {
+            actions.append(.downscaled)
+        }
+        if plan.isStreamCopy {
+            if plan.container.container != source.container || !plan.window.cuts { actions.append(.remuxed) }
+        } else {
+            let videoChanged = plan.video?.encode != nil && source.video?.codec != .h264
+            let audioChanged = plan.audio?.encode != nil && source.audio?.codec != .aac
+            actions.append(videoChanged || audioChanged || plan.container.container != source.container ? .transcoded : .reencoded)
+            result.bitRate = plan.encodedBitRate
+        }
+        result.actions = actions
+        result.attempts = attempts
+        if plan.window.cuts || shortened {
+            result.trimStart = outcome.start
+            result.trimDuration = outcome.duration
+        }
+        result.notes = notes
+        return result
+    }
+}

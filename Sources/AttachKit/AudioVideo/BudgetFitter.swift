@@ -1,0 +1,253 @@
+/// Encodes a clip to fit its byte budget: H.264 + AAC (or AAC alone) at bitrates computed from the
+/// duration and the budget, then checks the real size and corrects once.
+///
+/// 1. **Size** (``sizing(duration:)``): the budget less the container's bytes, times 8, over the
+///    duration, is the total bitrate; audio takes ~10 % of it (between its floor and its comfortable
+///    rate), video the rest. When the budget is not the limit, the comfortable rates are used and
+///    the file lands well under it. When the video share is below the minimum for the picture size,
+///    the picture steps down the ladder (1920 → 1280 → 854 → 640 → 426 → 320) until it is not.
+/// 2. **Shorten** when even the smallest rung at the minimum bitrates does not fit: the clip is cut
+///    (exactly, from the same start) to the duration those minimums can carry, never under 1 s.
+/// 3. **Encode** aiming at 94 % of the budget (x264 one-pass ABR misses by a few percent).
+/// 4. **Check and correct once**: over the budget, the video bitrate is scaled by what the real
+///    sizes say it should have been (aiming at 92 %) and the file is encoded again over the
+///    first; under 85 % of a budget that was the limit, it is encoded again into a scratch file
+///    and the better of the two that fits is kept. Never hands back an over-budget file.
+struct BudgetFitter {
+    let job: PrepareJob
+    let source: ClipSource
+    var template: EncodeTemplate
+
+    /// Share of the budget the first encode aims at, and the retry after an overshoot.
+    static let firstTarget = 0.94
+    static let retryTarget = 0.92
+    /// Below this share of a binding budget a second encode is tried.
+    static let lowLanding = 0.85
+    /// The shortest clip worth sending when the budget forces shortening.
+    static let shortestClip = 1.0
+
+    struct Sizing: Sendable, Equatable {
+        var width: Int
+        var height: Int
+        var videoBitRate: Int
+        var audioBitRate: Int
+        /// Whether the budget (not comfort) set the bitrates.
+        var binding: Bool
+    }
+
+    struct Fitted {
+        var plan: ClipPlan
+        var outcome: ClipOutcome
+        var attempts: Int
+        var notes: [String]
+        var shortened: Bool
+    }
+
+    private var budget: Int64 { template.budget }
+    private var frameRate: Double { source.video?.fps ?? 0 }
+    private var capSize: (width: Int, height: Int)? { template.video?.geometry.output(maxLongEdge: template.maxLongEdge) }
+
+    /// The bytes of the budget media may use over `duration` seconds at `share` of the budget.
+    private func usableBits(duration: Double, share: Double) -> Double {
+        let overhead = BitrateBudget.containerOverhead(duration: duration, frameRate: template.video == nil ? nil : frameRate,
+                                                       audioSampleRate: template.audio.map { EncodeTemplate.sampleRate(for: $0.sampleRate) })
+        return (Double(budget) * share - Double(overhead) - Double(template.cover?.bytes ?? 0)) * 8
+    }
+
+    /// Bitrates and picture size for `duration` seconds, or `nil` when even the smallest picture at
+    /// the minimum bitrates does not fit.
+    func sizing(duration: Double) -> Sizing? {
+        let total = usableBits(duration: duration, share: Self.firstTarget) / duration
+        let channels = template.channels
+        let comfortAudio = template.audio == nil ? 0 : BitrateBudget.comfortableAudioBitRate(channels: channels, sourceBitRate: template.audio?.bitRate)
+        let minAudio = template.audio == nil ? 0 : BitrateBudget.minimumAudioBitRate(channels: channels)
+        guard let video = template.video, let cap = capSize else {
+            guard total >= Double(minAudio) else { return nil }
+            let rate = min(comfortAudio, Int(total))
+            return Sizing(width: 0, height: 0, videoBitRate: 0, audioBitRate: rate, binding: rate < comfortAudio)
+        }
+        let comfortVideo = BitrateBudget.comfortableVideoBitRate(width: cap.width, height: cap.height, frameRate: frameRate)
+        if Double(comfortVideo + comfortAudio) <= total {
+            return Sizing(width: cap.width, height: cap.height, videoBitRate: comfortVideo, audioBitRate: comfortAudio, binding: false)
+        }
+        let audio = template.audio == nil ? 0 : min(comfortAudio, max(minAudio, Int(total * 0.1)))
+        let videoRate = Int(total) - audio
+        let capLong = max(cap.width, cap.height)
+        for edge in [capLong] + BitrateBudget.ladder.filter({ $0 < capLong }) {
+            let size = video.geometry.output(maxLongEdge: edge)
+            if videoRate >= BitrateBudget.minimumVideoBitRate(longEdge: max(size.width, size.height), frameRate: frameRate) {
+                return Sizing(width: size.width, height: size.height, videoBitRate: videoRate, audioBitRate: audio, binding: true)
+            }
+        }
+        return nil
+    }
+
+    /// The longest duration (≤ `duration`) the minimum bitrates fit in, 0.1 s steps.
+    func shortenedDuration(from duration: Double) -> Double {
+        var minimum = Double(template.audio == nil ? 0 : BitrateBudget.minimumAudioBitRate(channels: template.channels))
+        if let video = template.video {
+            let smallest = video.geometry.output(maxLongEdge: BitrateBudget.ladder.last!)
+            minimum += Double(BitrateBudget.minimumVideoBitRate(longEdge: max(smallest.width, smallest.height), frameRate: frameRate))
+        }
+        var fitted = duration
+        for _ in 0..<4 { fitted = min(duration, max(0, usableBits(duration: fitted, share: Self.firstTarget)) / minimum) }
+        return (fitted * 10).rounded(.down) / 10
+    }
+
+    func plan(_ sizing: Sizing, preset: EncoderSpeed) -> ClipPlan {
+        var plan = ClipPlan(container: template.container, video: nil, audio: nil, window: template.window, trim: job.options.trim,
+                            cover: template.cover?.index)
+        if let video = template.video {
+            plan.video = VideoTrackPlan(index: video.index, encode: .init(width: sizing.width, height: sizing.height,
+                                                                          bitRate: sizing.videoBitRate, preset: preset),
+                                        frameRate: video.frameRate)
+        }
+        if let audio = template.audio {
+            let rate = EncodeTemplate.sampleRate(for: audio.sampleRate, bitRate: sizing.audioBitRate, channels: template.channels)
+            plan.audio = AudioTrackPlan(index: audio.index, encode: .init(sampleRate: rate, channels: template.channels,
+                                                                          bitRate: sizing.audioBitRate))
+        }
+        return plan
+    }
+
+    /// Encodes into `path` (and a scratch file beside it for a second try that must not lose the first).
+    /// - Throws: ``PrepareError/cannotFit(reason:)`` when no encode fits, and what ``ClipWriter`` throws.
+    mutating func run(into path: String) throws(PrepareError) -> Fitted {
+        var notes: [String] = []
+        var shortened = false
+        guard let duration = template.window.span(total: source.duration), duration > 0 else {
+            throw .cannotFit(reason: "the input's duration is unknown, so no bitrate can be computed for the budget")
+        }
+        var sizing = sizing(duration: duration)
+        if sizing == nil {
+            let shorter = shortenedDuration(from: duration)
+            guard shorter >= min(Self.shortestClip, duration) else {
+                throw .cannotFit(reason: "\(ClipText.bytes(budget)) cannot carry even \(ClipText.seconds(min(Self.shortestClip, duration))) at the minimum bitrates (\(minimumsText))")
+            }
+            template.window = ClipWindow(start: template.window.start, duration: shorter)
+            sizing = self.sizing(duration: shorter)
+            shortened = true
+            notes.append("shortened to \(ClipText.seconds(shorter)): \(ClipText.bytes(budget)) cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimumsText))")
+        }
+        guard var first = sizing else {
+            throw .cannotFit(reason: "\(ClipText.bytes(budget)) is too small for this clip at the minimum bitrates (\(minimumsText))")
+        }
+        let seconds = template.window.span(total: source.duration) ?? duration
+        let preset = choosePreset(sizing: first, seconds: seconds)
+        if let remaining = job.deadline.remaining, template.video != nil {
+            let frames = seconds * frameRate
+            let fastest = EncoderSpeed.ultrafast.estimatedSeconds(frames: frames, width: first.width, height: first.height)
+            // The estimates are pessimistic: give up early only when even twice the speed would not do.
+            if fastest > remaining * 2 {
+                throw .deadlineExceeded(step: "transcoding (about \(ClipText.seconds(fastest)) needed even at x264 ultrafast, \(ClipText.seconds(remaining)) left)",
+                                        budget: job.deadline.budget ?? 0)
+            }
+            let estimate = preset.estimatedSeconds(frames: frames, width: first.width, height: first.height)
+            notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) of the \(ClipText.seconds(remaining)) left")
+        }
+        var plan = plan(first, preset: preset)
+        let started = job.deadline.elapsed
+        var outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline).write(to: path)
+        let firstTook = job.deadline.elapsed - started
+        notes.append("attempt 1: \(describe(first, preset: preset)) → \(ClipText.bytes(outcome.bytes))"
+                     + (first.binding ? " (\(percent(outcome.bytes)) of \(ClipText.bytes(budget)))" : " (the \(ClipText.bytes(budget)) budget is not the limit)"))
+        var attempts = 1
+
+        let over = outcome.bytes > budget
+        let low = first.binding && Double(outcome.bytes) < Double(budget) * Self.lowLanding
+        let timeForRetry = job.deadline.remaining.map { $0 > firstTook * 1.2 } ?? true
+        if over || (low && timeForRetry) {
+            guard let corrected = correct(first, after: outcome, target: over ? Self.retryTarget : Self.firstTarget) else {
+                throw .cannotFit(reason: "the encode at the minimum bitrates is \(ClipText.bytes(outcome.bytes)), over \(ClipText.bytes(budget))")
+            }
+            let retryPreset = over ? choosePreset(sizing: corrected, seconds: seconds) : preset
+            let retryPlan = self.plan(corrected, preset: retryPreset)
+            attempts = 2
+            let writer = ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: retryPlan, deadline: job.deadline)
+            if over {
+                outcome = try writer.write(to: path)
+                plan = retryPlan
+                first = corrected
+            } else {
+                // The first file fits: a second try that fails or overshoots leaves it in place.
+                let scratch = ScratchFile(beside: path)
+                do {
+                    let second = try writer.write(to: scratch.path)
+                    if second.bytes <= budget && second.bytes > outcome.bytes {
+                        try scratch.move(over: path)
+                        outcome = second
+                        plan = retryPlan
+                        first = corrected
+                    }
+                } catch let error where error.code == "processing-failed" {
+                    notes.append("attempt 2 failed (\(error.message)); attempt 1 kept")
+                }
+            }
+            notes.append("attempt 2: \(describe(corrected, preset: retryPreset)) → \(percent(outcome.bytes)) of the budget kept")
+        }
+        guard outcome.bytes <= budget else {
+            throw .cannotFit(reason: "after \(attempts) encodes the clip is \(ClipText.bytes(outcome.bytes)), over the \(ClipText.bytes(budget)) budget")
+        }
+        return Fitted(plan: plan, outcome: outcome, attempts: attempts, notes: notes, shortened: shortened)
+    }
+
+    /// Bitrates corrected by what the first encode really spent: the video (or, for sound alone,
+    /// the audio) share is scaled so the total lands at `target` of the budget. `nil` when the
+    /// corrected video bitrate is under the minimum of every rung.
+    func correct(_ sizing: Sizing, after outcome: ClipOutcome, target: Double) -> Sizing? {
+        let videoBytes = Double(outcome.video?.bytes ?? 0)
+        let audioBytes = Double(outcome.audio?.bytes ?? 0)
+        let overhead = max(0, Double(outcome.bytes) - videoBytes - audioBytes)
+        var corrected = sizing
+        corrected.binding = true
+        guard let video = template.video, videoBytes > 0 else {
+            guard audioBytes > 0 else { return nil }
+            let scale = (Double(budget) * target - overhead) / audioBytes
+            corrected.audioBitRate = Int(Double(sizing.audioBitRate) * scale)
+            let floor = BitrateBudget.minimumAudioBitRate(channels: template.channels)
+            return corrected.audioBitRate >= floor ? corrected : nil
+        }
+        let scale = (Double(budget) * target - overhead - audioBytes) / videoBytes
+        let rate = Int(Double(sizing.videoBitRate) * scale)
+        let long = max(sizing.width, sizing.height)
+        for edge in [long] + BitrateBudget.ladder.filter({ $0 < long }) {
+            let size = video.geometry.output(maxLongEdge: edge)
+            if rate >= BitrateBudget.minimumVideoBitRate(longEdge: max(size.width, size.height), frameRate: frameRate) {
+                corrected.width = size.width
+                corrected.height = size.height
+                corrected.videoBitRate = rate
+                return corrected
+            }
+        }
+        return nil
+    }
+
+    private func choosePreset(sizing: Sizing, seconds: Double) -> EncoderSpeed {
+        guard template.video != nil else { return .veryfast }
+        return EncoderSpeed.choose(frames: seconds * frameRate, width: sizing.width, height: sizing.height,
+                                   remaining: job.deadline.remaining)
+    }
+
+    private var minimumsText: String {
+        var parts: [String] = []
+        if let video = template.video {
+            let smallest = video.geometry.output(maxLongEdge: BitrateBudget.ladder.last!)
+            parts.append("\(smallest.width)×\(smallest.height) video \(ClipText.bitRate(BitrateBudget.minimumVideoBitRate(longEdge: max(smallest.width, smallest.height), frameRate: frameRate)))")
+        }
+        if template.audio != nil { parts.append("AAC \(ClipText.bitRate(BitrateBudget.minimumAudioBitRate(channels: template.channels)))") }
+        return parts.joined(separator: " + ")
+    }
+
+    private func describe(_ sizing: Sizing, preset: EncoderSpeed) -> String {
+        var parts: [String] = []
+        if template.video != nil {
+            parts.append("H.264 \(sizing.width)×\(sizing.height) \(ClipText.bitRate(sizing.videoBitRate)) (x264 \(preset.rawValue))")
+        }
+        if template.audio != nil { parts.append("AAC \(ClipText.bitRate(sizing.audioBitRate))") }
+        return parts.joined(separator: " + ")
+    }
+
+    private func percent(_ bytes: Int64) -> String {
+        "\(Int((Double(bytes) / Double(budget) * 100).rounded()))%"
+    }
+}

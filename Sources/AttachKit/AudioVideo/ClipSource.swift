@@ -1,0 +1,114 @@
+import CFFmpeg
+
+/// The facts about an input that planning needs, read once from its header.
+struct ClipSource: Sendable {
+    let path: String
+    /// libavformat demuxer chosen from the sniffed container.
+    let demuxer: String
+    let container: Container
+    /// Seconds, from the container (or the longest stream).
+    let duration: Double?
+    let bytes: Int64
+    let video: Video?
+    let audio: Audio?
+    /// A sound file's cover art (attached JPEG or PNG picture), which M4A and MP3 outputs keep.
+    let cover: Cover?
+    /// Streams the output will not carry (subtitles, data, cover art, extra audio), for the notes.
+    let dropped: [String]
+
+    struct Video: Sendable {
+        let index: Int
+        let codec: Codec
+        let pixelFormat: String?
+        let geometry: VideoGeometry
+        let frameRate: AVRational
+        let decodable: Bool
+        /// The sample entry's FourCC (`hvc1`, `hev1`...).
+        let tag: String?
+
+        var fps: Double { Double(frameRate.num) / Double(frameRate.den) }
+    }
+
+    struct Cover: Sendable {
+        let index: Int
+        /// Size of the picture, counted against the byte budget.
+        let bytes: Int
+    }
+
+    struct Audio: Sendable {
+        let index: Int
+        let codec: Codec
+        let sampleRate: Int
+        let channels: Int
+        let bitRate: Int?
+        let decodable: Bool
+    }
+
+    /// Opens `path` with the demuxer of `info.container`.
+    /// - Throws: ``PrepareError/unsupported(reason:)`` for a container libavformat does not read,
+    ///   ``PrepareError/corrupt(reason:)`` when the header cannot be read.
+    static func read(path: String, info: MediaInfo) throws(PrepareError) -> ClipSource {
+        guard let demuxer = Demuxers.name(for: info.container) else {
+            throw .unsupported(reason: "\(info.container) is not a container FFmpeg reads")
+        }
+        do {
+            let input = try AVInput(path: path, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer))
+            return describe(input, path: path, demuxer: demuxer, info: info)
+        } catch {
+            throw .corrupt(reason: "libavformat cannot read the header: \(error.message)")
+        }
+    }
+
+    private static func describe(_ input: borrowing AVInput, path: String, demuxer: String, info: MediaInfo) -> ClipSource {
+        let streams = input.streams
+        var dropped: [String] = []
+        let pictures = streams.filter { $0.kind == .video && !$0.isAttachedPicture }
+        let sounds = streams.filter { $0.kind == .audio }
+        var video: Video?
+        if let v = pictures.first {
+            let sar = input.sampleAspectRatio(of: v.index)
+            // The probe read this stream with stream info: its sizes and formats win over a
+            // header that may leave them out (H.263 in 3GP has no size in its sample entry).
+            video = Video(index: v.index, codec: v.codec, pixelFormat: info.pixelFormat ?? v.pixelFormat,
+                          geometry: VideoGeometry(width: info.width ?? v.width, height: info.height ?? v.height,
+                                                  sampleAspect: Double(sar.num) / Double(sar.den), rotation: v.rotation),
+                          frameRate: input.frameRate(of: v.index) ?? AVRational(num: 30, den: 1),
+                          decodable: input.hasDecoder(stream: v.index), tag: input.codecTag(of: v.index))
+        }
+        // The first sound FFmpeg can decode or that is copyable as it is.
+        let chosen = sounds.first { input.hasDecoder(stream: $0.index) } ?? sounds.first
+        var audio: Audio?
+        if let a = chosen {
+            let first = a.index == sounds.first?.index
+            audio = Audio(index: a.index, codec: a.codec,
+                          sampleRate: (first ? info.sampleRate : nil) ?? (a.sampleRate > 0 ? a.sampleRate : 48_000),
+                          channels: max(1, (first ? info.channels : nil) ?? (a.channels > 0 ? a.channels : 2)),
+                          bitRate: a.bitRate, decodable: input.hasDecoder(stream: a.index))
+        }
+        var cover: Cover?
+        if video == nil, let art = streams.first(where: { $0.isAttachedPicture && ($0.codec == .jpeg || $0.codec == "mjpeg" || $0.codec == .png) }) {
+            cover = Cover(index: art.index, bytes: input.attachedPictureSize(of: art.index))
+        }
+        for s in streams where s.index != video?.index && s.index != audio?.index && s.index != cover?.index {
+            switch s.kind {
+            case .video: dropped.append(s.isAttachedPicture ? "cover art" : "video stream \(s.index) (\(s.codec))")
+            case .audio: dropped.append("audio stream \(s.index) (\(s.codec))")
+            case .subtitle: dropped.append("subtitles (\(s.codec))")
+            case .data, .other: dropped.append("data stream \(s.index)")
+            }
+        }
+        let longest = streams.compactMap(\.duration).max()
+        return ClipSource(path: path, demuxer: demuxer, container: info.container,
+                          duration: info.duration ?? input.duration ?? longest, bytes: info.bytes,
+                          video: video, audio: audio, cover: cover, dropped: dropped)
+    }
+}
+
+/// How AttachKit opens inputs for clips and poster frames.
+enum ClipInput {
+    /// Whether `demuxer` needs `avformat_find_stream_info` before its streams can be copied,
+    /// seeked or decoded: every demuxer but `mov`, whose header (`moov`) already describes the
+    /// streams and indexes every sample. The formats the header leaves out (pixel format) come
+    /// from the probe's ``MediaInfo``.
+    static func needsStreamInfo(_ demuxer: String) -> Bool { demuxer != "mov" }
+}

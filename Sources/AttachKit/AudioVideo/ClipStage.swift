@@ -1,0 +1,64 @@
+import CFFmpeg
+
+/// One output stream being made from one input stream while a clip is written: it takes the
+/// input's packets in file order and writes its own packets into the muxer.
+protocol ClipStage: AnyObject {
+    /// The input stream it reads.
+    var inputIndex: Int { get }
+    /// The output stream it writes, once ``attach(to:)`` added it.
+    var outputIndex: Int { get }
+    /// `true` once the stage has everything it needs (past the window's end).
+    var finished: Bool { get }
+    /// What it wrote.
+    var tally: StreamTally { get }
+
+    /// Adds the stage's stream to the output (before the header is written).
+    func attach(to output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError)
+    /// Learns the output stream's time base (after the header is written).
+    func ready(output: borrowing AVOutput)
+    /// Writes what the stage has before any packet is read (cover art). Default: nothing.
+    func begin(output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError)
+    /// Takes one packet of ``inputIndex``.
+    func accept(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError)
+    /// Writes what it still holds (decoder and encoder delay) at the end of the input or window.
+    func finish(output: borrowing AVOutput) throws(PrepareError)
+}
+
+extension ClipStage {
+    func begin(output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {}
+
+    /// Writes `packet` (timestamps already in the output stream's time base) and counts it.
+    func mux(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput, timeBase: AVRational,
+             tally: inout StreamTally) throws(PrepareError) {
+        let p = packet.pointer.pointee
+        let time = AVInput.seconds(p.pts != ak_nopts_value() ? p.pts : p.dts, in: timeBase)
+        tally.add(bytes: Int(p.size), at: time, duration: AVInput.seconds(p.duration, in: timeBase))
+        do {
+            try output.write(packet)
+        } catch {
+            throw .processing(step: "writing the output", reason: error.description)
+        }
+    }
+}
+
+/// Maps FFmpeg failures onto preparation errors: decoding failures mean the input's data is
+/// broken, anything else is a processing failure of `step`.
+enum ClipErrors {
+    static func decoding(_ error: FFmpegError, stream: Int, codec: String, at time: Double?) -> PrepareError {
+        let place = time.map { " near \(ClipText.seconds($0))" } ?? ""
+        return .corrupt(reason: "stream \(stream) (\(codec)) does not decode\(place): \(error.message)")
+    }
+
+    static func processing(_ step: String, _ error: FFmpegError) -> PrepareError {
+        .processing(step: step, reason: error.description)
+    }
+
+    /// Runs an FFmpeg set-up call, reporting its failure as a processing failure of `step`.
+    static func attempt<T: ~Copyable>(_ step: String, _ body: () throws(FFmpegError) -> T) throws(PrepareError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw processing(step, error)
+        }
+    }
+}

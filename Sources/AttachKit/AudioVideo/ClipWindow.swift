@@ -1,0 +1,65 @@
+/// The span of the input a clip keeps, in seconds from the start of the input's timeline (the
+/// earliest first timestamp of the streams used, so `0` is where playback begins).
+struct ClipWindow: Sendable, Equatable {
+    /// Where the clip is asked to start.
+    var start: Double
+    /// The most it may last (the duration budget); `nil` = to the end of the input. The input's end
+    /// may come first. A fast trim that snaps back to a keyframe keeps this much from the keyframe,
+    /// so as much as possible of what follows `start` is kept.
+    var duration: Double?
+
+    /// The whole input.
+    static let whole = ClipWindow(start: 0, duration: nil)
+
+    /// Whether the window cuts anything (a whole input is remuxed or transcoded, never trimmed).
+    var cuts: Bool { start > 0 || duration != nil }
+
+    /// Seconds the clip will last from `start` for an input of `total` seconds (`nil` when both
+    /// are unknown).
+    func span(total: Double?) -> Double? {
+        let remaining = total.map { max(0, $0 - start) }
+        switch (duration, remaining) {
+        case let (d?, r?): return min(d, r)
+        case let (d?, nil): return d
+        case let (nil, r?): return r
+        case (nil, nil): return nil
+        }
+    }
+
+    /// The window for `total` seconds of input, asked to start at `start` and last at most
+    /// `maxDuration` (the profile's or `--max-duration`).
+    ///
+    /// Nothing is cut when the input already fits: a start of 0 and a total within `maxDuration`
+    /// plus the validator's 0.05 s slack.
+    /// - Throws: ``PrepareError/cannotFit(reason:)`` when `start` is negative or not before the end,
+    ///   or `maxDuration` is not positive.
+    static func make(start: Double, maxDuration: Double?, total: Double?) throws(PrepareError) -> ClipWindow {
+        guard start.isFinite, start >= 0 else { throw .cannotFit(reason: "--start \(start) s is not a time in the clip") }
+        if let total, start >= total {
+            throw .cannotFit(reason: "--start \(ClipText.seconds(start)) is at or after the end of the \(ClipText.seconds(total)) input")
+        }
+        guard let maxDuration else { return ClipWindow(start: start, duration: nil) }
+        guard maxDuration > 0 else { throw .cannotFit(reason: "a duration budget of \(maxDuration) s leaves nothing to keep") }
+        if start == 0, let total, total <= maxDuration + 0.05 { return .whole }
+        return ClipWindow(start: start, duration: maxDuration)
+    }
+}
+
+/// Number formatting for notes and messages.
+enum ClipText {
+    /// `12.3 s`
+    static func seconds(_ value: Double) -> String { "\(rounded(value, 3)) s" }
+    /// `1.25 Mb/s`, `96 kb/s`
+    static func bitRate(_ value: Int) -> String {
+        value >= 1_000_000 ? "\(rounded(Double(value) / 1e6, 2)) Mb/s" : "\(Int((Double(value) / 1000).rounded())) kb/s"
+    }
+    /// `4.71 MB`
+    static func bytes(_ value: Int64) -> String {
+        value >= 1_000_000 ? "\(rounded(Double(value) / 1e6, 2)) MB" : "\(rounded(Double(value) / 1e3, 1)) KB"
+    }
+    static func rounded(_ value: Double, _ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+}

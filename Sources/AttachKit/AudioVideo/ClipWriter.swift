@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What writing one clip produced.
+struct ClipOutcome: Sendable, Equatable {
+    /// Size of the file written.
+    var bytes: Int64
+    /// Where the clip really starts, seconds from the start of the input's timeline (a fast trim
+    /// snaps to a keyframe).
+    var start: Double
+    /// How long the clip really is (the longest stream), seconds.
+    var duration: Double
+    var video: StreamTally?
+    var audio: StreamTally?
+}
+
+/// Writes one ``ClipPlan``: reads the input once from where the window starts, hands each packet
+/// of a kept stream to its stage (stream copy or decode → encode), muxes the stages' packets and
+/// finishes the file (MP4/M4A: `moov` moved before `mdat`).
+///
+/// Checks the deadline every few packets; on any failure the partial file is left for the caller
+/// to delete (the pipeline writes only into ``AtomicOutput/temporaryPath`` or a ``ScratchFile``).
+struct ClipWriter {
+    let inputPath: String
+    let demuxer: String
+    let plan: ClipPlan
+    let deadline: Deadline
+
+    /// - Throws: ``PrepareError``: ``PrepareError/deadlineExceeded(step:budget:)``,
+    ///   ``PrepareError/corrupt(reason:)`` when the input does not decode,
+    ///   ``PrepareError/unsupported(reason:)`` when FFmpeg has no decoder,
+    ///   ``PrepareError/processing(step:reason:)`` when encoding or writing fails.
+    func write(to path: String) throws(PrepareError) -> ClipOutcome {
+        let input = try openInput()
+        let kept = [plan.video?.index, plan.audio?.index].compactMap { $0 }
+        input.discardAllStreams(except: Set(kept))
+
+        // The input's timeline starts at the earliest stream start; the window counts from there.
+        let zero = kept.map { input.startTime(of: $0) }.min() ?? 0
+        let anchor = plan.video?.index ?? plan.audio!.index
+        let (timeline, seekTo) = try makeTimeline(zero: zero, anchor: anchor)
+        try deadline.check("opening the clip")
+
+        var output = try ClipErrors.attempt("creating the output") { () throws(FFmpegError) in
+            try AVOutput(path: path, muxer: plan.container.muxer)
+        }
+        let stages = try makeStages(input: input, globalHeader: output.wantsGlobalHeader, timeline: timeline)
+        for stage in stages { try stage.attach(to: output, input: input) }
+        do {
+            try output.writeHeader(options: plan.container.muxerOptions)
+        } catch {
+            throw ClipErrors.processing("writing the header", error)
+        }
+        for stage in stages {
+            stage.ready(output: output)
+            try stage.begin(output: output, input: input)
+        }
+
+        if let seekTo {
+            do {
+                try input.seek(stream: anchor, toKeyframeBefore: seekTo)
+            } catch {
+                throw .corrupt(reason: "cannot seek to \(ClipText.seconds(seekTo - zero)): \(error.message)")
+            }
+        }
+        try pump(input: input, output: output, stages: stages)
+        for stage in stages { try stage.finish(output: output) }
+        try deadline.check("finishing the output")
+        do {
+            try output.finish()
+        } catch {
+            throw ClipErrors.processing("finishing the output", error)
+        }
+
+        let videoTally = stages.first { $0.inputIndex == plan.video?.index }?.tally
+        let audioTally = stages.first { $0.inputIndex == plan.audio?.index }?.tally
+        guard (videoTally?.packets ?? 0) + (audioTally?.packets ?? 0) > 0 else {
+            throw .corrupt(reason: "no packet of the input falls inside the clip")
+        }
+        let duration = max(videoTally?.end ?? 0, audioTally?.end ?? 0)
+        return ClipOutcome(bytes: Self.fileSize(path), start: (timeline.base ?? timeline.start) - zero, duration: duration,
+                           video: videoTally, audio: audioTally)
+    }
+
+    /// The clip's clock, and where to seek (`nil` = read from the beginning).
+    ///
+    /// Nothing cut at the start: base and start at the timeline's zero, pre-roll kept. A cut with
+    /// the picture copied: start and base at the keyframe at or before the start (the cut snaps).
+    /// A cut that encodes: start and base exactly at the start. A cut of copied sound alone: the
+    /// first packet kept sets the base.
+    private func makeTimeline(zero: Double, anchor: Int) throws(PrepareError) -> (ClipTimeline, seekTo: Double?) {
+        guard plan.window.start > 0 else {
+            return (ClipTimeline(start: zero, base: zero, duration: plan.window.duration, keepsPreroll: true), nil)
+        }
+        let wanted = zero + plan.window.start
+        let finder = KeyframeFinder(path: inputPath, demuxer: demuxer, anchor: anchor, everyPacketIsKey: plan.video == nil)
+        let found = try finder.find(start: wanted, deadline: deadline)
+        let seekTo = found.seek ? wanted : nil
+        if let video = plan.video, video.encode == nil {
+            return (ClipTimeline(start: found.keyframe, base: found.keyframe, duration: plan.window.duration), seekTo)
+        }
+        if plan.video == nil && plan.audio?.encode == nil {
+            return (ClipTimeline(start: wanted, base: nil, duration: plan.window.duration), seekTo)
+        }
+        return (ClipTimeline(start: wanted, base: wanted, duration: plan.window.duration), seekTo)
+    }
+
+    private func openInput() throws(PrepareError) -> AVInput {
+        do {
+            return try AVInput(path: inputPath, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer))
+        } catch {
+            throw .corrupt(reason: "libavformat cannot read the input: \(error.message)")
+        }
+    }
+
+    private func makeStages(input: borrowing AVInput, globalHeader: Bool, timeline: ClipTimeline) throws(PrepareError) -> [any ClipStage] {
+        var stages: [any ClipStage] = []
+        if let video = plan.video {
+            if let encode = video.encode {
+                stages.append(try VideoEncodeStage(plan: video, encode: encode, input: input, globalHeader: globalHeader, timeline: timeline))
+            } else {
+                stages.append(StreamCopyStage(inputIndex: video.index, isVideo: true, input: input, frameRate: video.frameRate, timeline: timeline))
+            }
+        }
+        if let audio = plan.audio {
+            if let encode = audio.encode {
+                stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader, timeline: timeline))
+            } else {
+                stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, timeline: timeline))
+            }
+        }
+        if let cover = plan.cover { stages.append(CoverArtStage(inputIndex: cover)) }
+        return stages
+    }
+
+    /// Reads packets until every stage has what it needs or the input ends.
+    private func pump(input: borrowing AVInput, output: borrowing AVOutput, stages: [any ClipStage]) throws(PrepareError) {
+        let packet = try ClipErrors.attempt("reading the input") { () throws(FFmpegError) in try AVPacketBuffer() }
+        var count = 0
+        while !stages.allSatisfy(\.finished) {
+            let more: Bool
+            do {
+                more = try input.read(into: packet)
+            } catch {
+                throw .corrupt(reason: "the input cannot be read past packet \(count): \(error.message)")
+            }
+            guard more else { return }
+            defer { packet.unref() }
+            count += 1
+            if count % 16 == 0 { try deadline.check(plan.isStreamCopy ? "copying streams" : "transcoding") }
+            guard let stage = stages.first(where: { $0.inputIndex == packet.streamIndex }) else { continue }
+            try stage.accept(packet, output: output)
+        }
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+    }
+}

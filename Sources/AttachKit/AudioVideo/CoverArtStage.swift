@@ -1,0 +1,63 @@
+import CFFmpeg
+
+/// Keeps a sound file's cover art: the attached picture is copied as it is into the output (an
+/// M4A `covr` atom, an MP3 `APIC` frame), written once right after the header. The picture's
+/// packets are never read from the input (the stream stays discarded), so the stage is finished
+/// from the start.
+final class CoverArtStage: ClipStage {
+    let inputIndex: Int
+    private(set) var outputIndex = -1
+    let finished = true
+    private(set) var tally = StreamTally()
+    private var outputTimeBase = AVRational(num: 1, den: 90_000)
+
+    init(inputIndex: Int) {
+        self.inputIndex = inputIndex
+    }
+
+    func attach(to output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {
+        do {
+            outputIndex = try output.addStream(copying: inputIndex, of: input)
+            // A movie header read without stream info does not say the picture's size: decode it.
+            if output.pictureSize(of: outputIndex).width <= 0 {
+                let size = try Self.decodedSize(of: inputIndex, in: input)
+                output.setPictureSize(of: outputIndex, width: size.width, height: size.height)
+            }
+        } catch {
+            throw ClipErrors.processing("adding the cover art", error)
+        }
+    }
+
+    private static func decodedSize(of index: Int, in input: borrowing AVInput) throws(FFmpegError) -> (width: Int, height: Int) {
+        let decoder = try AVDecoder(input: input, streamIndex: index, options: ["threads": "1"])
+        let packet = try AVPacketBuffer()
+        let frame = try AVFrameBuffer()
+        try input.attachedPicture(of: index, into: packet)
+        _ = try decoder.send(packet)
+        _ = try decoder.sendEndOfStream()
+        guard try decoder.receive(into: frame) == .frame else {
+            throw FFmpegError(operation: "decode", message: "the cover art decodes to no picture")
+        }
+        return (Int(frame.pointer.pointee.width), Int(frame.pointer.pointee.height))
+    }
+
+    func ready(output: borrowing AVOutput) { outputTimeBase = output.timeBase(of: outputIndex) }
+
+    func begin(output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {
+        let packet = try ClipErrors.attempt("copying the cover art") { () throws(FFmpegError) in try AVPacketBuffer() }
+        do {
+            try input.attachedPicture(of: inputIndex, into: packet)
+        } catch {
+            throw ClipErrors.processing("copying the cover art", error)
+        }
+        packet.pointer.pointee.pts = 0
+        packet.pointer.pointee.dts = 0
+        packet.pointer.pointee.stream_index = Int32(outputIndex)
+        packet.pointer.pointee.pos = -1
+        try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
+    }
+
+    func accept(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {}
+
+    func finish(output: borrowing AVOutput) throws(PrepareError) {}
+}

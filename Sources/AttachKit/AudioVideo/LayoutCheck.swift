@@ -1,0 +1,50 @@
+/// Finds ISO-BMFF movies and sound files that pass validation yet are laid out in a way iOS
+/// handles badly, so the ``Preparer`` remuxes them instead of passing them through:
+///
+/// - the `moov` index after the media data (`mdat`): the device must read the whole file before
+///   it can start playing (faststart puts it first);
+/// - HEVC tagged `hev1` (parameter sets in the stream): AVFoundation plays only `hvc1`.
+///
+/// Fragmented MP4 (`moov` first, then `moof`/`mdat` pairs) is fine as it is.
+enum LayoutCheck {
+    /// Why the file at `path` should be remuxed, or `nil` when its layout is fine (or it is not
+    /// an ISO-BMFF movie or sound file).
+    static func remuxReason(path: String, info: MediaInfo) -> String? {
+        guard info.kind == .video || info.kind == .audio,
+              [.mp4, .m4a, .m4v].contains(info.container) else { return nil }
+        if indexFollowsMedia(path: path) { return "the moov index follows the media data" }
+        if info.codec == .hevc, hevcTag(path: path, container: info.container) == "hev1" {
+            return "HEVC is tagged hev1"
+        }
+        return nil
+    }
+
+    /// Whether the top-level `moov` box comes after the first `mdat` box.
+    static func indexFollowsMedia(path: String) -> Bool {
+        guard let reader = try? FileReader(path: path) else { return false }
+        var offset: Int64 = 0
+        for _ in 0..<64 {
+            let header = reader.read(at: offset, count: 16)
+            guard header.count >= 8 else { return false }
+            var size = Int64(header[0]) << 24 | Int64(header[1]) << 16 | Int64(header[2]) << 8 | Int64(header[3])
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if size == 1, header.count >= 16 {
+                size = header[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            } else if size == 0 {
+                size = reader.size - offset
+            }
+            if type == "moov" { return false }
+            if type == "mdat" { return true }
+            guard size >= 8 else { return false }
+            offset += size
+        }
+        return false
+    }
+
+    private static func hevcTag(path: String, container: Container) -> String? {
+        guard let demuxer = Demuxers.name(for: container),
+              let input = try? AVInput(path: path, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer)) else { return nil }
+        let stream = input.streams.first { $0.kind == .video && !$0.isAttachedPicture && $0.codec == .hevc }
+        return stream.flatMap { input.codecTag(of: $0.index) }
+    }
+}

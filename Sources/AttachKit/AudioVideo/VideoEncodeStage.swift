@@ -1,0 +1,177 @@
+import CFFmpeg
+
+/// Decodes one video stream, keeps the frames inside the clip's window, scales them to the
+/// planned size (square pixels, yuv420p) and encodes them with x264 (one-pass ABR at the planned
+/// bitrate, preset chosen against the deadline). The input's display matrix is kept on the
+/// output stream, so the picture shows upright without rotating pixels.
+final class VideoEncodeStage: ClipStage {
+    let inputIndex: Int
+    private(set) var outputIndex = -1
+    private(set) var finished = false
+    private(set) var tally = StreamTally()
+    private let codecName: String
+    private let inputTimeBase: AVRational
+    private let frameDuration: Double
+    private let timeline: ClipTimeline
+    private var decoder: AVDecoder
+    private var scaler: AVScaler
+    private var encoder: AVEncoder
+    private let decoded: AVFrameBuffer
+    private let scaled: AVFrameBuffer
+    private let packet: AVPacketBuffer
+    private var outputTimeBase = AVRational(num: 1, den: 1)
+    private var lastTime: Double?
+    private var lastPts: Int64 = .min
+    private var decoderDone = false
+
+    /// Opens the decoder for `plan.index` and the encoder for `encode`.
+    /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg cannot decode the stream,
+    ///   ``PrepareError/processing(step:reason:)`` when an encoder or buffer cannot be set up.
+    init(plan: VideoTrackPlan, encode: VideoTrackPlan.VideoEncode, input: borrowing AVInput,
+         globalHeader: Bool, timeline: ClipTimeline) throws(PrepareError) {
+        inputIndex = plan.index
+        let info = input.stream(plan.index)
+        codecName = info.codec.rawValue
+        inputTimeBase = input.timeBase(of: plan.index)
+        frameDuration = Double(plan.frameRate.den) / Double(plan.frameRate.num)
+        self.timeline = timeline
+        do {
+            decoder = try AVDecoder(input: input, streamIndex: plan.index, options: ["threads": "auto"])
+        } catch {
+            throw .unsupported(reason: "FFmpeg cannot decode the \(codecName) video: \(error.message)")
+        }
+        let parameters = input.context.pointee.streams[plan.index]!.pointee.codecpar.pointee
+        var settings = VideoEncoderSettings(width: encode.width, height: encode.height, timeBase: inputTimeBase,
+                                            frameRate: plan.frameRate, bitRate: encode.bitRate)
+        settings.options = ["preset": encode.preset.rawValue]
+        // A keyframe every 2 s at most: quick seeking for the poster frame and the player.
+        settings.gopSize = max(1, Int((2 / frameDuration).rounded()))
+        settings.colorSpace = parameters.color_space
+        settings.colorPrimaries = parameters.color_primaries
+        settings.colorTransfer = parameters.color_trc
+        do {
+            scaler = try AVScaler(width: encode.width, height: encode.height, pixelFormat: AV_PIX_FMT_YUV420P)
+            encoder = try AVEncoder(video: settings, globalHeader: globalHeader)
+            decoded = try AVFrameBuffer()
+            scaled = try AVFrameBuffer()
+            packet = try AVPacketBuffer()
+        } catch {
+            throw ClipErrors.processing("opening the H.264 encoder", error)
+        }
+    }
+
+    func attach(to output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {
+        do {
+            outputIndex = try output.addStream(encoder: encoder, rotationFrom: inputIndex, of: input)
+        } catch {
+            throw ClipErrors.processing("adding the video stream", error)
+        }
+    }
+
+    func ready(output: borrowing AVOutput) { outputTimeBase = output.timeBase(of: outputIndex) }
+
+    func accept(_ input: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
+        guard !finished else { return }
+        let time = input.seconds(in: inputTimeBase)
+        do {
+            while !finished, try decoder.send(input) == .outputPending {
+                try drainDecoder(output: output)
+            }
+            if !finished { try drainDecoder(output: output) }
+        } catch let error as FFmpegError {
+            throw ClipErrors.decoding(error, stream: inputIndex, codec: codecName, at: time)
+        } catch let error as PrepareError {
+            throw error
+        } catch {
+            throw .processing(step: "video", reason: "\(error)")
+        }
+    }
+
+    func finish(output: borrowing AVOutput) throws(PrepareError) {
+        do {
+            if !finished && !decoderDone {
+                _ = try decoder.sendEndOfStream()
+                try drainDecoder(output: output)
+            }
+        } catch let error as FFmpegError {
+            throw ClipErrors.decoding(error, stream: inputIndex, codec: codecName, at: lastTime)
+        } catch let error as PrepareError {
+            throw error
+        } catch {
+            throw .processing(step: "video", reason: "\(error)")
+        }
+        finished = true
+        do {
+            _ = try encoder.sendEndOfStream()
+        } catch {
+            throw ClipErrors.processing("encoding video", error)
+        }
+        try drainEncoder(output: output)
+    }
+
+    /// Receives every frame the decoder has ready and encodes the ones inside the window.
+    private func drainDecoder(output: borrowing AVOutput) throws {
+        while !finished {
+            switch try decoder.receive(into: decoded) {
+            case .needsInput: return
+            case .endOfStream:
+                decoderDone = true
+                return
+            case .frame:
+                defer { decoded.unref() }
+                try take(output: output)
+            }
+        }
+    }
+
+    private func take(output: borrowing AVOutput) throws(PrepareError) {
+        let time = decoded.timestamp.map { AVInput.seconds($0, in: inputTimeBase) } ?? ((lastTime ?? timeline.start) + frameDuration)
+        lastTime = time
+        if time < timeline.start - frameDuration / 2 { return }
+        if time >= timeline.end - frameDuration / 2 {
+            finished = true
+            return
+        }
+        let base = timeline.base ?? timeline.start
+        do {
+            try scaler.scale(decoded, into: scaled)
+        } catch {
+            throw ClipErrors.processing("scaling video", error)
+        }
+        var pts = AVInput.timestamp(time - base, in: encoder.timeBase)
+        if pts <= lastPts { pts = lastPts + 1 }
+        lastPts = pts
+        let frame = scaled.pointer
+        frame.pointee.pts = pts
+        frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        do {
+            while try encoder.send(scaled) == .outputPending {
+                try drainEncoder(output: output)
+            }
+        } catch let error as FFmpegError {
+            throw ClipErrors.processing("encoding video", error)
+        } catch let error as PrepareError {
+            throw error
+        } catch {
+            throw .processing(step: "encoding video", reason: "\(error)")
+        }
+        try drainEncoder(output: output)
+    }
+
+    private func drainEncoder(output: borrowing AVOutput) throws(PrepareError) {
+        while true {
+            let step: EncodeStep
+            do {
+                step = try encoder.receive(into: packet)
+            } catch {
+                throw ClipErrors.processing("encoding video", error)
+            }
+            guard step == .packet else { return }
+            if packet.pointer.pointee.duration <= 0 {
+                packet.pointer.pointee.duration = max(1, AVInput.timestamp(frameDuration, in: encoder.timeBase))
+            }
+            packet.retime(minus: 0, from: encoder.timeBase, to: outputTimeBase, stream: outputIndex)
+            try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
+        }
+    }
+}

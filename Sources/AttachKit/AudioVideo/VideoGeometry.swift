@@ -1,0 +1,48 @@
+/// The picture size a transcode writes.
+///
+/// Rotation is honoured by keeping the input's display matrix on the output stream (no pixel is
+/// rotated, so a quarter turn costs nothing): the stored size below is the unrotated one and the
+/// player turns it upright exactly as it did the input. The long-edge cap does not care about a
+/// quarter turn, so it is applied to the stored size, which gives the same result as applying it to
+/// the displayed one.
+///
+/// Non-square pixels (a sample aspect ratio other than 1:1) are resampled to square ones, so the
+/// output shows the same shape with SAR 1:1 whatever the player does with the tag.
+struct VideoGeometry: Sendable, Equatable {
+    /// Stored (coded) size of the input.
+    var width: Int
+    var height: Int
+    /// Sample aspect ratio of the input (1 = square pixels).
+    var sampleAspect: Double
+    /// Clockwise display rotation (0, 90, 180, 270).
+    var rotation: Int
+
+    /// The input's shape in square pixels, before rotation.
+    var squareWidth: Double { Double(width) * (sampleAspect > 0 ? sampleAspect : 1) }
+
+    /// The long edge in square pixels.
+    var longEdge: Double { max(squareWidth, Double(height)) }
+
+    /// The size that shows the input's picture with square pixels and a long edge of at most
+    /// `maxLongEdge` (never upscaled), both sides even (4:2:0 chroma) and at least 2.
+    func output(maxLongEdge: Int?) -> (width: Int, height: Int) {
+        let cap = Double(maxLongEdge ?? Int.max)
+        let scale = min(1, cap / longEdge)
+        return (Self.even(squareWidth * scale), Self.even(Double(height) * scale))
+    }
+
+    /// Whether the input can be written unscaled: square pixels, even sides, within `maxLongEdge`.
+    func fits(maxLongEdge: Int?) -> Bool {
+        abs(sampleAspect - 1) < 0.01 && max(width, height) <= (maxLongEdge ?? Int.max)
+    }
+
+    /// The displayed (upright) size of a stored size under this rotation.
+    func displayed(_ size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        rotation % 180 == 0 ? size : (size.height, size.width)
+    }
+
+    /// The nearest even number, at least 2 (never rounds up past `value` by more than one).
+    static func even(_ value: Double) -> Int {
+        max(2, Int((value / 2).rounded(.down)) * 2 + ((value.truncatingRemainder(dividingBy: 2) >= 1.5) ? 2 : 0))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// `--deadline`: the fastest strategy, a clean stop with no partial output, the elapsed time reported.
+@Suite("Audio/video deadlines")
+struct AudioVideoDeadlineTests {
+    @Test("a tiny deadline stops a transcode with deadline-exceeded and leaves no file")
+    func tinyDeadline() throws {
+        let outcome = try AVPrepare.run(TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm"), scope: TestEnvironment.testMedia,
+                                        profile: .ios, deadline: 0.02)
+        #expect(outcome.report.error?.code == "deadline-exceeded")
+        #expect(outcome.report.deadlineMet == false)
+        #expect(outcome.report.output == nil)
+        #expect(outcome.files.isEmpty, "left \(outcome.files)")
+    }
+
+    @Test("a deadline that runs out mid-encode stops the encode loop cleanly")
+    func stopsInsideTheLoop() throws {
+        // Given a busy 4 s clip that takes well over 0.5 s to re-encode
+        let folder = TestEnvironment.temporaryFolder()
+        let clip = folder.appendingPathComponent("busy.mp4").path
+        try AVFiles.busyClip(clip)
+        // When an exact trim (a re-encode) must finish in 0.5 s
+        let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 3.5, start: 0.5, trim: .exact, deadline: 0.5)
+        // Then it stops while transcoding, and only the input is left in the folder
+        let error = try #require(outcome.report.error)
+        #expect(error.code == "deadline-exceeded")
+        #expect(error.message.contains("transcoding"), "\(error.message)")
+        #expect(outcome.files.isEmpty, "left \(outcome.files)")
+    }
+
+    @Test("a stream copy meets a generous deadline and reports it")
+    func copyMeetsDeadline() throws {
+        let outcome = try AVPrepare.run(TestEnvironment.fixture("video/mkv_h264_aac_320x240_2s.mkv"), scope: TestEnvironment.testMedia,
+                                        profile: .ios, deadline: 30)
+        #expect(outcome.report.ok)
+        #expect(outcome.report.deadlineMet == true)
+        #expect(outcome.report.deadline == 30)
+        #expect(outcome.report.elapsedMilliseconds < 30_000)
+        #expect(outcome.report.actions == [.remuxed])
+    }
+
+    @Test("presets get faster as the work outgrows the time left")
+    func presets() {
+        let frames = 30.0 * 30
+        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: nil) == .veryfast)
+        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: 3600) == .veryfast)
+        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: 0.5) == .ultrafast)
+        let veryfast = EncoderSpeed.veryfast.estimatedSeconds(frames: frames, width: 1920, height: 1080)
+        let superfast = EncoderSpeed.superfast.estimatedSeconds(frames: frames, width: 1920, height: 1080)
+        #expect(superfast < veryfast)
+        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: (veryfast + superfast) / 2 / 0.8) == .superfast)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// The pure parts of the audio/video planner: windows, geometry, sample rates, layout checks,
+/// poster-frame coordinates.
+@Suite("Audio/video planning arithmetic")
+struct AudioVideoPlanTests {
+    @Test("duration windows")
+    func windows() throws {
+        #expect(try ClipWindow.make(start: 0, maxDuration: 30, total: 30.03) == .whole)
+        #expect(try ClipWindow.make(start: 0, maxDuration: 30, total: 35) == ClipWindow(start: 0, duration: 30))
+        #expect(try ClipWindow.make(start: 10, maxDuration: 20, total: 60) == ClipWindow(start: 10, duration: 20))
+        // The budget is kept as asked; the input's end comes first.
+        #expect(try ClipWindow.make(start: 50, maxDuration: 20, total: 60) == ClipWindow(start: 50, duration: 20))
+        #expect(ClipWindow(start: 50, duration: 20).span(total: 60) == 10)
+        #expect(try ClipWindow.make(start: 5, maxDuration: nil, total: 8) == ClipWindow(start: 5, duration: nil))
+        #expect(ClipWindow(start: 5, duration: nil).span(total: 8) == 3)
+        #expect(throws: PrepareError.self) { try ClipWindow.make(start: 8, maxDuration: nil, total: 8) }
+        #expect(throws: PrepareError.self) { try ClipWindow.make(start: -1, maxDuration: nil, total: 8) }
+    }
+
+    @Test("output sizes: long-edge cap, even sides, square pixels", arguments: [
+        (2560, 1440, 1.0, 1920, 1920, 1080),
+        (1920, 1080, 1.0, 1920, 1920, 1080),
+        (642, 808, 1.0, 1920, 642, 808),
+        (640, 480, 16.0 / 9.0, 1920, 1138, 480),
+        (352, 288, 63.0 / 44.0, 1920, 504, 288),
+        (1080, 1920, 1.0, 1280, 720, 1280),
+        (101, 61, 1.0, 1920, 100, 60),
+    ] as [(Int, Int, Double, Int, Int, Int)])
+    func sizes(width: Int, height: Int, sar: Double, cap: Int, expectedWidth: Int, expectedHeight: Int) {
+        let geometry = VideoGeometry(width: width, height: height, sampleAspect: sar, rotation: 0)
+        let size = geometry.output(maxLongEdge: cap)
+        #expect(size.width == expectedWidth && size.height == expectedHeight, "\(size)")
+        #expect(size.width % 2 == 0 && size.height % 2 == 0)
+    }
+
+    @Test("AAC sample rates")
+    func sampleRates() {
+        #expect(EncodeTemplate.sampleRate(for: 44_100) == 44_100)
+        #expect(EncodeTemplate.sampleRate(for: 88_200) == 44_100)
+        #expect(EncodeTemplate.sampleRate(for: 96_000) == 48_000)
+        #expect(EncodeTemplate.sampleRate(for: 8_000) == 8_000)
+        #expect(EncodeTemplate.sampleRate(for: 37_800) == 44_100)
+        #expect(EncodeTemplate.sampleRate(for: 48_000, bitRate: 128_000, channels: 2) == 48_000)
+        #expect(EncodeTemplate.sampleRate(for: 48_000, bitRate: 64_000, channels: 2) == 32_000)
+        #expect(EncodeTemplate.sampleRate(for: 44_100, bitRate: 32_000, channels: 2) == 24_000)
+        #expect(EncodeTemplate.sampleRate(for: 16_000, bitRate: 24_000, channels: 1) == 16_000)
+    }
+
+    @Test("layout: moov after mdat is found; faststart files and other containers pass")
+    func layout() throws {
+        #expect(LayoutCheck.indexFollowsMedia(path: TestEnvironment.fixture("video/mp4_av1_320x240_2s.mp4")))
+        #expect(!LayoutCheck.indexFollowsMedia(path: TestEnvironment.fixture("video/mp4_h264_aac_320x240_2s.mp4")))
+        let info = try Through.probe(TestEnvironment.fixture("video/mp4_hevc_aac_320x240_2s.mp4"), scope: TestEnvironment.testMedia)
+        #expect(LayoutCheck.remuxReason(path: TestEnvironment.fixture("video/mp4_hevc_aac_320x240_2s.mp4"), info: info) == nil)
+        if let corpus = TestEnvironment.corpus {
+            let path = corpus.appendingPathComponent("video/mp4_hevc_1920x1080.mp4").path
+            let hev1 = try Through.probe(path, scope: corpus)
+            #expect(LayoutCheck.remuxReason(path: path, info: hev1) != nil)
+        }
+    }
+
+    @Test("a clip in upright coordinates maps onto the stored picture", arguments: [0, 90, 180, 270])
+    func clipMapping(rotation: Int) throws {
+        // The top-left quarter as displayed.
+        let clip = try ClippingRect(x: 0, y: 0, width: 0.5, height: 0.5)
+        let region = PosterPicture.storedRegion(of: clip, rotation: rotation)
+        let expected: [Int: (Double, Double)] = [0: (0, 0), 90: (0, 0.5), 180: (0.5, 0.5), 270: (0.5, 0)]
+        #expect(region.x == expected[rotation]!.0 && region.y == expected[rotation]!.1, "\(region)")
+        #expect(region.width == 0.5 && region.height == 0.5)
+    }
+
+    @Test("pixel rotation turns clockwise")
+    func pixelRotation() {
+        // 2×1: red, blue.
+        let pixels: [UInt8] = [255, 0, 0, 0, 0, 255]
+        let turned = PosterPicture.rotate(pixels, width: 2, height: 1, clockwise: 90)
+        #expect(turned.width == 1 && turned.height == 2)
+        #expect(turned.pixels == [255, 0, 0, 0, 0, 255])   // red on top
+        let half = PosterPicture.rotate(pixels, width: 2, height: 1, clockwise: 180)
+        #expect(half.pixels == [0, 0, 255, 255, 0, 0])
+        let back = PosterPicture.rotate(pixels, width: 2, height: 1, clockwise: 270)
+        #expect(back.pixels == [0, 0, 255, 255, 0, 0])     // blue on top
+    }
+}

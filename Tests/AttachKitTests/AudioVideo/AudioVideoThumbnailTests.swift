@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// Poster frames: the frame on screen at the time asked, upright, clipped and sized; cover art of
+/// sound files.
+@Suite("Video poster frames and cover art")
+struct AudioVideoThumbnailTests {
+    static func render(_ path: String, scope: URL, request: ThumbnailRequest) throws -> (report: ThumbnailReport, jpeg: String) {
+        let folder = TestEnvironment.temporaryFolder("thumb")
+        let ledger = try AccessLedger.forTests([scope, folder])
+        let handle = try ledger.acquire(path)
+        let target = folder.appendingPathComponent("poster.jpg").path
+        let report = Thumbnailer().thumbnail(handle, to: target, request: request, ledger: ledger)
+        handle.release()
+        #expect(ledger.report.isClean)
+        return (report, target)
+    }
+
+    @Test("the frame at the time asked (red 0–1 s, green 1–2 s, blue 2–3 s)", arguments: [
+        (0.5, "red"), (1.0, "green"), (1.5, "green"), (2.96, "blue"), (0.0, "red"),
+    ])
+    func timeAccuracy(time: Double, colour: String) throws {
+        let folder = TestEnvironment.temporaryFolder()
+        let clip = folder.appendingPathComponent("colours.mp4").path
+        try AVFiles.colourClip(clip)
+        let (report, jpeg) = try Self.render(clip, scope: folder, request: ThumbnailRequest(time: time))
+        #expect(report.ok, "\(report.error.map(String.init(describing:)) ?? "")")
+        #expect(AVFiles.primary(try AVFiles.meanColour(jpeg)) == colour)
+        let shown = try #require(report.time)
+        #expect(shown <= time + 0.001 && shown > time - 0.04 - 0.001, "shown \(shown) for \(time)")
+        #expect(report.width == 320 && report.height == 240)
+        #expect(report.options?.thumbnailTime == shown)
+    }
+
+    @Test("default time: 1 s, or the middle of a clip shorter than 2 s")
+    func defaultTime() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        let clip = folder.appendingPathComponent("short.mp4").path
+        try AVFiles.colourClip(clip, colours: ["red"])
+        let (report, _) = try Self.render(clip, scope: folder, request: ThumbnailRequest())
+        #expect(abs((report.time ?? 0) - 0.48) < 0.05, "\(report.time ?? -1)")
+        let long = try Self.render(TestEnvironment.fixture("video/mp4_h264_aac_640x360_6s_gop1s.mp4"), scope: TestEnvironment.testMedia,
+                                   request: ThumbnailRequest())
+        #expect(abs((long.report.time ?? 0) - 1) < 0.001)
+    }
+
+    @Test("size and normalized clip")
+    func sizeAndClip() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        let clip = folder.appendingPathComponent("split.mp4").path
+        try AVFiles.splitClip(clip)
+        let small = try Self.render(clip, scope: folder, request: ThumbnailRequest(size: 100))
+        #expect(small.report.width == 100 && small.report.height == 75)
+        #expect(AVFiles.primary(try AVFiles.meanColour(small.jpeg, width: 0.4)) == "red")
+        #expect(AVFiles.primary(try AVFiles.meanColour(small.jpeg, x: 0.6, width: 0.4)) == "blue")
+        let right = try Self.render(clip, scope: folder, request: ThumbnailRequest(clip: try ClippingRect(x: 0.5, y: 0, width: 0.5, height: 1)))
+        #expect(right.report.width == 160 && right.report.height == 240)
+        #expect(AVFiles.primary(try AVFiles.meanColour(right.jpeg)) == "blue")
+        #expect(right.report.options?.clippingRect == (try ClippingRect(x: 0.5, y: 0, width: 0.5, height: 1)))
+    }
+
+    @Test("rotation: a 90° display matrix gives an upright portrait; the clip is in upright coordinates")
+    func rotation() throws {
+        // Given red left | blue right stored 320×240, shown turned 90° clockwise (red on top)
+        let folder = TestEnvironment.temporaryFolder()
+        let stored = folder.appendingPathComponent("stored.mp4").path
+        let rotated = folder.appendingPathComponent("rotated.mp4").path
+        try AVFiles.splitClip(stored)
+        try AVFiles.rotateNinety(stored, to: rotated)
+        #expect(try FFprobeReport.of(rotated).video?.rotation == 90)
+        let whole = try Self.render(rotated, scope: folder, request: ThumbnailRequest())
+        #expect(whole.report.width == 240 && whole.report.height == 320)
+        #expect(AVFiles.primary(try AVFiles.meanColour(whole.jpeg, height: 0.4)) == "red")
+        #expect(AVFiles.primary(try AVFiles.meanColour(whole.jpeg, y: 0.6, height: 0.4)) == "blue")
+        let bottom = try Self.render(rotated, scope: folder, request: ThumbnailRequest(clip: try ClippingRect(x: 0, y: 0.5, width: 1, height: 0.5)))
+        #expect(bottom.report.width == 240 && bottom.report.height == 160)
+        #expect(AVFiles.primary(try AVFiles.meanColour(bottom.jpeg)) == "blue")
+        // And the prepared movie keeps the matrix: it still displays upright
+        let prepared = try AVPrepare.run(rotated, scope: folder, profile: .ios, maxBytes: 20_000, trim: .exact)
+        let output = try #require(prepared.report.output, "\(prepared.report.error.map(String.init(describing:)) ?? "")")
+        let probe = try FFprobeReport.of(output)
+        #expect(probe.video?.rotation == 90)
+        #expect(probe.displaySize.map { $0.width < $0.height } == true)
+    }
+
+    @Test("sound files: cover art when there is one, a clear refusal when not")
+    func coverArt() throws {
+        if let corpus = TestEnvironment.corpus {
+            for file in ["audio/m4a_aac_with_cover.m4a", "audio/flac_with_picture.flac", "audio/mp3_stereo_44k_cover.mp3"] {
+                let (report, jpeg) = try Self.render(corpus.appendingPathComponent(file).path, scope: corpus, request: ThumbnailRequest(size: 128))
+                #expect(report.ok, "\(file): \(report.error.map(String.init(describing:)) ?? "")")
+                #expect(max(report.width ?? 0, report.height ?? 0) <= 128)
+                #expect(report.time == nil)
+                #expect(FileManager.default.fileExists(atPath: jpeg))
+            }
+        }
+        let (report, _) = try Self.render(TestEnvironment.fixture("audio/mp3_stereo_44k_5s.mp3"), scope: TestEnvironment.testMedia,
+                                          request: ThumbnailRequest())
+        #expect(report.error?.code == "unsupported")
+    }
+
+    @Test("FLAC with cover art becomes M4A that keeps the cover, so prepare --thumbnail shows it")
+    func coverSurvivesTranscode() throws {
+        guard let corpus = TestEnvironment.corpus else { return }
+        let outcome = try AVPrepare.run(corpus.appendingPathComponent("audio/flac_with_picture.flac").path, scope: corpus) { folder in
+            PrepareOptions(profile: .ios, outputFolder: folder, thumbnail: true)
+        }
+        let output = try #require(outcome.report.output, "\(outcome.report.error.map(String.init(describing:)) ?? "")")
+        #expect(outcome.files == ["flac_with_picture.m4a", "flac_with_picture.thumbnail.jpg"])
+        let probe = try FFprobeReport.of(output)
+        #expect(probe.streams.contains { $0.attachedPicture && $0.codec == "png" })
+        #expect(probe.video == nil)
+        #expect(try Through.probe(output, scope: outcome.folder).kind == .audio)
+    }
+
+    @Test("prepare --thumbnail writes the poster frame beside the movie with ThumbnailTimeKey")
+    func prepareThumbnail() throws {
+        let outcome = try AVPrepare.run(TestEnvironment.fixture("video/mkv_h264_aac_320x240_2s.mkv"), scope: TestEnvironment.testMedia) { folder in
+            PrepareOptions(profile: .ios, outputFolder: folder, thumbnail: true, thumbnailRequest: ThumbnailRequest(size: 160, time: 0.5))
+        }
+        #expect(outcome.report.ok)
+        #expect(outcome.files == ["mkv_h264_aac_320x240_2s.mp4", "mkv_h264_aac_320x240_2s.thumbnail.jpg"])
+        #expect(abs((outcome.report.options?.thumbnailTime ?? 0) - 0.5) < 0.041)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// Fast (stream copy from a keyframe) and exact (re-encoded) trims, checked on clips whose colour
+/// says the time.
+@Suite("Audio/video trims")
+struct AudioVideoTrimTests {
+    static let colours = ["red", "green", "blue", "red", "green", "blue"]
+
+    @Test("fast: stream copy from the keyframe at or before --start, real start and span reported")
+    func fastSnapsToKeyframe() throws {
+        // Given six 1 s colours with a keyframe every 2 s (0, 2, 4)
+        let folder = TestEnvironment.temporaryFolder()
+        let clip = folder.appendingPathComponent("colours.mp4").path
+        try AVFiles.colourClip(clip, colours: Self.colours, keyframeInterval: 50)
+        // When trimming from 3.5 s for 2 s
+        let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 2, start: 3.5, trim: .fast)
+        // Then the cut snapped back to the keyframe at 2 s, nothing was re-encoded
+        let report = outcome.report
+        let output = try #require(report.output, "\(report.error.map(String.init(describing:)) ?? "")")
+        #expect(report.actions == [.trimmed])
+        #expect(report.bitRate == nil)
+        let start = try #require(report.trimStart)
+        #expect(abs(start - 2.0) < 0.02, "start \(start)")
+        let probe = try FFprobeReport.of(output)
+        let duration = try #require(probe.duration)
+        #expect(duration <= 2.05)
+        #expect(abs(duration - (report.trimDuration ?? 0)) <= 0.1)
+        #expect(AVFiles.primary(try AVFiles.frameColour(output, at: 0.1)) == "blue")   // input 2.1 s
+        #expect(AVFiles.primary(try AVFiles.frameColour(output, at: 1.5)) == "red")    // input 3.5 s
+        let v = try #require(probe.video?.start), a = try #require(probe.audio?.start)
+        #expect(abs(a - v) <= 0.040, "audio \(a) video \(v)")
+        #expect(try AVFiles.moovBeforeMdat(output))
+    }
+
+    @Test("exact: re-encoded to start where asked (±1 frame) and last the budget (±0.1 s)")
+    func exactCutsBetweenKeyframes() throws {
+        // Given six 1 s colours with a single keyframe
+        let folder = TestEnvironment.temporaryFolder()
+        let clip = folder.appendingPathComponent("colours.mp4").path
+        try AVFiles.colourClip(clip, colours: Self.colours)
+        // When cutting 2 s from 1.92 s (two frames before green turns blue)
+        let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 2, start: 1.92, trim: .exact)
+        let report = outcome.report
+        let output = try #require(report.output, "\(report.error.map(String.init(describing:)) ?? "")")
+        #expect(report.actions.contains(.trimmed))
+        #expect(report.actions.contains(.reencoded))
+        #expect(abs((report.trimStart ?? -1) - 1.92) < 0.001)
+        let probe = try FFprobeReport.of(output, countFrames: true)
+        #expect(abs((probe.duration ?? 0) - 2.0) <= 0.1, "duration \(probe.duration ?? 0)")
+        let frames = try #require(probe.video?.frames)
+        #expect(abs(frames - 50) <= 1, "\(frames) frames")
+        // Then the first frames are still green and blue starts two frames in
+        #expect(AVFiles.primary(try AVFiles.frameColour(output, at: 0)) == "green")
+        #expect(AVFiles.primary(try AVFiles.frameColour(output, at: 0.14)) == "blue")
+        #expect(AVFiles.primary(try AVFiles.frameColour(output, at: 1.2)) == "red")
+        let audio = try #require(probe.audio)
+        #expect(abs((audio.duration ?? 0) - 2.0) <= 0.1)
+        #expect(abs((audio.start ?? 1) - (probe.video?.start ?? 0)) <= 0.040)
+    }
+
+    @Test("a 40 s WAV over the ios duration cap becomes 30 s of AAC in M4A")
+    func wavOverDuration() throws {
+        let outcome = try AVPrepare.run(TestEnvironment.fixture("audio/wav_s16le_8k_mono_40s.wav"), scope: TestEnvironment.testMedia,
+                                        profile: .ios)
+        let output = try #require(outcome.report.output)
+        #expect(output.hasSuffix(".m4a"))
+        let probe = try FFprobeReport.of(output)
+        #expect(probe.majorBrand == "M4A ")
+        #expect(probe.audio?.codec == "aac")
+        #expect(abs((probe.duration ?? 0) - 30) <= 0.1)
+        #expect(outcome.report.actions == [.trimmed, .transcoded])
+    }
+
+    @Test("MP3 is trimmed by stream copy into MP3, from the packet nearest --start")
+    func mp3Copy() throws {
+        let outcome = try AVPrepare.run(TestEnvironment.fixture("audio/mp3_stereo_44k_5s.mp3"), scope: TestEnvironment.testMedia,
+                                        profile: .ios, maxDuration: 2, start: 1)
+        let output = try #require(outcome.report.output)
+        #expect(output.hasSuffix(".mp3"))
+        #expect(outcome.report.actions == [.trimmed])
+        #expect(abs((outcome.report.trimStart ?? 0) - 1) <= 0.03)
+        let probe = try FFprobeReport.of(output)
+        #expect(probe.audio?.codec == "mp3")
+        #expect(abs((probe.duration ?? 0) - 2) <= 0.06, "\(probe.duration ?? 0)")
+    }
+
+    @Test("a start at or past the end cannot fit")
+    func startPastEnd() throws {
+        let outcome = try AVPrepare.run(TestEnvironment.fixture("video/mp4_h264_aac_320x240_2s.mp4"), scope: TestEnvironment.testMedia,
+                                        profile: .ios, maxDuration: 1, start: 5)
+        #expect(outcome.report.error?.code == "cannot-fit")
+        #expect(outcome.files.isEmpty)
+    }
+}
