@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Every subcommand, in the order `attachkit --help` lists them.
-nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, ProfileCommand.self]
+nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, PrepareCommand.self, ThumbnailCommand.self, BatchCommand.self, ServeCommand.self, ProfileCommand.self]
 
 func printHelp() {
     var text = "usage: attachkit COMMAND [OPTIONS] ...\n\nPrepares media for iOS notification attachments.\n\ncommands:\n"
@@ -48,4 +48,21 @@ func main() -> ExitCode {
     }
 }
 
-exit(main().rawValue)
+/// With `ATTACHKIT_PEAK_RSS=1`, the process reports its own peak resident set size (`VmHWM`) on
+/// stderr when it ends: exact for this process alone, unlike `wait4` from a large parent (a
+/// child's high-water mark starts at its parent's size when it was forked).
+func reportPeakMemory() {
+    guard getenv("ATTACHKIT_PEAK_RSS") != nil, let file = fopen("/proc/self/status", "r") else { return }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.hasPrefix("VmHWM:") {
+            Output.error("attachkit: peak RSS \(text.dropFirst(6).trimmingPrefix(while: { $0 == " " || $0 == "\t" }).prefix { $0 != "\n" })")
+        }
+    }
+}
+
+let status = main()
+reportPeakMemory()
+exit(status.rawValue)

@@ -71,4 +71,23 @@ struct Arguments {
         }
         return number
     }
+
+    /// The value of `name` as a byte count: an integer, optionally with a decimal unit
+    /// (`500KB`, `5MB`, `1.5M`; 1 MB = 1,000,000 bytes, as Apple's limits are stated).
+    func bytes(_ name: String) throws(UsageError) -> Int64? {
+        guard let text = value(name) else { return nil }
+        let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
+        let upper = text.uppercased()
+        var number = upper
+        var scale = 1.0
+        for (suffix, factor) in units where upper.hasSuffix(suffix) {
+            number = String(upper.dropLast(suffix.count))
+            scale = factor
+            break
+        }
+        guard let value = Double(number), value.isFinite, value > 0, value * scale >= 1, value * scale < 1e15 else {
+            throw UsageError("--\(name) must be a positive byte count such as 5000000 or 5MB, not \(text.debugDescription)")
+        }
+        return Int64((value * scale).rounded())
+    }
 }

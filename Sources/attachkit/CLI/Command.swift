@@ -31,9 +31,9 @@ struct InputSet {
         do {
             for folder in allow { scopes.append(try AccessScope.folder(folder)) }
             for path in paths {
-                if FileWalker.isDirectory(path) {
+                if FileSystem.isDirectory(path) {
                     scopes.append(try AccessScope.folder(path))
-                    files += FileWalker.files(under: path)
+                    files += FileSystem.files(under: path).map { (path.hasSuffix("/") ? path : path + "/") + $0 }
                 } else {
                     // A file named explicitly is an explicit grant; a missing one is reported per file.
                     if let scope = try? AccessScope.file(path) { scopes.append(scope) }

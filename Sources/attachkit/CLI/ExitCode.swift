@@ -10,6 +10,8 @@ enum ExitCode: Int32 {
     case software = 70
     /// Stopped by SIGINT (128 + 2).
     case interrupted = 130
+    /// Stopped by SIGTERM (128 + 15).
+    case terminated = 143
 }
 
 /// A command-line mistake: reported with the command's usage and exit status 64.

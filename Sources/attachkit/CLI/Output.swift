@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,15 +14,19 @@ enum Output {
         writeAll(STDERR_FILENO, text + "\n")
     }
 
-    /// One `write(2)` per call (retried until complete), so concurrent writers never interleave
-    /// inside a line of up to PIPE_BUF bytes.
+    private static let lock = Mutex(())
+
+    /// Writes the whole text under a lock, so lines from concurrent writers never interleave
+    /// whatever their length.
     private static func writeAll(_ fd: Int32, _ text: String) {
         var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue }; return }
-            offset += n
+        lock.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
         }
     }
 

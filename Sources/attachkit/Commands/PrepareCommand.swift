@@ -1,0 +1,136 @@
+import AttachKit
+
+/// `attachkit prepare [options] FILE...`
+struct PrepareCommand: Command {
+    static let name = "prepare"
+    static let summary = "fit files into attachments that satisfy a profile (convert, downscale, trim, transcode)"
+    static let usage = """
+        usage: attachkit prepare [--profile NAME|PATH.json] [--out DIR] [--max-bytes N] [--max-edge PX]
+                                 [--max-frames N] [--max-duration S] [--start S] [--trim fast|exact]
+                                 [--deadline S] [--quality-floor Q] [--keep-metadata]
+                                 [--thumbnail [--size PX] [--clip x,y,w,h] [--frame N] [--at S]] [--json] FILE|DIR...
+
+        For each file: probe, validate, and only where needed transform; then re-probe and re-validate
+        the output before reporting success. Outputs are named STEM.EXT with the extension that
+        matches their bytes, written to a temporary name and renamed into place; inputs are never
+        modified.
+          --profile P        apple | ios (default) | path to a JSON policy
+          --out DIR          output folder (default ./prepared, created if missing)
+          --max-bytes N      byte budget tighter than the profile's (5000000, 500KB, 5MB)
+          --max-edge PX      long-edge cap for images and video
+          --max-frames N     animation frame cap, checked from the header before decoding
+          --max-duration S   duration budget for audio and video, seconds
+          --start S          where a trimmed clip starts (default 0)
+          --trim MODE        fast: stream copy from a keyframe (default); exact: re-encode to the frame
+          --deadline S       time budget per file; work stops cleanly when it runs out
+          --quality-floor Q  lowest JPEG quality byte fitting may use before shrinking (default 50)
+          --keep-metadata    keep EXIF/XMP in re-encoded images (default: stripped)
+          --thumbnail        also write STEM.thumbnail.jpg and report its attachment options
+          --size, --clip, --frame, --at   thumbnail size, normalized clip, GIF frame, movie time
+          --json             one report per file per line
+        Exit status: 0 every file prepared, 1 any could not be, 64 usage error.
+        """
+    static let options: Set<String> = ["profile", "out", "max-bytes", "max-edge", "max-frames", "max-duration", "start",
+                                       "trim", "deadline", "quality-floor", "size", "clip", "frame", "at"]
+    static let flags: Set<String> = ["json", "thumbnail", "keep-metadata"]
+
+    let inputs: InputSet
+    let preparer: Preparer
+    let json: Bool
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        let profile: Profile
+        do {
+            profile = try Profile.load(arguments.value("profile") ?? Profile.standard.name)
+        } catch {
+            throw UsageError(error.description)
+        }
+        let out = arguments.value("out") ?? "prepared"
+        guard FileSystem.makeFolders(out) else { throw UsageError("cannot create the output folder \(out)") }
+        let trim: TrimMode
+        if let text = arguments.value("trim") {
+            guard let mode = TrimMode(rawValue: text) else { throw UsageError("--trim must be fast or exact") }
+            trim = mode
+        } else {
+            trim = .fast
+        }
+        let options = PrepareOptions(
+            profile: profile, outputFolder: out,
+            maxBytes: try arguments.bytes("max-bytes"), maxEdge: try arguments.int("max-edge", in: 16...65_535),
+            maxFrames: try arguments.int("max-frames"), maxDuration: try arguments.double("max-duration"),
+            start: try arguments.double("start") ?? 0, deadline: try arguments.double("deadline"), trim: trim,
+            thumbnail: arguments.flag("thumbnail"), thumbnailRequest: try ThumbnailCommand.request(arguments),
+            keepMetadata: arguments.flag("keep-metadata"),
+            qualityFloor: try arguments.int("quality-floor", in: 1...100) ?? 50)
+        preparer = Preparer(options: options)
+        inputs = try InputSet(arguments.positional, allow: [out])
+        json = arguments.flag("json")
+    }
+
+    func run() -> ExitCode {
+        var failures = 0
+        var stems = OutputNames()
+        var table = Table(["", "INPUT", "ACTION", "OUTPUT", "BEFORE", "AFTER", "MS"])
+        for path in inputs.files {
+            let report: PrepareReport
+            do {
+                let handle = try inputs.ledger.acquire(path)
+                report = preparer.prepare(handle, ledger: inputs.ledger, outputStem: stems.claim(for: path))
+                handle.release()
+            } catch {
+                var failed = PrepareReport(input: path)
+                failed.error = .probe(.access(error))
+                report = failed
+            }
+            if !report.ok { failures += 1 }
+            if json {
+                Output.line(report.json.serialized)
+            } else {
+                func brief(_ info: MediaInfo?) -> String {
+                    guard let info else { return "" }
+                    let size = info.width.map { "\($0)x\(info.height ?? 0) " } ?? ""
+                    let time = info.duration.map { info.kind == .image ? "" : " \(Format.seconds($0))" } ?? ""
+                    return "\(info.container.rawValue) \(size)\(Format.bytes(info.bytes))\(time)"
+                }
+                var notes = report.notes
+                if let error = report.error { notes.insert("\(error.code): \(error.message)", at: 0) }
+                table.add([report.ok ? "ok" : "FAIL", path, report.action?.rawValue ?? "-",
+                           report.output.map(PathResolverCLI.relative) ?? "", brief(report.before), brief(report.after),
+                           String(Int(report.elapsedMilliseconds.rounded()))], notes: notes)
+            }
+        }
+        if !json {
+            Output.line(table.render())
+            Output.line("\n\(inputs.files.count) file(s), profile \(preparer.options.profile.name): \(inputs.files.count - failures) prepared, \(failures) failed")
+        }
+        if let problem = inputs.checkLedger() { return problem }
+        return failures > 0 ? .failure : .success
+    }
+}
+
+/// Output stems for one run: two inputs never write the same output (`a.jpeg` and `a.jpg` both
+/// want `a.jpg`; the second becomes `a-jpg.jpg`, then `a-2.jpg`...).
+struct OutputNames {
+    private var taken: Set<String> = []
+
+    mutating func claim(for path: String) -> String {
+        let name = String(path.split(separator: "/").last ?? "")
+        let dot = name.lastIndex(of: ".")
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
+        var candidates = [stem]
+        if !ext.isEmpty { candidates.append("\(stem)-\(ext)") }
+        candidates += (2...).lazy.prefix(1000).map { "\(stem)-\($0)" }
+        let chosen = candidates.first { !taken.contains($0.lowercased()) } ?? stem
+        taken.insert(chosen.lowercased())
+        return chosen
+    }
+}
+
+enum PathResolverCLI {
+    /// `path` relative to the working directory when it lies below it.
+    static func relative(_ path: String) -> String {
+        let cwd = FileSystem.currentDirectory
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+}

@@ -1,0 +1,74 @@
+import AttachKit
+
+/// `attachkit thumbnail FILE --out PATH [--size PX] [--clip x,y,w,h] [--frame N] [--at SECONDS]`
+struct ThumbnailCommand: Command {
+    static let name = "thumbnail"
+    static let summary = "render a JPEG thumbnail of an image (a GIF frame) or a movie (a poster frame)"
+    static let usage = """
+        usage: attachkit thumbnail FILE --out PATH [--size PX] [--clip x,y,w,h] [--frame N] [--at SECONDS] [--json]
+
+        Renders an upright JPEG thumbnail and prints the attachment options that make the device
+        show the same one.
+          --out PATH      the JPEG to write (atomically)
+          --size PX       long edge (default 320)
+          --clip RECT     normalized x,y,w,h in 0...1, as ThumbnailClippingRectKey (e.g. .25,.25,.5,.5)
+          --frame N       frame of an animated image, from 0 (as ThumbnailTimeKey for images)
+          --at SECONDS    time in a movie (as ThumbnailTimeKey for movies; default 1 s or mid-clip)
+          --json          print the report as JSON
+        Exit status: 0 written, 1 could not be rendered, 64 usage error.
+        """
+    static let options: Set<String> = ["out", "size", "clip", "frame", "at"]
+    static let flags: Set<String> = ["json"]
+
+    let inputs: InputSet
+    let output: String
+    let request: ThumbnailRequest
+    let json: Bool
+
+    /// The thumbnail options shared with `prepare --thumbnail`.
+    static func request(_ arguments: Arguments) throws(UsageError) -> ThumbnailRequest {
+        var request = ThumbnailRequest()
+        if let size = try arguments.int("size", in: 16...4096) { request.size = size }
+        if let clip = arguments.value("clip") {
+            do { request.clip = try ClippingRect(parsing: clip) } catch { throw UsageError(error.description) }
+        }
+        request.frame = try arguments.int("frame", in: 0...Int.max)
+        request.time = try arguments.double("at")
+        return request
+    }
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positional.count == 1 else { throw UsageError("give exactly one input file") }
+        guard let output = arguments.value("out") else { throw UsageError("--out PATH is required") }
+        let folder = FileSystem.parent(of: output)
+        guard FileSystem.isDirectory(folder) else { throw UsageError("the folder of --out (\(folder)) does not exist") }
+        self.output = output
+        request = try Self.request(arguments)
+        inputs = try InputSet(arguments.positional, allow: [folder])
+        json = arguments.flag("json")
+    }
+
+    func run() -> ExitCode {
+        let report: ThumbnailReport
+        do {
+            let handle = try inputs.ledger.acquire(inputs.files[0])
+            report = Thumbnailer().thumbnail(handle, to: output, request: request, ledger: inputs.ledger)
+            handle.release()
+        } catch {
+            var failed = ThumbnailReport(input: inputs.files[0])
+            failed.error = .probe(.access(error))
+            report = failed
+        }
+        if json {
+            Output.line(report.json.serialized)
+        } else if let error = report.error {
+            Output.line("FAIL \(inputs.files[0]): \(error.code): \(error.message)")
+        } else {
+            let at = report.time.map { " at \(Format.seconds($0))" } ?? report.frame.map { " frame \($0)" } ?? ""
+            Output.line("wrote \(output) (\(report.width ?? 0)x\(report.height ?? 0)\(at))")
+            if let options = report.options { Output.line("options: \(options.json.serialized)") }
+        }
+        if let problem = inputs.checkLedger() { return problem }
+        return report.ok ? .success : .failure
+    }
+}
