@@ -1,0 +1,21 @@
+/// One input of a batch, once finished (or skipped because an earlier run finished it).
+public struct BatchItem: Sendable {
+    /// Path relative to the input folder.
+    public let relativePath: String
+    /// `true` when resume found it done by an earlier run with the same options and content.
+    public let skipped: Bool
+    /// This run's report; `nil` when skipped.
+    public let report: PrepareReport?
+    /// Whether the input has a valid output (this run or the earlier one).
+    public let ok: Bool
+    public let inputBytes: Int64
+    public let outputBytes: Int64
+    public let elapsedMilliseconds: Double
+}
+
+/// What a batch tells its caller as it goes (from worker threads).
+public enum BatchEvent: Sendable {
+    /// The plan: files in this shard, of which `skipped` were already done.
+    case planned(total: Int, skipped: Int, bytes: Int64)
+    case finished(BatchItem)
+}

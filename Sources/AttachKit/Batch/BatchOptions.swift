@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a batch runs.
+public struct BatchOptions: Sendable {
+    /// The folder whose files are prepared (recursively).
+    public var inputRoot: String
+    /// Where outputs go, mirroring the input folders; holds the manifest.
+    public var outputRoot: String
+    /// Profile, budgets and thumbnail settings; `outputFolder` is set per input.
+    public var prepare: PrepareOptions
+    /// Files prepared at once. Default: the number of cores.
+    public var jobs: Int
+    /// The part of the input set this run handles. Default ``Shard/all``.
+    public var shard: Shard
+    public var safety: SafetyLimits
+
+    public init(inputRoot: String, outputRoot: String, prepare: PrepareOptions, jobs: Int = BatchOptions.coreCount,
+                shard: Shard = .all, safety: SafetyLimits = SafetyLimits()) {
+        self.inputRoot = inputRoot
+        self.outputRoot = outputRoot
+        self.prepare = prepare
+        self.jobs = max(1, jobs)
+        self.shard = shard
+        self.safety = safety
+    }
+
+    /// Cores available to this process.
+    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// The manifest's file name: `manifest.jsonl`, or `manifest-shard-I-of-N.jsonl` for one shard.
+    public var manifestName: String {
+        shard.count == 1 ? "manifest.jsonl" : "manifest-shard-\(shard.index)-of-\(shard.count).jsonl"
+    }
+}

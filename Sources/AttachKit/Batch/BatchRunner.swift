@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// Prepares every file under a folder into a mirrored output folder, in parallel, with a resumable
+/// manifest. One bad file never stops the batch: its failure is a manifest line like any other.
+///
+/// Safe against interruption: outputs are atomic (temporary name + rename), the manifest only
+/// ever gains whole lines, stale temporaries of a killed run are removed when the next run starts,
+/// and a rerun with the same options skips inputs whose content hash matches a finished line.
+public struct BatchRunner: Sendable {
+    public let options: BatchOptions
+
+    public init(options: BatchOptions) {
+        self.options = options
+    }
+
+    /// Runs the batch, calling `onEvent` (from worker threads) as it goes.
+    /// - Parameter stop: checked between items; once set, no new item starts and in-flight ones finish.
+    /// - Throws: ``BatchError`` when the folders or the manifest cannot be used; per-file problems
+    ///   are recorded in the summary and the manifest instead.
+    public func run(stop: StopSignal = StopSignal(), onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(BatchError) -> BatchSummary {
+        let start = ContinuousClock.now
+        guard let inputRoot = PathResolver.realPath(PathResolver.absolute(options.inputRoot)) else {
+            throw .inputFolder(options.inputRoot)
+        }
+        guard FileSystem.makeFolders(options.outputRoot), let outputRoot = PathResolver.realPath(PathResolver.absolute(options.outputRoot)) else {
+            throw .outputFolder(options.outputRoot)
+        }
+        let ledger: AccessLedger
+        do {
+            ledger = AccessLedger(scopes: [try AccessScope.folder(inputRoot), try AccessScope.folder(outputRoot)])
+        } catch {
+            throw .inputFolder(error.description)
+        }
+        // Everything under the input folder, except the output folder when it is nested inside.
+        let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
+        let all = InputWalker.files(under: inputRoot).filter { outputPrefix == nil || !$0.hasPrefix(outputPrefix!) }
+        let layout = OutputLayout(relativePaths: all)
+        let mine = all.filter { options.shard.contains(relativePath: $0) }
+        Self.removeStaleTemporaries(under: outputRoot)
+
+        let optionsHash = options.prepare.fingerprint
+        let manifest: BatchManifest
+        let finished: [String: BatchManifest.Entry]
+        do {
+            (manifest, finished) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
+                                                         optionsHash: optionsHash, currentPaths: Set(mine))
+        } catch {
+            throw .manifest(error.description)
+        }
+
+        let threads = max(1, BatchOptions.coreCount / options.jobs)
+        VipsRuntime.setThreads(threads)
+        var prepareOptions = options.prepare
+        prepareOptions.threads = threads
+        let work = BatchWork(items: mine, layout: layout, inputRoot: inputRoot, outputRoot: outputRoot, finished: finished,
+                             optionsHash: optionsHash, ledger: ledger, manifest: manifest,
+                             preparer: Preparer(options: prepareOptions, safety: options.safety))
+        onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0] != nil }.count,
+                         bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }))
+
+        let summary = Mutex(BatchSummary())
+        let next = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for _ in 0..<min(options.jobs, max(1, mine.count)) {
+            group.enter()
+            NativeThread.start {
+                while !stop.isStopped {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < mine.count else { break }
+                    let item = work.handle(mine[index])
+                    summary.withLock { $0.add(item) }
+                    onEvent(.finished(item))
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+
+        do {
+            try manifest.compact(currentPaths: Set(mine))
+        } catch {
+            throw .manifest(error.description)
+        }
+        var result = summary.withLock { $0 }
+        result.total = mine.count
+        result.interrupted = stop.isStopped && result.prepared + result.skipped + result.failed < mine.count
+        let elapsed = ContinuousClock.now - start
+        result.elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if !ledger.report.isClean { result.failures.append(("(access ledger)", "handle-leak", ledger.report.problems.joined(separator: "; "))) }
+        return result
+    }
+
+
+    /// Removes what a killed run left: AtomicOutput temporaries (`.NAME.XXXXXX.tmp`) and a
+    /// half-written manifest compaction.
+    static func removeStaleTemporaries(under root: String) {
+        for relative in InputWalker.filesIncludingHidden(under: root) {
+            let name = PathResolver.fileName(relative)
+            if (name.hasPrefix(".") && name.hasSuffix(".tmp")) || name.hasSuffix(".jsonl.compact.tmp") {
+                unlink(root + "/" + relative)
+            }
+        }
+    }
+}
+
+/// Why a batch could not run at all.
+public enum BatchError: Error, Sendable, CustomStringConvertible {
+    case inputFolder(String)
+    case outputFolder(String)
+    case manifest(String)
+
+    public var description: String {
+        switch self {
+        case .inputFolder(let path): return "input folder \(path) does not exist or cannot be read"
+        case .outputFolder(let path): return "output folder \(path) cannot be created"
+        case .manifest(let reason): return "cannot write the manifest: \(reason)"
+        }
+    }
+}
+
+/// The per-item work of a batch, shared by its worker threads.
+private struct BatchWork: Sendable {
+    let items: [String]
+    let layout: OutputLayout
+    let inputRoot: String
+    let outputRoot: String
+    let finished: [String: BatchManifest.Entry]
+    let optionsHash: String
+    let ledger: AccessLedger
+    let manifest: BatchManifest
+    let preparer: Preparer
+
+    func handle(_ relative: String) -> BatchItem {
+        let start = ContinuousClock.now
+        let assignment = layout.assignments[relative]!
+        let folder = assignment.folder.isEmpty ? outputRoot : outputRoot + "/" + assignment.folder
+        let handle: AccessHandle
+        do {
+            handle = try ledger.acquire(inputRoot + "/" + relative)
+        } catch {
+            var report = PrepareReport(input: inputRoot + "/" + relative)
+            report.error = .probe(.access(error))
+            return record(relative, hash: "", report: report, start: start)
+        }
+        let hash: String
+        do {
+            let reader = try FileReader(path: handle.path)
+            hash = SHA256.hex(file: reader)
+        } catch {
+            var report = PrepareReport(input: handle.path)
+            report.error = .probe(.unreadable(path: relative, reason: error.message))
+            handle.release()
+            return record(relative, hash: "", report: report, start: start)
+        }
+        if let done = finished[relative], done.inputHash == hash,
+           !done.ok || done.output.map({ FileSystem.exists(outputRoot + "/" + $0) }) == true {
+            handle.release()
+            return BatchItem(relativePath: relative, skipped: true, report: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
+                             elapsedMilliseconds: 0)
+        }
+        var preparer = self.preparer
+        preparer.options.outputFolder = folder
+        let report: PrepareReport
+        if FileSystem.makeFolders(folder) {
+            report = preparer.prepare(handle, ledger: ledger, outputStem: assignment.stem)
+        } else {
+            var failed = PrepareReport(input: handle.path)
+            failed.error = .output(.system(operation: "mkdir", path: folder, reason: String(cString: strerror(errno))))
+            report = failed
+        }
+        handle.release()
+        return record(relative, hash: hash, report: report, start: start)
+    }
+
+    private func record(_ relative: String, hash: String, report: PrepareReport, start: ContinuousClock.Instant) -> BatchItem {
+        let outputRelative = report.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
+        var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash))]
+        if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
+        if case .object(let fields) = report.json { pairs += fields }
+        manifest.append(.object(pairs))
+        let elapsed = ContinuousClock.now - start
+        return BatchItem(relativePath: relative, skipped: false, report: report, ok: report.ok,
+                         inputBytes: report.before?.bytes ?? FileSystem.size(inputRoot + "/" + relative),
+                         outputBytes: report.after?.bytes ?? 0,
+                         elapsedMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+}

@@ -1,0 +1,44 @@
+/// Totals of a batch run, for the closing table and the exit status.
+public struct BatchSummary: Sendable {
+    public var total = 0
+    public var prepared = 0
+    public var skipped = 0
+    public var failed = 0
+    /// The run was stopped (SIGINT/SIGTERM) before every input was handled.
+    public var interrupted = false
+    public var inputBytes: Int64 = 0
+    public var outputBytes: Int64 = 0
+    /// Headline action → count (`passthrough`, `converted`...), over inputs prepared in this run.
+    public var actions: [String: Int] = [:]
+    /// Kind of the input → count.
+    public var kinds: [String: Int] = [:]
+    /// (relative path, code, message) of each failure.
+    public var failures: [(path: String, code: String, message: String)] = []
+    /// The slowest items of this run: (relative path, milliseconds), slowest first.
+    public var slowest: [(path: String, milliseconds: Double)] = []
+    public var elapsedSeconds: Double = 0
+
+    /// Every input has a valid output and nothing was left undone.
+    public var allPrepared: Bool { failed == 0 && !interrupted && prepared + skipped == total }
+
+    /// Bytes saved by this run (input minus output of the files prepared now).
+    public var bytesSaved: Int64 { inputBytes - outputBytes }
+
+    mutating func add(_ item: BatchItem) {
+        if item.skipped {
+            skipped += 1
+            return
+        }
+        if item.ok { prepared += 1 } else { failed += 1 }
+        inputBytes += item.inputBytes
+        outputBytes += item.outputBytes
+        if let report = item.report {
+            if item.ok { actions[report.action?.rawValue ?? "none", default: 0] += 1 }
+            kinds[report.before?.kind.rawValue ?? "unknown", default: 0] += 1
+            if let error = report.error { failures.append((item.relativePath, error.code, error.message)) }
+        }
+        slowest.append((item.relativePath, item.elapsedMilliseconds))
+        slowest.sort { $0.milliseconds > $1.milliseconds }
+        if slowest.count > 5 { slowest.removeLast() }
+    }
+}

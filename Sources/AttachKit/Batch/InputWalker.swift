@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Lists the files under a batch's input folder without leaving it: hidden entries are skipped,
+/// symbolic links to folders are not descended (no loops, no escapes), and symbolic links to files
+/// are listed so the access ledger can refuse those that point outside the folder (each refusal
+/// is then recorded as that file's failure, never silently dropped).
+enum InputWalker {
+    /// Paths relative to `root`, sorted, using `/` separators.
+    static func files(under root: String) -> [String] { walk(root, hidden: false) }
+
+    /// The same, hidden entries included (to find stale temporaries).
+    static func filesIncludingHidden(under root: String) -> [String] { walk(root, hidden: true) }
+
+    private static func walk(_ root: String, hidden: Bool) -> [String] {
+        var out: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let folder = relative.isEmpty ? root : root + "/" + relative
+            guard let directory = opendir(folder) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
+                let childRelative = relative.isEmpty ? name : relative + "/" + name
+                var status = stat()
+                guard lstat(root + "/" + childRelative, &status) == 0 else { continue }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(childRelative)
+                case S_IFREG, S_IFLNK: out.append(childRelative)
+                default: continue
+                }
+            }
+        }
+        return out.sorted()
+    }
+}

@@ -1,0 +1,87 @@
+import AttachKit
+import Synchronization
+
+/// Batch progress on stderr: a redrawn bar on a terminal (files done/total, bytes in/out, rate,
+/// ETA, failures), one plain line per file otherwise.
+final class ProgressRenderer: Sendable {
+    private struct State {
+        var total = 0
+        var done = 0
+        var failed = 0
+        var bytesIn: Int64 = 0
+        var bytesOut: Int64 = 0
+        var start = ContinuousClock.now
+    }
+
+    private let terminal: Bool
+    private let state = Mutex(State())
+
+    init(terminal: Bool) { self.terminal = terminal }
+
+    func handle(_ event: BatchEvent) {
+        let line: String? = state.withLock { s in
+            switch event {
+            case .planned(let total, let skipped, _):
+                s.total = total
+                s.start = .now
+                return terminal ? nil : "batch: \(total) file(s), \(skipped) already done"
+            case .finished(let item):
+                s.done += 1
+                if !item.ok { s.failed += 1 }
+                s.bytesIn += item.inputBytes
+                s.bytesOut += item.outputBytes
+                if terminal { return bar(s) }
+                let status = item.skipped ? "skip" : item.ok ? "ok" : "FAIL"
+                let what = item.report?.error.map { "\($0.code): \($0.message)" } ?? item.report?.action?.rawValue ?? "done earlier"
+                let ms = item.skipped ? "" : " (\(Int(item.elapsedMilliseconds.rounded())) ms)"
+                return "[\(s.done)/\(s.total)] \(status) \(item.relativePath): \(what)\(ms)"
+            }
+        }
+        if let line { Output.error(terminal ? "\r\u{1B}[2K" + line + "\u{1B}[1A" : line) }
+    }
+
+    func finish() {
+        if terminal { Output.error("") }
+    }
+
+    private func bar(_ s: State) -> String {
+        let width = 24
+        let fraction = s.total == 0 ? 1 : Double(s.done) / Double(s.total)
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let elapsed = ContinuousClock.now - s.start
+        let seconds = max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let rate = Double(s.done) / seconds
+        let eta = rate > 0 ? Int((Double(s.total - s.done) / rate).rounded()) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+            + "\(s.done)/\(s.total) files  in \(Format.bytes(s.bytesIn)) out \(Format.bytes(s.bytesOut))  "
+            + "\((rate * 10).rounded() / 10) files/s  ETA \(eta) s  failures \(s.failed)"
+    }
+}
+
+/// The closing table of a batch.
+enum BatchSummaryTable {
+    static func render(_ summary: BatchSummary, manifest: String) -> String {
+        var lines: [String] = []
+        lines.append("batch: \(summary.total) file(s): \(summary.prepared) prepared, \(summary.skipped) already done, \(summary.failed) failed"
+                     + (summary.interrupted ? ", INTERRUPTED" : "") + " in \((summary.elapsedSeconds * 10).rounded() / 10) s")
+        lines.append("bytes: in \(Format.bytes(summary.inputBytes)), out \(Format.bytes(summary.outputBytes)), saved \(Format.bytes(summary.bytesSaved))")
+        var table = Table(["ACTION", "FILES"])
+        for (action, count) in summary.actions.sorted(by: { $0.key < $1.key }) { table.add([action, String(count)]) }
+        if !summary.actions.isEmpty { lines.append(table.render()) }
+        var kinds = Table(["KIND", "FILES"])
+        for (kind, count) in summary.kinds.sorted(by: { $0.key < $1.key }) { kinds.add([kind, String(count)]) }
+        if !summary.kinds.isEmpty { lines.append(kinds.render()) }
+        if !summary.failures.isEmpty {
+            var failures = Table(["FAILED", "CODE", "REASON"])
+            for failure in summary.failures { failures.add([failure.path, failure.code, failure.message]) }
+            lines.append(failures.render())
+        }
+        if !summary.slowest.isEmpty {
+            var slow = Table(["SLOWEST", "MS"])
+            for item in summary.slowest { slow.add([item.path, String(Int(item.milliseconds.rounded()))]) }
+            lines.append(slow.render())
+        }
+        lines.append("manifest: \(manifest)")
+        return lines.joined(separator: "\n")
+    }
+}

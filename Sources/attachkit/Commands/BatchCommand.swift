@@ -1,0 +1,84 @@
+import AttachKit
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `attachkit batch INPUT_DIR --out OUT_DIR [--profile ...] [--jobs N] [--shard I/N] [--thumbnails] [--json]`
+struct BatchCommand: Command {
+    static let name = "batch"
+    static let summary = "prepare a whole folder in parallel, resumably, into a mirrored output folder"
+    static let usage = """
+        usage: attachkit batch INPUT_DIR --out OUT_DIR [--profile NAME|PATH.json] [--jobs N] [--shard I/N]
+                               [--thumbnails] [--max-bytes N] [--max-edge PX] [--max-duration S] [--json]
+
+        Prepares every file under INPUT_DIR (hidden files skipped, no symbolic link followed out of
+        it) into OUT_DIR, mirroring the folders, with extensions that match the bytes. Writes
+        OUT_DIR/manifest.jsonl, one line per input (the prepare report plus a content hash). A rerun
+        with the same options skips inputs already done, so a killed batch can simply be started
+        again. SIGINT/SIGTERM stop cleanly (in-flight files finish; a second SIGINT aborts).
+          --jobs N        files at once (default: cores); libvips/FFmpeg get cores÷N threads each
+          --shard I/N     only the inputs whose path hash falls in shard I of N (0-based); the
+                          manifest is then manifest-shard-I-of-N.jsonl
+          --thumbnails    also write STEM.thumbnail.jpg beside each output
+          --json          one report per file on stdout (the summary goes to stderr)
+        Progress goes to stderr: a bar on a terminal, one line per file otherwise.
+        Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error.
+        """
+    static let options: Set<String> = ["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames", "deadline"]
+    static let flags: Set<String> = ["json", "thumbnails"]
+
+    let runner: BatchRunner
+    let json: Bool
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positional.count == 1 else { throw UsageError("give exactly one INPUT_DIR") }
+        guard FileSystem.isDirectory(arguments.positional[0]) else { throw UsageError("\(arguments.positional[0]) is not a folder") }
+        guard let out = arguments.value("out") else { throw UsageError("--out OUT_DIR is required") }
+        let profile: Profile
+        do {
+            profile = try Profile.load(arguments.value("profile") ?? Profile.standard.name)
+        } catch {
+            throw UsageError(error.description)
+        }
+        let shard: Shard
+        do {
+            shard = try arguments.value("shard").map { text throws(ShardError) in try Shard(parsing: text) } ?? .all
+        } catch {
+            throw UsageError(error.description)
+        }
+        let prepare = PrepareOptions(profile: profile, outputFolder: out, maxBytes: try arguments.bytes("max-bytes"),
+                                     maxEdge: try arguments.int("max-edge", in: 16...65_535), maxFrames: try arguments.int("max-frames"),
+                                     maxDuration: try arguments.double("max-duration"), deadline: try arguments.double("deadline"),
+                                     thumbnail: arguments.flag("thumbnails"))
+        runner = BatchRunner(options: BatchOptions(inputRoot: arguments.positional[0], outputRoot: out, prepare: prepare,
+                                                   jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
+                                                   shard: shard))
+        json = arguments.flag("json")
+    }
+
+    func run() -> ExitCode {
+        let stop = StopSignal()
+        let signals = SignalWatch(stop: stop)
+        let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
+        let json = self.json
+        let summary: BatchSummary
+        do {
+            summary = try runner.run(stop: stop) { event in
+                progress.handle(event)
+                if json, case .finished(let item) = event, let report = item.report {
+                    Output.line(report.json.serialized)
+                }
+            }
+        } catch {
+            Output.error("attachkit batch: \(error.description)")
+            return .failure
+        }
+        progress.finish()
+        let text = BatchSummaryTable.render(summary, manifest: runner.options.outputRoot + "/" + runner.options.manifestName)
+        if json { Output.error(text) } else { Output.line(text) }
+        withExtendedLifetime(signals) {}
+        if summary.interrupted { return signals.receivedTerminate ? .terminated : .interrupted }
+        return summary.allPrepared ? .success : .failure
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+@Suite("Batch planning: shards, output names, manifest, temporaries")
+struct BatchPlanningTests {
+    @Test("shards partition any input set exactly")
+    func shardsPartition() throws {
+        let paths = (0..<500).map { "folder\($0 % 7)/file-\($0).jpg" }
+        for count in [1, 2, 3, 8] {
+            let shards = try (0..<count).map { try Shard(index: $0, count: count) }
+            for path in paths {
+                #expect(shards.filter { $0.contains(relativePath: path) }.count == 1)
+            }
+            if count > 1 {
+                let sizes = shards.map { shard in paths.filter { shard.contains(relativePath: $0) }.count }
+                #expect(sizes.allSatisfy { $0 > 500 / count / 2 }, "unbalanced: \(sizes)")
+            }
+        }
+    }
+
+    @Test("shard syntax", arguments: ["0/1", "3/4"])
+    func shardParses(text: String) throws {
+        #expect(try Shard(parsing: text).description == text)
+    }
+
+    @Test("bad shards are refused", arguments: ["4/4", "-1/2", "1", "a/b", "1/0"])
+    func shardRefused(text: String) {
+        #expect(throws: ShardError.self) { try Shard(parsing: text) }
+    }
+
+    @Test("two inputs never share an output name, thumbnails included")
+    func outputNames() {
+        let layout = OutputLayout(relativePaths: ["a.jpeg", "a.jpg", "a.png", "sub/a.jpg", "a-jpg.gif", "b", "a.thumbnail.jpg"])
+        let names = layout.assignments.mapValues { ($0.folder, $0.stem) }
+        #expect(names["a.jpeg"]! == ("", "a"))
+        #expect(names["a.jpg"]! == ("", "a-jpg"))
+        #expect(names["a.png"]! == ("", "a-png"))
+        #expect(names["sub/a.jpg"]! == ("sub", "a"))
+        #expect(names["a-jpg.gif"]! == ("", "a-jpg-gif"))
+        #expect(names["b"]! == ("", "b"))
+        #expect(names["a.thumbnail.jpg"]! == ("", "a.thumbnail-jpg"))
+        let root = layout.assignments.values.filter { $0.folder.isEmpty }.map { $0.stem.lowercased() }
+        #expect(Set(root).count == root.count)
+    }
+
+    @Test("the manifest keeps the last line per current input with the same options, and ignores torn lines")
+    func manifestCompaction() throws {
+        let folder = TestEnvironment.temporaryFolder("manifest")
+        let path = folder.appendingPathComponent("manifest.jsonl").path
+        let lines = [
+            #"{"path":"a.jpg","inputHash":"h1","optionsHash":"o","ok":false}"#,
+            #"{"path":"a.jpg","inputHash":"h2","optionsHash":"o","ok":true,"outputPath":"a.jpg"}"#,
+            #"{"path":"b.jpg","inputHash":"h3","optionsHash":"other","ok":true}"#,
+            #"{"path":"gone.jpg","inputHash":"h4","optionsHash":"o","ok":true}"#,
+            #"{"path":"c.jpg","inputHash":"h5","optionsHash":"o","ok":tr"#,
+        ]
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let (manifest, entries) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"])
+        #expect(entries.keys.sorted() == ["a.jpg"])
+        #expect(entries["a.jpg"]?.inputHash == "h2" && entries["a.jpg"]?.ok == true && entries["a.jpg"]?.output == "a.jpg")
+        manifest.append(.object([("path", .string("b.jpg")), ("inputHash", .string("h3")), ("optionsHash", .string("o")), ("ok", .bool(true))]))
+        try manifest.compact(currentPaths: ["a.jpg", "b.jpg", "c.jpg"])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 2)
+    }
+
+    @Test("stale temporaries of a killed run are removed, outputs kept")
+    func staleTemporaries() throws {
+        let folder = TestEnvironment.temporaryFolder("stale")
+        let sub = try folder.appendingPathComponent("sub", isDirectory: true).creatingFolder()
+        for name in [".a.Xy12Zq.tmp", "sub/.b.aaaaaa.tmp", "manifest.jsonl.compact.tmp", "keep.jpg", "sub/keep.png"] {
+            try Data([1]).write(to: folder.appendingPathComponent(name))
+        }
+        BatchRunner.removeStaleTemporaries(under: folder.path)
+        let left = InputWalker.filesIncludingHidden(under: folder.path)
+        #expect(left == ["keep.jpg", "sub/keep.png"])
+        _ = sub
+    }
+
+    @Test("the walker lists files, skips hidden ones and never descends a linked folder")
+    func walker() throws {
+        let folder = TestEnvironment.temporaryFolder("walk")
+        try folder.appendingPathComponent("a/b", isDirectory: true).creatingFolder()
+        try Data([1]).write(to: folder.appendingPathComponent("a/b/x.jpg"))
+        try Data([1]).write(to: folder.appendingPathComponent(".hidden.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path, withDestinationPath: folder.path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("out.jpg").path, withDestinationPath: "/etc/hostname")
+        #expect(InputWalker.files(under: folder.path) == ["a/b/x.jpg", "loop", "out.jpg"])
+    }
+}

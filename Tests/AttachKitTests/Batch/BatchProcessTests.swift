@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// `attachkit batch` as a process: completing, being killed and resumed, interrupted, sharded.
+@Suite("attachkit batch", .serialized)
+struct BatchProcessTests {
+    /// A fresh input folder holding hard links (or copies) of TestMedia's media, `copies` times.
+    static func makeInput(_ name: String, copies: Int = 1, includeCorpus: Bool = false) throws -> URL {
+        let root = TestEnvironment.temporaryFolder(name).appendingPathComponent("in", isDirectory: true)
+        var sources: [(URL, String)] = []
+        for folder in ["images", "audio", "video", "malformed"] {
+            for file in InputWalker.files(under: TestEnvironment.testMedia.appendingPathComponent(folder).path) {
+                sources.append((TestEnvironment.testMedia.appendingPathComponent(folder).appendingPathComponent(file), "\(folder)/\(file)"))
+            }
+        }
+        if includeCorpus, let corpus = TestEnvironment.corpus {
+            for row in CorpusRow.all() { sources.append((URL(fileURLWithPath: row.path), "corpus/\(row.file)")) }
+        }
+        for copy in 0..<copies {
+            for (source, relative) in sources {
+                let target = root.appendingPathComponent(copies == 1 ? relative : "copy\(copy)/\(relative)")
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if (try? FileManager.default.linkItem(at: source, to: target)) == nil {
+                    try FileManager.default.copyItem(at: source, to: target)
+                }
+            }
+        }
+        return root
+    }
+
+    static func manifestLines(_ out: URL, name: String = "manifest.jsonl") throws -> [JSONValue] {
+        let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+        return try text.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+    }
+
+    static func temporaries(_ out: URL) -> [String] {
+        InputWalker.filesIncludingHidden(under: out.path).filter { $0.hasSuffix(".tmp") }
+    }
+
+    /// Every ok line's output exists, probes, and re-validates under the profile; one line per input.
+    static func checkConsistent(input: URL, out: URL, profile: Profile = .ios, manifest: String = "manifest.jsonl",
+                                inputs expected: [String]? = nil) throws {
+        let lines = try manifestLines(out, name: manifest)
+        let paths = lines.compactMap { $0["path"]?.stringValue }
+        #expect(paths.count == Set(paths).count, "an input appears twice in the manifest")
+        #expect(Set(paths) == Set(expected ?? InputWalker.files(under: input.path)))
+        #expect(temporaries(out).isEmpty, "temporary files left: \(temporaries(out))")
+        for line in lines where line["ok"] == .bool(true) {
+            let output = try #require(line["outputPath"]?.stringValue)
+            let path = out.appendingPathComponent(output).path
+            let report = try Through.validate(path, scope: out, profile: profile)
+            #expect(report.ok, "\(output): \(report.errors.map(\.message))")
+        }
+    }
+
+    @Test("a batch over TestMedia and the corpus completes; every output re-validates; one manifest line per input")
+    func completes() throws {
+        let input = try Self.makeInput("complete", includeCorpus: true)
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let result = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "2"])
+        #expect([0, 1].contains(result.status), "\(result.stderr)")
+        #expect(result.stdout.contains("manifest:"))
+        try Self.checkConsistent(input: input, out: out)
+        let lines = try Self.manifestLines(out)
+        #expect(lines.filter { $0["ok"] == .bool(true) }.count >= lines.count / 2)
+        // A second run with the same options does nothing again.
+        let again = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "2"])
+        #expect(again.stdout.contains("0 prepared, \(lines.count) already done"), "\(again.stdout)")
+        try Self.checkConsistent(input: input, out: out)
+    }
+
+    @Test("SIGKILL at a random point, then a rerun: every input done exactly once, no temporary left, outputs valid",
+          arguments: [1, 2, 3])
+    func killAndResume(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        let input = try Self.makeInput("kill\(seed)", copies: 2)
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.attachkit)
+        process.arguments = ["batch", input.path, "--out", out.path, "--jobs", "2"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: Double.random(in: 0.3...2.5, using: &generator))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "2"])
+        #expect([0, 1].contains(rerun.status), "\(rerun.stderr)")
+        try Self.checkConsistent(input: input, out: out)
+    }
+
+    @Test("SIGINT stops cleanly: exit 130, a consistent manifest, no temporary left; a rerun finishes the rest")
+    func interrupt() throws {
+        let input = try Self.makeInput("sigint", copies: 3)
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.attachkit)
+        process.arguments = ["batch", input.path, "--out", out.path, "--jobs", "1"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let lines = try Self.manifestLines(out)
+        let all = InputWalker.files(under: input.path)
+        #expect(lines.count < all.count, "the batch finished before the interrupt; make the input larger")
+        #expect(Self.temporaries(out).isEmpty)
+        try Self.checkConsistent(input: input, out: out, inputs: lines.compactMap { $0["path"]?.stringValue })
+        let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "2"])
+        #expect([0, 1].contains(rerun.status))
+        try Self.checkConsistent(input: input, out: out)
+    }
+
+    @Test("shards 0..2 of 3 together produce exactly the outputs of one unsharded run")
+    func shards() throws {
+        let input = try Self.makeInput("shards")
+        let base = input.deletingLastPathComponent()
+        let whole = base.appendingPathComponent("whole")
+        _ = try TestEnvironment.runAttachKit(["batch", input.path, "--out", whole.path])
+        var union: [String] = []
+        var manifestPaths: [String] = []
+        for index in 0..<3 {
+            let out = base.appendingPathComponent("shard\(index)")
+            _ = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--shard", "\(index)/3"])
+            union += InputWalker.files(under: out.path).filter { !$0.hasPrefix("manifest") }
+            manifestPaths += try Self.manifestLines(out, name: "manifest-shard-\(index)-of-3.jsonl").compactMap { $0["path"]?.stringValue }
+        }
+        #expect(union.count == Set(union).count, "two shards wrote the same output")
+        #expect(Set(union) == Set(InputWalker.files(under: whole.path).filter { !$0.hasPrefix("manifest") }))
+        #expect(manifestPaths.sorted() == InputWalker.files(under: input.path))
+    }
+}
