@@ -1,0 +1,76 @@
+/// One request of the JSON Lines protocol:
+/// `{"id": ..., "op": "probe"|"validate"|"prepare"|"thumbnail", "path": "...", "options": {...}}`.
+public struct ServiceRequest: Sendable {
+    public enum Operation: String, Sendable, CaseIterable {
+        case probe, validate, prepare, thumbnail
+    }
+
+    /// Echoed in the response; any JSON value (number, string...). `null` when absent.
+    public let id: JSONValue
+    public let operation: Operation
+    public let path: String
+    /// The `options` object (empty when absent); checked strictly by the operation.
+    public let options: [(String, JSONValue)]
+
+    /// Longest request line accepted, in bytes. Longer lines get a `malformed-request` error.
+    public static let maxLineBytes = 1 << 20
+
+    public init(id: JSONValue, operation: Operation, path: String, options: [(String, JSONValue)] = []) {
+        self.id = id
+        self.operation = operation
+        self.path = path
+        self.options = options
+    }
+
+    /// Parses one line. On failure the error comes with the request's `id` when it could be read,
+    /// so even a bad request gets a response the client can match.
+    /// - Throws: ``RequestRejection`` carrying the request's `id` when it could be read, so even a
+    ///   bad request gets a response the client can match.
+    public static func parse(_ line: String) throws(RequestRejection) -> ServiceRequest {
+        guard line.utf8.count <= maxLineBytes else {
+            throw RequestRejection(id: .null, code: "malformed-request", message: "line longer than \(maxLineBytes) bytes")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(line, maxDepth: 16)
+        } catch {
+            throw RequestRejection(id: .null, code: "malformed-request", message: error.description)
+        }
+        guard case .object(let pairs) = json else {
+            throw RequestRejection(id: .null, code: "malformed-request", message: "a request must be a JSON object")
+        }
+        let id = json["id"] ?? .null
+        for (key, _) in pairs where !["id", "op", "path", "options"].contains(key) {
+            throw RequestRejection(id: id, code: "malformed-request", message: "unknown field \(key.debugDescription) (fields: id, op, path, options)")
+        }
+        guard let opName = json["op"]?.stringValue else {
+            throw RequestRejection(id: id, code: "malformed-request", message: "\"op\" must be a string")
+        }
+        guard let operation = Operation(rawValue: opName) else {
+            throw RequestRejection(id: id, code: "unknown-op", message: "unknown op \(opName.debugDescription) (ops: probe, validate, prepare, thumbnail)")
+        }
+        guard let path = json["path"]?.stringValue, !path.isEmpty, !path.utf8.contains(0) else {
+            throw RequestRejection(id: id, code: "malformed-request", message: "\"path\" must be a non-empty string")
+        }
+        var options: [(String, JSONValue)] = []
+        if let value = json["options"], value != .null {
+            guard case .object(let given) = value else {
+                throw RequestRejection(id: id, code: "malformed-request", message: "\"options\" must be an object")
+            }
+            options = given
+        }
+        return ServiceRequest(id: id, operation: operation, path: path, options: options)
+    }
+}
+
+/// A request line that could not be accepted, with the `id` to answer it under (`null` when the
+/// line was not readable).
+public struct RequestRejection: Error, Sendable {
+    public let id: JSONValue
+    public let error: ServiceError
+
+    init(id: JSONValue, code: String, message: String) {
+        self.id = id
+        self.error = ServiceError(code: code, message: message)
+    }
+}

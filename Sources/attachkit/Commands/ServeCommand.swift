@@ -1,0 +1,84 @@
+import AttachKit
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `attachkit serve --allow DIR... [--jobs N] [--profile NAME|PATH.json]`
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "run as a worker speaking JSON Lines on stdin/stdout (for pipelines in any language)"
+    static let usage = """
+        usage: attachkit serve --allow DIR [--allow DIR...] [--jobs N] [--profile NAME|PATH.json]
+
+        Reads one JSON request per line on stdin and writes exactly one JSON response per request on
+        stdout (responses may come out of order; match them by id). Logs go to stderr only. EOF on
+        stdin drains the requests in flight and exits 0; SIGTERM/SIGINT stop reading and drain too.
+          request:  {"id": 1, "op": "probe"|"validate"|"prepare"|"thumbnail", "path": "...", "options": {...}}
+          response: {"id": 1, "ok": true, "result": {...}}  or  {"id": 1, "ok": false, "error": {"code", "message"}}
+          --allow DIR   a root requests may read from and write into (repeatable; required)
+          --jobs N      requests processed at once (default: cores)
+          --profile P   default profile for requests that name none (default ios)
+        Options per op (see README.md): validate {profile, deep}; prepare {out, profile, maxBytes, maxEdge,
+        maxFrames, maxDuration, start, deadline, trim, thumbnail, size, clip, frame, at, keepMetadata,
+        qualityFloor}; thumbnail {out, size, clip, frame, at}.
+        """
+    static let options: Set<String> = ["allow", "jobs", "profile"]
+    static let flags: Set<String> = []
+
+    let service: AttachKitService
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positional.isEmpty else { throw UsageError("serve takes no file arguments; requests name them") }
+        let roots = arguments.all("allow")
+        guard !roots.isEmpty else { throw UsageError("give at least one --allow DIR") }
+        let profile: Profile
+        do {
+            profile = try Profile.load(arguments.value("profile") ?? Profile.standard.name)
+        } catch {
+            throw UsageError(error.description)
+        }
+        do {
+            service = try AttachKitService(allow: roots, profile: profile,
+                                           jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount)
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("\(error)")
+        }
+    }
+
+    func run() -> ExitCode {
+        let stop = StopSignal()
+        let signals = SignalWatch(stop: stop, quiet: true)
+        Output.error("attachkit serve: ready (roots: \(service.ledger.scopes.map(\.description).joined(separator: ", ")); jobs: \(service.jobs))")
+        let inFlight = DispatchGroup()
+        let service = self.service
+        var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
+        var requests = 0
+        while !stop.isStopped, let line = reader.next(shouldStop: { stop.isStopped }) {
+            switch line {
+            case .tooLong(let bytes):
+                Output.line(#"{"id":null,"ok":false,"error":{"code":"malformed-request","message":"line of \#(bytes) bytes is longer than \#(ServiceRequest.maxLineBytes)"}}"#)
+            case .text(let text):
+                guard text.contains(where: { !$0.isWhitespace }) else { continue }
+                requests += 1
+                inFlight.enter()
+                Task {
+                    let response = await service.respond(to: text)
+                    Output.line(response)
+                    inFlight.leave()
+                }
+            }
+        }
+        inFlight.wait()
+        withExtendedLifetime(signals) {}
+        let report = service.ledger.report
+        Output.error("attachkit serve: \(requests) request(s) answered; access handles: \(report.acquired) acquired, \(report.outstanding.count) outstanding, \(report.leaked.count) leaked")
+        guard report.isClean else {
+            for problem in report.problems { Output.error("attachkit serve: \(problem)") }
+            return .software
+        }
+        return .success
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+@Suite("Service protocol: request parsing and the line reader")
+struct ServiceProtocolTests {
+    @Test("a well-formed request parses; options stay raw until the operation reads them")
+    func parses() throws {
+        let request = try ServiceRequest.parse(#"{"id": 7, "op": "prepare", "path": "/x.jpg", "options": {"out": "/o", "maxBytes": 100000}}"#)
+        #expect(request.id == .number(7))
+        #expect(request.operation == .prepare)
+        #expect(request.options.count == 2)
+    }
+
+    @Test("bad lines are rejected with a stable code and the id when readable", arguments: [
+        ("not json", "malformed-request", JSONValue.null),
+        ("[1,2]", "malformed-request", .null),
+        (#"{"id": "a", "op": "explode", "path": "/x"}"#, "unknown-op", .string("a")),
+        (#"{"id": 3, "op": "probe"}"#, "malformed-request", .number(3)),
+        (#"{"id": 4, "op": "probe", "path": ""}"#, "malformed-request", .number(4)),
+        (#"{"id": 5, "op": "probe", "path": "/x", "extra": 1}"#, "malformed-request", .number(5)),
+        (#"{"id": 6, "op": "probe", "path": "/x", "options": 3}"#, "malformed-request", .number(6)),
+        (#"{"id": 8, "op": 1, "path": "/x"}"#, "malformed-request", .number(8)),
+    ])
+    func rejects(line: String, code: String, id: JSONValue) {
+        do {
+            _ = try ServiceRequest.parse(line)
+            Issue.record("expected a rejection")
+        } catch {
+            #expect(error.error.code == code)
+            #expect(error.id == id)
+        }
+    }
+
+    @Test("the line reader caps line length and keeps going")
+    func lineReader() throws {
+        let url = TestEnvironment.temporaryFolder("lines").appendingPathComponent("in.txt")
+        let long = String(repeating: "x", count: 300_000)
+        try Data("first\n\(long)\nthird\nlast-no-newline".utf8).write(to: url)
+        let fd = open(url.path, O_RDONLY)
+        defer { close(fd) }
+        var reader = LineReader(fd: fd, maxBytes: 100_000)
+        #expect(reader.next() == .text("first"))
+        #expect(reader.next() == .tooLong(bytes: 300_000))
+        #expect(reader.next() == .text("third"))
+        #expect(reader.next() == .text("last-no-newline"))
+        #expect(reader.next() == nil)
+    }
+}
