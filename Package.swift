@@ -29,6 +29,13 @@ let package = Package(
             name: "attachkit",
             dependencies: ["AttachKit"]
         ),
+        // The benchmark harness: AttachKit side by side with vipsthumbnail, ImageMagick, Pillow and
+        // ffmpeg/ffprobe, and the transcoding budget table (swift run -c release attachkit-bench).
+        .executableTarget(
+            name: "attachkit-bench",
+            dependencies: ["AttachKit"],
+            path: "Benchmarks/Sources/attachkit-bench"
+        ),
         .testTarget(
             name: "AttachKitTests",
             dependencies: ["AttachKit"]

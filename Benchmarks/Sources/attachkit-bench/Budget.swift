@@ -1,0 +1,79 @@
+import Foundation
+
+/// The transcoding budget table: how long each operation takes per input and per second of
+/// media on this machine, and the longest input that fits a deadline (default 30 s, the
+/// Notification Service Extension's budget).
+struct BudgetRow {
+    let operation: String
+    let inputClass: String
+    /// The size of the input in the operation's unit (seconds of media, megapixels, frames).
+    let amount: Double
+    let unit: String
+    let stats: Stats
+
+    var perUnit: Double { amount > 0 ? stats.wall / amount : 0 }
+    var cpuPerUnit: Double { amount > 0 ? stats.cpu / amount : 0 }
+}
+
+struct Budget {
+    let attachkit: String
+    let inputs: Inputs
+    let scratch: URL
+    let quick: Bool
+    let repetitions: Int
+
+    /// Each operation measured on inputs of growing size.
+    func measure(log: (String) -> Void) -> [BudgetRow] {
+        var rows: [BudgetRow] = []
+        func run(_ operation: String, _ inputClass: String, _ amount: Double, _ unit: String, _ command: [String], out: String) {
+            let reset = { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+            reset()
+            _ = Measure.run(command)
+            var samples: [Sample] = []
+            for _ in 0..<repetitions {
+                reset()
+                samples.append(Measure.run(command))
+            }
+            let row = BudgetRow(operation: operation, inputClass: inputClass, amount: amount, unit: unit, stats: Stats(samples: samples))
+            log("  \(operation) \(inputClass): \(fmt(row.stats.wall)) s wall, \(fmt(row.stats.cpu)) s CPU\(row.stats.failed ? " (FAILED)" : "")")
+            rows.append(row)
+        }
+        let out = scratch.appendingPathComponent("budget").path
+        for mp in quick ? [3, 12] : [3, 12, 24] {
+            run("image → 2048 px (ios)", "\(mp) MP JPEG", Double(mp), "MP",
+                [attachkit, "prepare", "--profile", "ios", "--out", out, inputs.photo(megapixels: mp)], out: out)
+        }
+        for frames in quick ? [24] : [24, 96] {
+            run("GIF → ≤ 300 KB", "\(frames) frames 320x240", Double(frames), "frame",
+                [attachkit, "prepare", "--profile", "ios", "--max-bytes", "300KB", "--out", out, inputs.gif(frames: frames)], out: out)
+        }
+        for seconds in quick ? [10, 30] : [30, 120] {
+            run("WAV → AAC (M4A)", "\(seconds) s stereo WAV", Double(seconds), "s",
+                [attachkit, "prepare", "--profile", "apple", "--max-bytes", "1MB", "--out", out, inputs.wav(seconds: seconds)], out: out)
+        }
+        let heights = quick ? [480, 720] : [480, 720, 1080]
+        let durations = quick ? [5, 10] : [10, 30]
+        for height in heights {
+            for seconds in durations {
+                run("VP9 → H.264 (ios)", "\(height)p \(seconds) s WebM", Double(seconds), "s",
+                    [attachkit, "prepare", "--profile", "ios", "--out", out, inputs.video(height: height, seconds: seconds, codec: "vp9")], out: out)
+            }
+        }
+        for seconds in durations {
+            run("MP4 fast trim to 5 s", "\(heights.last!)p \(seconds) s MP4", Double(seconds), "s",
+                [attachkit, "prepare", "--profile", "apple", "--max-duration", "5", "--trim", "fast", "--out", out,
+                 inputs.video(height: heights.last!, seconds: seconds)], out: out)
+        }
+        return rows
+    }
+
+    /// The longest input (in each operation's unit) that finishes within `deadline` seconds, from a
+    /// straight line through the measured points (fixed cost + cost per unit).
+    static func longestWithin(_ deadline: Double, rows: [BudgetRow]) -> Double? {
+        guard rows.count >= 2, let first = rows.first, let last = rows.last, last.amount > first.amount else { return nil }
+        let slope = (last.stats.wall - first.stats.wall) / (last.amount - first.amount)
+        let fixed = first.stats.wall - slope * first.amount
+        guard slope > 0 else { return nil }
+        return max(0, (deadline - fixed) / slope)
+    }
+}

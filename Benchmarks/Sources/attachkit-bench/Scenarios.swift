@@ -1,0 +1,183 @@
+import AttachKit
+import Foundation
+
+/// The side-by-side comparisons: the same work by AttachKit and by the tools a user would
+/// otherwise pick. `quick` shrinks inputs so the whole run is a smoke test.
+struct Scenarios {
+    let attachkit: String
+    let inputs: Inputs
+    let scratch: URL
+    let quick: Bool
+
+    func folder(_ name: String) -> String {
+        let url = scratch.appendingPathComponent(name)
+        return url.path
+    }
+
+    /// Empties (and re-creates) a scratch folder.
+    func clean(_ path: String) -> () -> Void {
+        { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    }
+
+    /// Every scenario by name, built (and its inputs generated) only when run.
+    func all() -> [(name: String, make: () -> Scenario)] {
+        var list: [(String, () -> Scenario)] = [
+            ("image-downscale", imageDownscale), ("fit-bytes", fitBytes), ("probe", probeMany),
+            ("trim-fast", trimFast), ("poster-frame", posterFrame), ("batch-jobs", batchJobs),
+        ]
+        if !quick { list += [("trim-exact", trimExact), ("fit-video-5MB", fitVideo)] }
+        return list
+    }
+
+    func imageDownscale() -> Scenario {
+        let photo = inputs.photo(megapixels: quick ? 6 : 24)
+        let out = folder("downscale")
+        var contenders = [
+            Contender(name: "attachkit", command: [attachkit, "prepare", "--profile", "apple", "--max-edge", "2048",
+                                                   "--out", out + "/ak", photo], reset: clean(out + "/ak")),
+            Contender(name: "vipsthumbnail", command: ["vipsthumbnail", photo, "--size", "2048", "-o", out + "/vt.jpg[Q=80,strip]"],
+                      reset: clean(out)),
+        ]
+        if Measure.hasTool("convert") {
+            contenders.append(Contender(name: "imagemagick", command: ["convert", photo, "-resize", "2048x2048", "-quality", "80",
+                                                                      "-strip", out + "/im.jpg"]))
+        }
+        if !Measure.output(["python3", "-c", "import PIL; print(1)"]).isEmpty {
+            let script = "from PIL import Image; im=Image.open('\(photo)'); im.draft('RGB',(2048,2048)); im.thumbnail((2048,2048)); im.save('\(out)/pil.jpg', quality=80)"
+            contenders.append(Contender(name: "pillow", command: ["python3", "-c", script]))
+        }
+        // AttachKit's JPEG ceiling is q80: with no byte pressure it encodes at 80, as vipsthumbnail does here.
+        return Scenario(name: "image-downscale", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, q80",
+                        contenders: contenders, reference: "vipsthumbnail", wallTarget: 1.1, rssTarget: 1.3)
+    }
+
+    func fitBytes() -> Scenario {
+        let photo = inputs.photo(megapixels: quick ? 6 : 12)
+        let out = folder("fit")
+        let budget = 500_000
+        var contenders = [
+            Contender(name: "attachkit", command: [attachkit, "prepare", "--profile", "apple", "--max-bytes", "\(budget)",
+                                                   "--out", out + "/ak", photo], reset: clean(out + "/ak")),
+        ]
+        if Measure.hasTool("convert") {
+            contenders.append(Contender(name: "imagemagick", command: ["convert", photo, "-strip", "-define", "jpeg:extent=\(budget)",
+                                                                      out + "/im.jpg"]))
+        }
+        let stem = URL(fileURLWithPath: photo).deletingPathExtension().lastPathComponent
+        return Scenario(name: "fit-bytes", summary: "\(quick ? 6 : 12) MP photo → ≤ \(budget / 1000) KB", contenders: contenders,
+                        reference: contenders.count > 1 ? "imagemagick" : nil) {
+            var figures: [(String, String)] = []
+            let report = Measure.output([attachkit, "prepare", "--json", "--profile", "apple", "--max-bytes", "\(budget)", "--out", out + "/ak", photo])
+            if let json = try? JSONValue.parse(report.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                figures.append(("attachkit attempts", json["attempts"].map { "\($0.intValue ?? 0)" } ?? "?"))
+                figures.append(("attachkit quality", json["quality"].map { "\($0.intValue ?? 0)" } ?? "?"))
+            }
+            for (name, path) in [("attachkit", out + "/ak/\(stem).jpg"), ("imagemagick", out + "/im.jpg")]
+                where FileManager.default.fileExists(atPath: path) {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                figures.append(("\(name) bytes", "\(size)"))
+                figures.append(("\(name) SSIM", fmt(Quality.ssim(output: path, source: photo, scratch: out), 4)))
+            }
+            return figures
+        }
+    }
+
+    func probeMany() -> Scenario {
+        let files = inputs.mixedSet(count: quick ? 100 : 500)
+        let list = folder("probe-list.txt")
+        try? files.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        var contenders = [
+            Contender(name: "attachkit", command: [attachkit, "probe", "--json"] + files),
+            Contender(name: "ffprobe", command: ["sh", "-c", "while IFS= read -r f; do ffprobe -v error -show_format -show_streams \"$f\"; done < \(list)"]),
+        ]
+        if Measure.hasTool("mediainfo") {
+            contenders.append(Contender(name: "mediainfo", command: ["sh", "-c", "while IFS= read -r f; do mediainfo \"$f\"; done < \(list)"]))
+        }
+        if Measure.hasTool("exiftool") {
+            contenders.append(Contender(name: "exiftool", command: ["exiftool", "-fast"] + files))
+        }
+        return Scenario(name: "probe", summary: "\(files.count) mixed files: one attachkit process vs ffprobe per file",
+                        contenders: contenders, reference: "ffprobe", speedupTarget: 20)
+    }
+
+    var clip: String { inputs.video(height: quick ? 720 : 1080, seconds: quick ? 20 : 60) }
+
+    func trimFast() -> Scenario {
+        let out = folder("trim-fast")
+        let (start, length) = quick ? (5, 10) : (10, 20)
+        return Scenario(name: "trim-fast", summary: "\(quick ? "20 s 720p" : "60 s 1080p") H.264: keyframe cut of \(length) s at \(start) s (stream copy)", contenders: [
+            Contender(name: "attachkit", command: [attachkit, "prepare", "--profile", "apple", "--start", "\(start)", "--max-duration", "\(length)",
+                                                   "--trim", "fast", "--out", out + "/ak", clip], reset: clean(out + "/ak")),
+            Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-ss", "\(start)", "-t", "\(length)", "-i", clip,
+                                                "-c", "copy", "-movflags", "+faststart", out + "/ff.mp4"], reset: clean(out)),
+        ], reference: "ffmpeg", wallTarget: 1.2)
+    }
+
+    func posterFrame() -> Scenario {
+        let out = folder("poster")
+        let at = quick ? 5 : 10
+        return Scenario(name: "poster-frame", summary: "poster frame at \(at) s of the \(quick ? "720p" : "1080p") clip, JPEG", contenders: [
+            Contender(name: "attachkit", command: [attachkit, "thumbnail", clip, "--at", "\(at)", "--size", quick ? "1280" : "1920", "--out", out + "/ak.jpg"],
+                      reset: clean(out)),
+            Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-ss", "\(at)", "-i", clip, "-frames:v", "1",
+                                                out + "/ff.jpg"]),
+        ], reference: "ffmpeg", wallTarget: 1.2)
+    }
+
+    func trimExact() -> Scenario {
+        let out = folder("trim-exact")
+        return Scenario(name: "trim-exact", summary: "60 s 1080p: frame-exact 20 s cut at 10 s, re-encoded at 720p (x264 veryfast)", contenders: [
+            Contender(name: "attachkit", command: [attachkit, "prepare", "--profile", "apple", "--start", "10", "--max-duration", "20",
+                                                   "--trim", "exact", "--max-edge", "1280", "--out", out + "/ak", clip], reset: clean(out + "/ak")),
+            Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-ss", "10", "-t", "20", "-i", clip,
+                                                "-vf", "scale=-2:720", "-c:v", "libx264", "-preset", "veryfast", "-b:v", "2M", "-c:a", "aac",
+                                                "-movflags", "+faststart", out + "/ff.mp4"], reset: clean(out)),
+        ], reference: "ffmpeg")
+    }
+
+    func fitVideo() -> Scenario {
+        let out = folder("fit-video")
+        let seconds = 30
+        let total = 5_000_000 * 8 / seconds
+        let video = total - 128_000
+        return Scenario(name: "fit-video-5MB", summary: "first 30 s of the 1080p clip into 5 MB (x264, same preset)", contenders: [
+            Contender(name: "attachkit", command: [attachkit, "prepare", "--profile", "apple", "--max-duration", "\(seconds)", "--max-bytes", "5MB",
+                                                   "--trim", "exact", "--out", out + "/ak", clip], reset: clean(out + "/ak")),
+            Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-t", "\(seconds)", "-i", clip,
+                                                "-c:v", "libx264", "-preset", "veryfast", "-b:v", "\(video)", "-maxrate", "\(video)", "-bufsize", "\(video)",
+                                                "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", out + "/ff.mp4"], reset: clean(out)),
+        ], reference: "ffmpeg") {
+            var figures: [(String, String)] = []
+            let stem = URL(fileURLWithPath: clip).deletingPathExtension().lastPathComponent
+            for (name, path) in [("attachkit", out + "/ak/\(stem).mp4"), ("ffmpeg", out + "/ff.mp4")] {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                figures.append(("\(name) bytes (budget 5000000)", "\(size)"))
+            }
+            return figures
+        }
+    }
+
+    func batchJobs() -> Scenario {
+        let input = inputs.batchFolder()
+        let out = folder("batch")
+        return Scenario(name: "batch-jobs", summary: "batch over TestMedia's valid media: --jobs 2 vs --jobs 1", contenders: [
+            Contender(name: "jobs 2", command: [attachkit, "batch", input, "--out", out + "/j2", "--jobs", "2"], reset: clean(out + "/j2")),
+            Contender(name: "jobs 1", command: [attachkit, "batch", input, "--out", out + "/j1", "--jobs", "1"], reset: clean(out + "/j1")),
+        ], reference: "jobs 1", speedupTarget: 1.7)
+    }
+}
+
+/// Image quality of an output against its source scaled to the same size (SSIM from ffmpeg).
+enum Quality {
+    static func ssim(output: String, source: String, scratch: String) -> Double {
+        let dimensions = Measure.output(["vipsheader", "-f", "width", output]).trimmingCharacters(in: .whitespacesAndNewlines)
+            + "x" + Measure.output(["vipsheader", "-f", "height", output]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let reference = scratch + "/reference-\(dimensions).png"
+        let parts = dimensions.split(separator: "x")
+        guard parts.count == 2 else { return 0 }
+        _ = Measure.run(["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-i", source, "-vf", "scale=\(parts[0]):\(parts[1]):flags=lanczos", reference])
+        let log = Measure.outputWithStderr(["ffmpeg", "-nostdin", "-i", output, "-i", reference, "-lavfi", "ssim", "-f", "null", "-"])
+        guard let range = log.range(of: "All:") else { return 0 }
+        return Double(log[range.upperBound...].prefix { $0 == "." || $0.isNumber }) ?? 0
+    }
+}
