@@ -68,6 +68,18 @@ struct Inputs {
         }
     }
 
+    /// Real photos for the byte-fitting comparison: TestMedia's photo and the corpus' camera JPEGs.
+    func benchmarkPhotos() -> [String] {
+        var out = [repoRoot.appendingPathComponent("TestMedia/images/jpeg_photo_1600x1200_q90.jpg").path]
+        let corpusRoot = ProcessInfo.processInfo.environment["ATTACHKIT_CORPUS"].map { URL(fileURLWithPath: $0) }
+            ?? repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        for name in ["images/jpeg_photo_2725x2225.jpg", "images/jpeg_exif_orientation6.jpg", "images/jpeg_display_p3.jpg"] {
+            let path = corpusRoot.appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: path) { out.append(path) }
+        }
+        return out
+    }
+
     /// `count` files (hard links) cycling through TestMedia's valid media and the shared corpus.
     func mixedSet(count: Int) -> [String] {
         let target = folder.appendingPathComponent("mixed\(count)")

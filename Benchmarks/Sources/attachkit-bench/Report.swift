@@ -38,7 +38,7 @@ struct Report {
         for (operation, rows) in groupedBudget() {
             let longest = Budget.longestWithin(deadline, rows: rows)
             for (index, row) in rows.enumerated() {
-                let fits = index == rows.count - 1 ? longest.map { "\(fmt($0, 0)) \(row.unit)" } ?? "" : ""
+                let fits = index == rows.count - 1 ? longest.map { $0.isInfinite ? "any (constant time)" : "≈ \(fmt($0, 0)) \(row.unit)" } ?? "" : ""
                 lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | \(fmt(row.stats.wall)) | \(fmt(row.stats.cpu)) | \(fmt(row.perUnit, 3)) s/\(row.unit) | \(fmt(row.cpuPerUnit, 3)) s/\(row.unit) | \(fits) |")
             }
         }
@@ -64,7 +64,7 @@ struct Report {
         var groups: [String: [BudgetRow]] = [:]
         for row in budget {
             let resolution = String(row.inputClass.split(separator: " ").first ?? "")
-            let key = row.operation.hasPrefix("VP9") ? row.operation + " " + resolution : row.operation
+            let key = row.operation.hasPrefix("VP9") ? row.operation + ", " + resolution : row.operation
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(row)
         }
@@ -102,7 +102,7 @@ struct Report {
         let video = budget.filter { $0.operation.hasPrefix("VP9") }
         let top = firstPanel + 20
         let plotHeight = 220.0
-        body.append(#"<text x="10" y="\#(top)" font-size="15" font-weight="bold">VP9 → H.264 transcode: wall time against clip length</text>"#)
+        body.append(#"<text x="10" y="\#(top)" font-size="15" font-weight="bold">VP9 → H.264 transcode: wall time against clip length, per resolution and x264 preset</text>"#)
         if let maxAmount = video.map(\.amount).max(), let maxTime = video.map(\.stats.wall).max(), maxAmount > 0, maxTime > 0 {
             let x0 = 70.0, y0 = top + 20 + plotHeight, w = width - 120
             body.append(#"<line x1="\#(x0)" y1="\#(y0)" x2="\#(x0 + w)" y2="\#(y0)" stroke="black"/><line x1="\#(x0)" y1="\#(y0)" x2="\#(x0)" y2="\#(y0 - plotHeight)" stroke="black"/>"#)
@@ -115,9 +115,9 @@ struct Report {
                 let amount = maxAmount * Double(tick) / 4
                 body.append(#"<text x="\#(x0 + w * Double(tick) / 4)" y="\#(y0 + 16)" font-size="11" text-anchor="middle">\#(fmt(amount, 0))</text>"#)
             }
-            let colors = ["#4a90d9", "#e08a1e", "#3ba55c", "#9b59b6"]
-            let groups = Dictionary(grouping: video) { String($0.inputClass.split(separator: " ")[0]) }
-            for (index, key) in groups.keys.sorted(by: { Int($0.dropLast()) ?? 0 < Int($1.dropLast()) ?? 0 }).enumerated() {
+            let colors = ["#4a90d9", "#e08a1e", "#3ba55c", "#9b59b6", "#d9534f", "#17a2b8"]
+            let groups = Dictionary(grouping: video) { "\($0.inputClass.split(separator: " ")[0]) \($0.operation.split(separator: " ").last ?? "")" }
+            for (index, key) in groups.keys.sorted().enumerated() {
                 let points = groups[key]!.sorted { $0.amount < $1.amount }
                     .map { "\(x0 + w * $0.amount / maxAmount),\(y0 - plotHeight * $0.stats.wall / maxTime)" }
                 let color = colors[index % colors.count]

@@ -14,6 +14,11 @@ struct Scenarios {
         return url.path
     }
 
+    /// Removes one output file (so contenders never delete each other's outputs).
+    func remove(_ path: String) -> () -> Void {
+        { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true) }
+    }
+
     /// Empties (and re-creates) a scratch folder.
     func clean(_ path: String) -> () -> Void {
         { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
@@ -36,7 +41,7 @@ struct Scenarios {
             Contender(name: "attachkit", command: [attachkit, "prepare", "--profile", "apple", "--max-edge", "2048",
                                                    "--out", out + "/ak", photo], reset: clean(out + "/ak")),
             Contender(name: "vipsthumbnail", command: ["vipsthumbnail", photo, "--size", "2048", "-o", out + "/vt.jpg[Q=80,strip]"],
-                      reset: clean(out)),
+                      reset: remove(out + "/vt.jpg")),
         ]
         if Measure.hasTool("convert") {
             contenders.append(Contender(name: "imagemagick", command: ["convert", photo, "-resize", "2048x2048", "-quality", "80",
@@ -61,24 +66,13 @@ struct Scenarios {
         ]
         if Measure.hasTool("convert") {
             contenders.append(Contender(name: "imagemagick", command: ["convert", photo, "-strip", "-define", "jpeg:extent=\(budget)",
-                                                                      out + "/im.jpg"]))
+                                                                      out + "/im.jpg"], reset: remove(out + "/im.jpg")))
         }
-        let stem = URL(fileURLWithPath: photo).deletingPathExtension().lastPathComponent
+        let photos = [photo] + inputs.benchmarkPhotos()
         return Scenario(name: "fit-bytes", summary: "\(quick ? 6 : 12) MP photo → ≤ \(budget / 1000) KB", contenders: contenders,
                         reference: contenders.count > 1 ? "imagemagick" : nil) {
-            var figures: [(String, String)] = []
-            let report = Measure.output([attachkit, "prepare", "--json", "--profile", "apple", "--max-bytes", "\(budget)", "--out", out + "/ak", photo])
-            if let json = try? JSONValue.parse(report.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                figures.append(("attachkit attempts", json["attempts"].map { "\($0.intValue ?? 0)" } ?? "?"))
-                figures.append(("attachkit quality", json["quality"].map { "\($0.intValue ?? 0)" } ?? "?"))
-            }
-            for (name, path) in [("attachkit", out + "/ak/\(stem).jpg"), ("imagemagick", out + "/im.jpg")]
-                where FileManager.default.fileExists(atPath: path) {
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                figures.append(("\(name) bytes", "\(size)"))
-                figures.append(("\(name) SSIM", fmt(Quality.ssim(output: path, source: photo, scratch: out), 4)))
-            }
-            return figures
+            guard Measure.hasTool("convert") else { return [] }
+            return photos.flatMap { FitComparison(attachkit: attachkit, photo: $0, scratch: out + "/cmp").figures() }
         }
     }
 
@@ -109,7 +103,7 @@ struct Scenarios {
             Contender(name: "attachkit", command: [attachkit, "prepare", "--profile", "apple", "--start", "\(start)", "--max-duration", "\(length)",
                                                    "--trim", "fast", "--out", out + "/ak", clip], reset: clean(out + "/ak")),
             Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-ss", "\(start)", "-t", "\(length)", "-i", clip,
-                                                "-c", "copy", "-movflags", "+faststart", out + "/ff.mp4"], reset: clean(out)),
+                                                "-c", "copy", "-movflags", "+faststart", out + "/ff.mp4"], reset: remove(out + "/ff.mp4")),
         ], reference: "ffmpeg", wallTarget: 1.2)
     }
 
@@ -118,7 +112,7 @@ struct Scenarios {
         let at = quick ? 5 : 10
         return Scenario(name: "poster-frame", summary: "poster frame at \(at) s of the \(quick ? "720p" : "1080p") clip, JPEG", contenders: [
             Contender(name: "attachkit", command: [attachkit, "thumbnail", clip, "--at", "\(at)", "--size", quick ? "1280" : "1920", "--out", out + "/ak.jpg"],
-                      reset: clean(out)),
+                      reset: { clean(out)(); }),
             Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-ss", "\(at)", "-i", clip, "-frames:v", "1",
                                                 out + "/ff.jpg"]),
         ], reference: "ffmpeg", wallTarget: 1.2)
@@ -131,7 +125,7 @@ struct Scenarios {
                                                    "--trim", "exact", "--max-edge", "1280", "--out", out + "/ak", clip], reset: clean(out + "/ak")),
             Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-ss", "10", "-t", "20", "-i", clip,
                                                 "-vf", "scale=-2:720", "-c:v", "libx264", "-preset", "veryfast", "-b:v", "2M", "-c:a", "aac",
-                                                "-movflags", "+faststart", out + "/ff.mp4"], reset: clean(out)),
+                                                "-movflags", "+faststart", out + "/ff.mp4"], reset: remove(out + "/ff.mp4")),
         ], reference: "ffmpeg")
     }
 
@@ -145,14 +139,19 @@ struct Scenarios {
                                                    "--trim", "exact", "--out", out + "/ak", clip], reset: clean(out + "/ak")),
             Contender(name: "ffmpeg", command: ["ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-t", "\(seconds)", "-i", clip,
                                                 "-c:v", "libx264", "-preset", "veryfast", "-b:v", "\(video)", "-maxrate", "\(video)", "-bufsize", "\(video)",
-                                                "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", out + "/ff.mp4"], reset: clean(out)),
+                                                "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", out + "/ff.mp4"], reset: remove(out + "/ff.mp4")),
         ], reference: "ffmpeg") {
             var figures: [(String, String)] = []
-            let stem = URL(fileURLWithPath: clip).deletingPathExtension().lastPathComponent
-            for (name, path) in [("attachkit", out + "/ak/\(stem).mp4"), ("ffmpeg", out + "/ff.mp4")] {
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                figures.append(("\(name) bytes (budget 5000000)", "\(size)"))
+            let report = Measure.output([attachkit, "prepare", "--json", "--profile", "apple", "--max-duration", "\(seconds)", "--max-bytes", "5MB",
+                                         "--trim", "exact", "--out", out + "/ak", clip])
+            if let json = try? JSONValue.parse(report.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                let bytes = json["after"]?["bytes"]?.intValue ?? 0
+                figures.append(("attachkit bytes (budget 5000000)", "\(bytes) (\(fmt(Double(bytes) / 50_000, 1)) %)"))
+                figures.append(("attachkit attempts", "\(json["attempts"]?.intValue ?? 0)"))
+                figures.append(("attachkit bitrate", "\(json["bitRate"]?.intValue ?? 0) b/s"))
             }
+            let size = (try? FileManager.default.attributesOfItem(atPath: out + "/ff.mp4")[.size] as? Int) ?? 0
+            figures.append(("ffmpeg bytes (budget 5000000)", "\(size) (\(fmt(Double(size) / 50_000, 1)) %\(size > 5_000_000 ? ", OVER" : ""))"))
             return figures
         }
     }
@@ -164,6 +163,36 @@ struct Scenarios {
             Contender(name: "jobs 2", command: [attachkit, "batch", input, "--out", out + "/j2", "--jobs", "2"], reset: clean(out + "/j2")),
             Contender(name: "jobs 1", command: [attachkit, "batch", input, "--out", out + "/j1", "--jobs", "1"], reset: clean(out + "/j1")),
         ], reference: "jobs 1", speedupTarget: 1.7)
+    }
+}
+
+/// Byte fitting against ImageMagick's `jpeg:extent` at the same size: ImageMagick fits the photo
+/// to 40 % of its bytes (capped at 500 KB); AttachKit then gets ImageMagick's actual size as its
+/// budget, so it must land at the same size or smaller; SSIM of both against the source.
+struct FitComparison {
+    let attachkit: String
+    let photo: String
+    let scratch: String
+
+    func figures() -> [(String, String)] {
+        try? FileManager.default.removeItem(atPath: scratch)
+        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let name = URL(fileURLWithPath: photo).lastPathComponent
+        let original = (try? FileManager.default.attributesOfItem(atPath: photo)[.size] as? Int) ?? 0
+        let target = min(500_000, original * 2 / 5)
+        let magick = scratch + "/im.jpg"
+        _ = Measure.run(["convert", photo, "-strip", "-define", "jpeg:extent=\(target)", magick])
+        let magickBytes = (try? FileManager.default.attributesOfItem(atPath: magick)[.size] as? Int) ?? 0
+        let report = Measure.output([attachkit, "prepare", "--json", "--profile", "apple", "--max-bytes", "\(magickBytes)", "--out", scratch + "/ak", photo])
+        guard magickBytes > 0, let json = try? JSONValue.parse(report.trimmingCharacters(in: .whitespacesAndNewlines)),
+              let output = json["output"]?.stringValue else {
+            return [("\(name)", "attachkit could not fit \(magickBytes) bytes")]
+        }
+        let ours = json["after"]?["bytes"]?.intValue ?? 0
+        let ssimOurs = Quality.ssim(output: output, source: photo, scratch: scratch)
+        let ssimMagick = Quality.ssim(output: magick, source: photo, scratch: scratch)
+        let verdict = ours <= magickBytes && ssimOurs >= ssimMagick - 0.0005 ? "met" : "MISSED"
+        return [("\(name) at ImageMagick's \(magickBytes) B", "attachkit \(ours) B SSIM \(fmt(ssimOurs, 4)) (\(json["attempts"]?.intValue ?? 0) encodes) vs ImageMagick SSIM \(fmt(ssimMagick, 4)): **\(verdict)**")]
     }
 }
 

@@ -193,16 +193,8 @@ final class AudioEncodeStage: ClipStage {
             }
             chunk.pointer.pointee.pts = encodedPosition
             encodedPosition += Int64(taken)
-            do {
-                while try encoder.send(chunk) == .outputPending {
-                    try drainEncoder(output: output)
-                }
-            } catch let error as FFmpegError {
-                throw ClipErrors.processing("encoding audio", error)
-            } catch let error as PrepareError {
-                throw error
-            } catch {
-                throw .processing(step: "encoding audio", reason: "\(error)")
+            while try ClipErrors.attempt("encoding audio", { () throws(FFmpegError) in try encoder.send(chunk) }) == .outputPending {
+                try drainEncoder(output: output)
             }
             try drainEncoder(output: output)
         }

@@ -144,16 +144,8 @@ final class VideoEncodeStage: ClipStage {
         let frame = scaled.pointer
         frame.pointee.pts = pts
         frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        do {
-            while try encoder.send(scaled) == .outputPending {
-                try drainEncoder(output: output)
-            }
-        } catch let error as FFmpegError {
-            throw ClipErrors.processing("encoding video", error)
-        } catch let error as PrepareError {
-            throw error
-        } catch {
-            throw .processing(step: "encoding video", reason: "\(error)")
+        while try ClipErrors.attempt("encoding video", { () throws(FFmpegError) in try encoder.send(scaled) }) == .outputPending {
+            try drainEncoder(output: output)
         }
         try drainEncoder(output: output)
     }

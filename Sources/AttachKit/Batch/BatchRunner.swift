@@ -56,12 +56,15 @@ public struct BatchRunner: Sendable {
         VipsRuntime.setThreads(threads)
         var prepareOptions = options.prepare
         prepareOptions.threads = threads
-        let work = BatchWork(items: mine, layout: layout, inputRoot: inputRoot, outputRoot: outputRoot, finished: finished,
+        let work = BatchWork(layout: layout, inputRoot: inputRoot, outputRoot: outputRoot, finished: finished,
                              optionsHash: optionsHash, ledger: ledger, manifest: manifest,
                              preparer: Preparer(options: prepareOptions, safety: options.safety))
         onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0] != nil }.count,
                          bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }))
 
+        // Largest inputs first (longest-processing-time-first): the big transcodes start early
+        // instead of leaving one core busy at the end while the other idles.
+        let order = mine.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }.sorted { $0.1 > $1.1 }.map(\.0)
         let summary = Mutex(BatchSummary())
         let next = Atomic<Int>(0)
         let group = DispatchGroup()
@@ -70,8 +73,8 @@ public struct BatchRunner: Sendable {
             NativeThread.start {
                 while !stop.isStopped {
                     let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < mine.count else { break }
-                    let item = work.handle(mine[index])
+                    guard index < order.count else { break }
+                    let item = work.handle(order[index])
                     summary.withLock { $0.add(item) }
                     onEvent(.finished(item))
                 }
@@ -124,7 +127,6 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
 
 /// The per-item work of a batch, shared by its worker threads.
 private struct BatchWork: Sendable {
-    let items: [String]
     let layout: OutputLayout
     let inputRoot: String
     let outputRoot: String

@@ -16,8 +16,11 @@ public struct Thumbnailer: Sendable {
                           ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
         var report = ThumbnailReport(input: input.path)
         do throws(PrepareError) {
+            // The renderer opens the file itself: the header is all the probe needs to read here.
+            var headerProber = prober
+            headerProber.limits.headerOnly = true
             let info: MediaInfo
-            do { info = try prober.probe(input) } catch { throw PrepareError.probe(error) }
+            do { info = try headerProber.probe(input) } catch { throw PrepareError.probe(error) }
             let rendered = try render(path: input.path, info: info, request: request, deadline: deadline)
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),
