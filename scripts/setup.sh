@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   pkg-config
   libvips-dev
-  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
   ffmpeg libvips-tools
 )
 # Extra packages callers may ask for (the benchmarks add imagemagick), e.g. scripts/setup.sh imagemagick

@@ -36,7 +36,7 @@ static inline void ak_strerror(int code, char *buffer, size_t size) {
     }
 }
 
-// ---- Encoding, muxing and audio buffering (issue 4) ----
+// ---- Encoding, muxing and audio buffering ----
 
 /// av_audio_fifo_write of every sample of `frame` (its `extended_data` planes), which Swift can only
 /// pass as `void **` by rebinding pointers. Returns the samples written or a negative AVERROR.

@@ -5,29 +5,12 @@
 
 #include <vips/vips.h>
 
-/// vips_image_new_from_file(path, "access", access, "fail_on", fail_on, "n", pages): reads the
-/// header only; pixels are decoded later, on demand.
-static inline VipsImage *ak_vips_open(const char *path, int access, int fail_on, int pages) {
-    return vips_image_new_from_file(path, "access", (VipsAccess) access,
-                                    "fail_on", (VipsFailOn) fail_on, "n", pages, NULL);
-}
-
-/// Same as ak_vips_open without the "n" option, for loaders that have no pages (JPEG, PNG, BMP...).
-static inline VipsImage *ak_vips_open_single(const char *path, int access, int fail_on) {
-    return vips_image_new_from_file(path, "access", (VipsAccess) access,
-                                    "fail_on", (VipsFailOn) fail_on, NULL);
-}
-
 /// vips_avg: computing an average pulls every pixel through the decoder, which is how a full
 /// decode check is done in constant memory.
 static inline int ak_vips_avg(VipsImage *in, double *out) {
     return vips_avg(in, out, NULL);
 }
 
-/// The name of the loader libvips would pick for a file (e.g. "VipsForeignLoadJpegFile"), or NULL.
-static inline const char *ak_vips_find_loader(const char *path) {
-    return vips_foreign_find_load(path);
-}
 
 /// vips_jpegsave_buffer with the options AttachKit sets: quality, metadata stripping, optimized
 /// Huffman tables, progressive (interlace) or baseline. The caller g_free()s *buffer.
@@ -37,7 +20,7 @@ static inline int ak_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *
                                 "optimize_coding", TRUE, "interlace", interlace, NULL);
 }
 
-// ---- Image preparation (issue 3): shrink-on-load, pixel operations, savers ----
+// ---- Image preparation: shrink-on-load, pixel operations, savers ----
 
 /// vips_thumbnail_source(source, out, width, "height", height, "size", VIPS_SIZE_DOWN, "no_rotate",
 /// no_rotate, "fail_on", fail_on, "option_string", options, ["export_profile", export_profile]):

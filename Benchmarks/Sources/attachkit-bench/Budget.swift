@@ -1,3 +1,4 @@
+import AttachKit
 import Foundation
 
 /// The transcoding budget table: how long each operation takes per input and per second of
@@ -10,6 +11,8 @@ struct BudgetRow {
     let amount: Double
     let unit: String
     let stats: Stats
+    /// Set when AttachKit refused the work up front (e.g. no preset could meet the deadline).
+    var refusal: String? = nil
 
     var perUnit: Double { amount > 0 ? stats.wall / amount : 0 }
     var cpuPerUnit: Double { amount > 0 ? stats.cpu / amount : 0 }
@@ -60,15 +63,25 @@ struct Budget {
                     [attachkit, "prepare", "--profile", "ios", "--out", out, clip], out: out)
             }
         }
-        // The preset dimension: a deadline of 40 % of the media time makes the pipeline pick a faster
-        // x264 preset (reported in its notes); the same clips, timed again.
+        // The preset dimension: a deadline of 60 % of the veryfast time makes the pipeline pick a
+        // faster x264 preset (reported in its notes), or refuse up front when none can make it.
+        let veryfast = rows.filter { $0.operation.hasSuffix("veryfast") }
         for height in heights {
             for seconds in durations {
                 let clip = inputs.video(height: height, seconds: seconds, codec: "vp9")
-                let deadline = fmt(Double(seconds) * 0.4, 1)
+                let inputClass = "\(height)p \(seconds) s WebM"
+                let measured = veryfast.first { $0.inputClass == inputClass }?.stats.wall ?? Double(seconds)
+                let deadline = fmt(max(1, measured * 0.6), 1)
                 let report = Measure.output([attachkit, "prepare", "--json", "--profile", "ios", "--deadline", deadline, "--out", out + "-probe", clip])
+                let json = try? JSONValue.parse(report.trimmingCharacters(in: .whitespacesAndNewlines))
+                if let error = json?["error"], let code = error["code"]?.stringValue {
+                    log("  deadline \(deadline) s for \(inputClass): refused (\(code))")
+                    rows.append(BudgetRow(operation: "VP9 → H.264 (ios) deadline \(deadline) s", inputClass: inputClass, amount: Double(seconds),
+                                          unit: "s", stats: Stats(samples: []), refusal: "\(code): \(error["message"]?.stringValue ?? "")"))
+                    continue
+                }
                 let preset = report.range(of: "x264 ").map { String(report[$0.upperBound...].prefix { $0.isLetter }) } ?? "?"
-                run("VP9 → H.264 (ios) \(preset)", "\(height)p \(seconds) s WebM", Double(seconds), "s",
+                run("VP9 → H.264 (ios) \(preset)", inputClass, Double(seconds), "s",
                     [attachkit, "prepare", "--profile", "ios", "--deadline", deadline, "--out", out, clip], out: out)
             }
         }

@@ -32,6 +32,11 @@ struct AudioVideoPipeline: MediaPipeline {
             notes.append("the stream copy is \(ClipText.bytes(outcome.bytes)), over the \(ClipText.bytes(strategy.template.budget)) budget: re-encoding")
         }
         try job.deadline.check("transcoding")
+        // Re-encoding decodes whole frames: refuse a picture too large to hold, from the header.
+        if let width = job.info.width, let height = job.info.height,
+           let violation = job.safety.wholeFrameViolation(width: width, height: height) {
+            throw .overCap(violation)
+        }
         if let refusal = strategy.encodeRefusal { throw .cannotFit(reason: "a re-encode is needed but \(refusal)") }
         if let note = strategy.encodeNote { notes.append(note) }
         var fitter = BudgetFitter(job: job, source: source, template: strategy.template)

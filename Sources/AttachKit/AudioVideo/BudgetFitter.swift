@@ -96,7 +96,7 @@ struct BudgetFitter {
 
     func plan(_ sizing: Sizing, preset: EncoderSpeed) -> ClipPlan {
         var plan = ClipPlan(container: template.container, video: nil, audio: nil, window: template.window, trim: job.options.trim,
-                            cover: template.cover?.index)
+                            cover: template.cover?.index, decoding: DecoderBudget(job: job))
         if let video = template.video {
             plan.video = VideoTrackPlan(index: video.index, encode: .init(width: sizing.width, height: sizing.height,
                                                                           bitRate: sizing.videoBitRate, preset: preset),
@@ -179,8 +179,10 @@ struct BudgetFitter {
                         plan = retryPlan
                         first = corrected
                     }
-                } catch let error where error.code == "processing-failed" {
-                    notes.append("attempt 2 failed (\(error.message)); attempt 1 kept")
+                } catch {
+                    // Whatever stopped the optional second try (a processing failure, the
+                    // deadline), the first encode already fits: keep it.
+                    notes.append("attempt 2 stopped (\(error.code): \(error.message)); attempt 1 kept")
                 }
             }
             notes.append("attempt 2: \(describe(corrected, preset: retryPreset)) → \(percent(outcome.bytes)) of the budget kept")

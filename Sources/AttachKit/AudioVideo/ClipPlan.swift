@@ -70,6 +70,8 @@ struct ClipPlan: Sendable {
     var trim: TrimMode
     /// Input stream of cover art to keep (sound files into M4A or MP3); `nil` = none.
     var cover: Int?
+    /// Threads and frame-size cap of every decoder and encoder the plan opens.
+    var decoding = DecoderBudget.standard
 
     /// Whether every kept stream is copied (no decoding at all).
     var isStreamCopy: Bool { video?.encode == nil && audio?.encode == nil }

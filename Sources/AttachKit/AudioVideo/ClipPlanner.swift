@@ -82,7 +82,7 @@ struct ClipPlanner {
                 }
             }
             light = ClipPlan(container: .mp4, video: VideoTrackPlan(index: video.index, encode: nil, frameRate: video.frameRate),
-                             audio: audio, window: window, trim: options.trim)
+                             audio: audio, window: window, trim: options.trim, decoding: DecoderBudget(job: job))
         }
         if video.codec == .hevc, video.tag == "hev1", light != nil { notes.append("HEVC retagged hvc1 (iOS plays only hvc1)") }
         var strategy = ClipStrategy(light: light, template: template, notes: notes)
@@ -122,7 +122,7 @@ struct ClipPlanner {
         var light: ClipPlan?
         if let copyContainer, !exactCut {
             light = ClipPlan(container: copyContainer, video: nil, audio: AudioTrackPlan(index: audio.index, encode: nil),
-                             window: window, trim: options.trim, cover: cover?.index)
+                             window: window, trim: options.trim, cover: cover?.index, decoding: DecoderBudget(job: job))
         }
         var strategy = ClipStrategy(light: light, template: template, notes: notes)
         if !canEncode {

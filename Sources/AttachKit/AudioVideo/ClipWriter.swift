@@ -118,7 +118,8 @@ struct ClipWriter {
         var stages: [any ClipStage] = []
         if let video = plan.video {
             if let encode = video.encode {
-                stages.append(try VideoEncodeStage(plan: video, encode: encode, input: input, globalHeader: globalHeader, timeline: timeline))
+                stages.append(try VideoEncodeStage(plan: video, encode: encode, input: input, globalHeader: globalHeader,
+                                                   timeline: timeline, decoding: plan.decoding))
             } else {
                 stages.append(StreamCopyStage(inputIndex: video.index, isVideo: true, input: input, frameRate: video.frameRate, timeline: timeline))
             }
@@ -130,7 +131,7 @@ struct ClipWriter {
                 stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, timeline: timeline))
             }
         }
-        if let cover = plan.cover { stages.append(CoverArtStage(inputIndex: cover)) }
+        if let cover = plan.cover { stages.append(CoverArtStage(inputIndex: cover, decoding: plan.decoding)) }
         return stages
     }
 

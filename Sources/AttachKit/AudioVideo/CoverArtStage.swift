@@ -10,9 +10,11 @@ final class CoverArtStage: ClipStage {
     let finished = true
     private(set) var tally = StreamTally()
     private var outputTimeBase = AVRational(num: 1, den: 90_000)
+    private let maxPixels: Int64
 
-    init(inputIndex: Int) {
+    init(inputIndex: Int, decoding: DecoderBudget) {
         self.inputIndex = inputIndex
+        self.maxPixels = decoding.maxPixels
     }
 
     func attach(to output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {
@@ -20,7 +22,7 @@ final class CoverArtStage: ClipStage {
             outputIndex = try output.addStream(copying: inputIndex, of: input)
             // A movie header read without stream info does not say the picture's size: decode it.
             if output.pictureSize(of: outputIndex).width <= 0 {
-                let size = try Self.decodedSize(of: inputIndex, in: input)
+                let size = try Self.decodedSize(of: inputIndex, in: input, maxPixels: maxPixels)
                 output.setPictureSize(of: outputIndex, width: size.width, height: size.height)
             }
         } catch {
@@ -28,8 +30,8 @@ final class CoverArtStage: ClipStage {
         }
     }
 
-    private static func decodedSize(of index: Int, in input: borrowing AVInput) throws(FFmpegError) -> (width: Int, height: Int) {
-        let decoder = try AVDecoder(input: input, streamIndex: index, options: ["threads": "1"])
+    private static func decodedSize(of index: Int, in input: borrowing AVInput, maxPixels: Int64) throws(FFmpegError) -> (width: Int, height: Int) {
+        let decoder = try AVDecoder(input: input, streamIndex: index, options: ["threads": "1", "max_pixels": String(maxPixels)])
         let packet = try AVPacketBuffer()
         let frame = try AVFrameBuffer()
         try input.attachedPicture(of: index, into: packet)

@@ -9,6 +9,8 @@ struct PosterFrameDecoder {
     let path: String
     let demuxer: String
     let stream: Int
+    /// Threads and frame-size cap of the decoder.
+    var decoding = DecoderBudget.standard
     let deadline: Deadline
 
     /// Decodes into `frame`.
@@ -75,7 +77,7 @@ struct PosterFrameDecoder {
 
     private func openDecoder(_ input: borrowing AVInput) throws(PrepareError) -> AVDecoder {
         do {
-            return try AVDecoder(input: input, streamIndex: stream, options: ["threads": "auto"])
+            return try AVDecoder(input: input, streamIndex: stream, options: decoding.decoderOptions)
         } catch {
             throw .unsupported(reason: "FFmpeg cannot decode the picture: \(error.message)")
         }

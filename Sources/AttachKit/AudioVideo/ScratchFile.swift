@@ -7,9 +7,10 @@ import Glibc
 struct ScratchFile: ~Copyable {
     let path: String
 
-    /// `BESIDE.retry` (same folder, so the move is a rename on one file system).
+    /// `BESIDE` with `.retry` before its `.tmp` suffix (same folder, so the move is a rename on one
+    /// file system, and a killed run's leftover is still a `*.tmp` the next batch removes).
     init(beside path: String) {
-        self.path = path + ".retry"
+        self.path = path.hasSuffix(".tmp") ? String(path.dropLast(4)) + ".retry.tmp" : path + ".retry.tmp"
         unlink(self.path)
     }
 

@@ -28,7 +28,7 @@ final class VideoEncodeStage: ClipStage {
     /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg cannot decode the stream,
     ///   ``PrepareError/processing(step:reason:)`` when an encoder or buffer cannot be set up.
     init(plan: VideoTrackPlan, encode: VideoTrackPlan.VideoEncode, input: borrowing AVInput,
-         globalHeader: Bool, timeline: ClipTimeline) throws(PrepareError) {
+         globalHeader: Bool, timeline: ClipTimeline, decoding: DecoderBudget) throws(PrepareError) {
         inputIndex = plan.index
         let info = input.stream(plan.index)
         codecName = info.codec.rawValue
@@ -36,14 +36,14 @@ final class VideoEncodeStage: ClipStage {
         frameDuration = Double(plan.frameRate.den) / Double(plan.frameRate.num)
         self.timeline = timeline
         do {
-            decoder = try AVDecoder(input: input, streamIndex: plan.index, options: ["threads": "auto"])
+            decoder = try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
         } catch {
             throw .unsupported(reason: "FFmpeg cannot decode the \(codecName) video: \(error.message)")
         }
         let parameters = input.context.pointee.streams[plan.index]!.pointee.codecpar.pointee
         var settings = VideoEncoderSettings(width: encode.width, height: encode.height, timeBase: inputTimeBase,
                                             frameRate: plan.frameRate, bitRate: encode.bitRate)
-        settings.options = ["preset": encode.preset.rawValue]
+        settings.options = ["preset": encode.preset.rawValue].merging(decoding.encoderOptions) { $1 }
         // A keyframe every 2 s at most: quick seeking for the poster frame and the player.
         settings.gopSize = max(1, Int((2 / frameDuration).rounded()))
         settings.colorSpace = parameters.color_space

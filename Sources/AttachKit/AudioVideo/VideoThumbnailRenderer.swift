@@ -9,7 +9,9 @@ import CFFmpeg
 /// reported. Sound files: their attached picture (cover art), same crop and scale; without one,
 /// ``PrepareError/unsupported(reason:)``.
 struct VideoThumbnailRenderer: ThumbnailRendering {
-    func render(path: String, info: MediaInfo, request: ThumbnailRequest, deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
+    func render(path: String, info: MediaInfo, request: ThumbnailRequest, limits: SafetyLimits,
+                deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
+        let decoding = DecoderBudget(threads: nil, maxPixels: limits.maxWholeFramePixels)
         guard let demuxer = Demuxers.name(for: info.container) else {
             throw .unsupported(reason: "\(info.container) is not a container FFmpeg reads")
         }
@@ -18,12 +20,16 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
         var shown: Double?
         switch located.kind {
         case .picture(let stream):
+            if let width = info.width, let height = info.height, let violation = limits.wholeFrameViolation(width: width, height: height) {
+                throw .overCap(violation)
+            }
             let duration = info.duration ?? 0
             let time = request.time ?? (duration > 0 && duration < 2 ? duration / 2 : 1)
             guard time.isFinite, time >= 0 else { throw .unsupported(reason: "thumbnail time \(time) s is not a time in the clip") }
-            shown = try PosterFrameDecoder(path: path, demuxer: demuxer, stream: stream, deadline: deadline).decode(at: time, into: frame)
+            shown = try PosterFrameDecoder(path: path, demuxer: demuxer, stream: stream, decoding: decoding, deadline: deadline)
+                .decode(at: time, into: frame)
         case .cover(let stream):
-            try decodeCover(path: path, demuxer: demuxer, stream: stream, into: frame)
+            try decodeCover(path: path, demuxer: demuxer, stream: stream, maxPixels: limits.maxWholeFramePixels, into: frame)
         }
         try deadline.check("rendering the thumbnail")
         let picture = try PosterPicture(frame: frame, sampleAspect: located.sampleAspect, rotation: located.rotation,
@@ -65,10 +71,10 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
     }
 
     /// Decodes the attached picture of stream `stream` into `frame`.
-    private func decodeCover(path: String, demuxer: String, stream: Int, into frame: borrowing AVFrameBuffer) throws(PrepareError) {
+    private func decodeCover(path: String, demuxer: String, stream: Int, maxPixels: Int64, into frame: borrowing AVFrameBuffer) throws(PrepareError) {
         do {
             let input = try AVInput(path: path, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer))
-            let decoder = try AVDecoder(input: input, streamIndex: stream, options: ["threads": "1"])
+            let decoder = try AVDecoder(input: input, streamIndex: stream, options: ["threads": "1", "max_pixels": String(maxPixels)])
             let packet = try AVPacketBuffer()
             try input.attachedPicture(of: stream, into: packet)
             _ = try decoder.send(packet)

@@ -36,11 +36,14 @@ public struct BatchRunner: Sendable {
             throw .inputFolder(error.description)
         }
         // Everything under the input folder, except the output folder when it is nested inside.
+        // The output folder may sit inside the input folder (its files are then not inputs), but
+        // must not be the input folder itself or contain it.
+        guard outputRoot != inputRoot, !inputRoot.hasPrefix(outputRoot + "/") else { throw .overlappingFolders(input: inputRoot, output: outputRoot) }
         let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
         let all = InputWalker.files(under: inputRoot).filter { outputPrefix == nil || !$0.hasPrefix(outputPrefix!) }
         let layout = OutputLayout(relativePaths: all)
         let mine = all.filter { options.shard.contains(relativePath: $0) }
-        Self.removeStaleTemporaries(under: outputRoot)
+        Self.removeStaleTemporaries(of: mine.map { layout.assignments[$0]! }, under: outputRoot, manifest: options.manifestName)
 
         let optionsHash = options.prepare.fingerprint
         let manifest: BatchManifest
@@ -59,7 +62,7 @@ public struct BatchRunner: Sendable {
         let work = BatchWork(layout: layout, inputRoot: inputRoot, outputRoot: outputRoot, finished: finished,
                              optionsHash: optionsHash, ledger: ledger, manifest: manifest,
                              preparer: Preparer(options: prepareOptions, safety: options.safety))
-        onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0] != nil }.count,
+        onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0]?.isFinal == true }.count,
                          bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }))
 
         // Largest inputs first (longest-processing-time-first): the big transcodes start early
@@ -92,20 +95,35 @@ public struct BatchRunner: Sendable {
         result.total = mine.count
         result.interrupted = stop.isStopped && result.prepared + result.skipped + result.failed < mine.count
         let elapsed = ContinuousClock.now - start
-        result.elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        if !ledger.report.isClean { result.failures.append(("(access ledger)", "handle-leak", ledger.report.problems.joined(separator: "; "))) }
+        result.elapsedSeconds = elapsed.seconds
+        result.accessProblems = ledger.report.problems
         return result
     }
 
 
-    /// Removes what a killed run left: AtomicOutput temporaries (`.NAME.XXXXXX.tmp`) and a
-    /// half-written manifest compaction.
-    static func removeStaleTemporaries(under root: String) {
-        for relative in InputWalker.filesIncludingHidden(under: root) {
-            let name = PathResolver.fileName(relative)
-            if (name.hasPrefix(".") && name.hasSuffix(".tmp")) || name.hasSuffix(".jsonl.compact.tmp") {
-                unlink(root + "/" + relative)
+    /// Removes what a killed run of this batch (this shard) left: the temporaries of its own
+    /// outputs and thumbnails (`.STEM.XXXXXX.tmp`, exact names, see ``AtomicOutput``) and a
+    /// half-written compaction of its own manifest. Other shards writing into the same folder at
+    /// the same time, and any other file, are never touched.
+    static func removeStaleTemporaries(of assignments: [(folder: String, stem: String)], under root: String, manifest: String) {
+        unlink(root + "/" + manifest + ".compact.tmp")
+        var stemsByFolder: [String: Set<String>] = [:]
+        for assignment in assignments { stemsByFolder[assignment.folder, default: []].insert(assignment.stem) }
+        for (folder, stems) in stemsByFolder {
+            let path = folder.isEmpty ? root : root + "/" + folder
+            guard let directory = opendir(path) else { continue }
+            defer { closedir(directory) }
+            var doomed: [String] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
+                if stems.contains(where: { AtomicOutput.isTemporary(name, stem: $0) || AtomicOutput.isTemporary(name, stem: $0 + ".thumbnail.jpg") }) {
+                    doomed.append(name)
+                }
             }
+            for name in doomed { unlink(path + "/" + name) }
         }
     }
 }
@@ -114,12 +132,16 @@ public struct BatchRunner: Sendable {
 public enum BatchError: Error, Sendable, CustomStringConvertible {
     case inputFolder(String)
     case outputFolder(String)
+    /// The output folder is the input folder or contains it.
+    case overlappingFolders(input: String, output: String)
     case manifest(String)
 
     public var description: String {
         switch self {
         case .inputFolder(let path): return "input folder \(path) does not exist or cannot be read"
         case .outputFolder(let path): return "output folder \(path) cannot be created"
+        case .overlappingFolders(let input, let output):
+            return "the output folder \(output) is, or contains, the input folder \(input): choose a separate --out"
         case .manifest(let reason): return "cannot write the manifest: \(reason)"
         }
     }
@@ -158,7 +180,7 @@ private struct BatchWork: Sendable {
             handle.release()
             return record(relative, hash: "", report: report, start: start)
         }
-        if let done = finished[relative], done.inputHash == hash,
+        if let done = finished[relative], done.inputHash == hash, done.isFinal,
            !done.ok || done.output.map({ FileSystem.exists(outputRoot + "/" + $0) }) == true {
             handle.release()
             return BatchItem(relativePath: relative, skipped: true, report: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
@@ -188,6 +210,6 @@ private struct BatchWork: Sendable {
         return BatchItem(relativePath: relative, skipped: false, report: report, ok: report.ok,
                          inputBytes: report.before?.bytes ?? FileSystem.size(inputRoot + "/" + relative),
                          outputBytes: report.after?.bytes ?? 0,
-                         elapsedMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                         elapsedMilliseconds: elapsed.seconds * 1000)
     }
 }

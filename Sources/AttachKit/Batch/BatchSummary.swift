@@ -17,9 +17,11 @@ public struct BatchSummary: Sendable {
     /// The slowest items of this run: (relative path, milliseconds), slowest first.
     public var slowest: [(path: String, milliseconds: Double)] = []
     public var elapsedSeconds: Double = 0
+    /// Access-handle leaks or double releases found in the ledger at the end (there must be none).
+    public var accessProblems: [String] = []
 
-    /// Every input has a valid output and nothing was left undone.
-    public var allPrepared: Bool { failed == 0 && !interrupted && prepared + skipped == total }
+    /// Every input has a valid output, nothing was left undone, and the ledger is clean.
+    public var allPrepared: Bool { failed == 0 && !interrupted && prepared + skipped == total && accessProblems.isEmpty }
 
     /// Bytes saved by this run (input minus output of the files prepared now).
     public var bytesSaved: Int64 { inputBytes - outputBytes }

@@ -73,13 +73,18 @@ struct ImageLoadStep: ImageStep {
     }
 
     private func loadWithFFmpeg(_ work: inout ImageWork, demuxer: String) throws(PrepareError) {
+        // FFmpeg hands over whole frames: refuse a picture too large to hold before decoding it.
+        if let width = work.job.info.width, let height = work.job.info.height,
+           let violation = work.job.safety.wholeFrameViolation(width: width, height: height) {
+            throw .overCap(violation)
+        }
         let animated = work.plan.animated
         let selection = work.selection
         let box = work.loadBox
         let path = work.job.inputPath, frames = animated ? max(1, work.plan.frames) : 1
         let pictures = try ImageFailure.ffmpeg(name) { () throws(FFmpegError) in
             try FFmpegPictureReader.decode(path: path, demuxer: demuxer, keep: { selection.keeps($0) }, maxFrames: frames,
-                                           maxPixels: SafetyLimits().maxPixels,
+                                           maxPixels: work.job.safety.maxWholeFramePixels,
                                            size: { width, height in Self.fit(width: width, height: height, inside: box) })
         }
         work.image = try ImageFailure.vips(name) { () throws(VipsError) in

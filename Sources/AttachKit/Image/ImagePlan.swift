@@ -59,7 +59,7 @@ struct ImagePlan: Sendable {
     static func reader(for info: MediaInfo, path: String) throws(PrepareError) -> Reader {
         if info.codec == .apng, (info.frames ?? 1) > 1 { return .ffmpeg(demuxer: "apng") }
         if !ffmpegOnly.contains(info.container),
-           (try? VipsImage.open(path: path, sequential: true, failOnWarnings: false)) != nil {
+           (try? VipsImage.load(path: path, sequential: true, failOnWarnings: false)) != nil {
             return .vips
         }
         guard let demuxer = Demuxers.name(for: info.container) else {

@@ -9,7 +9,8 @@
 /// so a frame number chosen for an input still works on its prepared output with fewer frames;
 /// the frame shown is reported. Damaged data fails (decoder warnings are errors).
 struct ImageThumbnailRenderer: ThumbnailRendering {
-    func render(path: String, info: MediaInfo, request: ThumbnailRequest, deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
+    func render(path: String, info: MediaInfo, request: ThumbnailRequest, limits: SafetyLimits,
+                deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
         let step = "thumbnail"
         let width = max(1, info.displayWidth ?? info.width ?? 1)
         let height = max(1, info.displayHeight ?? info.height ?? 1)
@@ -24,7 +25,7 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
 
         let reader = try ImagePlan.reader(for: info, path: path)
         try deadline.check(step)
-        var image = try load(path: path, info: info, reader: reader, frame: animated ? frame : nil, box: box, step: step)
+        var image = try load(path: path, info: info, reader: reader, frame: animated ? frame : nil, box: box, limits: limits, step: step)
         try deadline.check(step)
         do {
             // Decode now (at thumbnail size): damaged data fails here, as corrupt.
@@ -49,7 +50,7 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
 
     /// The upright picture (one frame) fitted inside `box`.
     private func load(path: String, info: MediaInfo, reader: ImagePlan.Reader, frame: Int?, box: (width: Int, height: Int),
-                      step: String) throws(PrepareError) -> VipsImage {
+                      limits: SafetyLimits, step: String) throws(PrepareError) -> VipsImage {
         switch reader {
         case .vips:
             do {
@@ -65,7 +66,7 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
             let pictures: FFmpegPictureReader.Pictures
             do {
                 pictures = try FFmpegPictureReader.decode(
-                    path: path, demuxer: demuxer, keep: { $0 == wanted }, maxFrames: wanted + 1, maxPixels: SafetyLimits().maxPixels,
+                    path: path, demuxer: demuxer, keep: { $0 == wanted }, maxFrames: wanted + 1, maxPixels: limits.maxWholeFramePixels,
                     size: { width, height in ImageLoadStep.fit(width: width, height: height, inside: box) })
             } catch {
                 throw ImageFailure.from(error, step: step)

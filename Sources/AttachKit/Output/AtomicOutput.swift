@@ -18,8 +18,7 @@ struct AtomicOutput: ~Copyable {
     /// - Parameter stem: used in the temporary name, for people looking at the folder.
     /// - Throws: ``OutputError``: folder out of scope or missing, cannot create.
     init(folder: String, stem: String, ledger: AccessLedger) throws(OutputError) {
-        let safeStem = String(stem.prefix(64).map { $0 == "/" ? "_" : $0 })
-        let template = PathResolver.absolute(folder) + "/." + safeStem + ".XXXXXX.tmp"
+        let template = PathResolver.absolute(folder) + "/." + Self.safe(stem) + ".XXXXXX.tmp"
         let handle: AccessHandle
         do {
             handle = try ledger.acquire(template, mode: .write)
@@ -41,6 +40,22 @@ struct AtomicOutput: ~Copyable {
 
     deinit {
         if !committed { unlink(temporaryPath) }
+    }
+
+    /// The stem as it appears in temporary names (at most 64 characters, no `/`).
+    static func safe(_ stem: String) -> String {
+        String(stem.prefix(64).map { $0 == "/" ? "_" : $0 })
+    }
+
+    /// Whether `name` is a temporary file an ``AtomicOutput`` with this stem creates (or a retry
+    /// scratch file beside one): `.STEM.XXXXXX.tmp` or `.STEM.XXXXXX.retry.tmp`. Exact, so that a
+    /// batch cleaning up after a killed run never touches another input's (or shard's) files.
+    static func isTemporary(_ name: String, stem: String) -> Bool {
+        let prefix = "." + safe(stem) + "."
+        guard name.hasPrefix(prefix) else { return false }
+        var rest = name.dropFirst(prefix.count)
+        if rest.hasSuffix(".retry.tmp") { rest = rest.dropLast(".retry.tmp".count) } else if rest.hasSuffix(".tmp") { rest = rest.dropLast(4) } else { return false }
+        return rest.count == 6 && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     /// Writes `bytes` as the whole content of the temporary file.

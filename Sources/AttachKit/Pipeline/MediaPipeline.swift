@@ -9,6 +9,8 @@ struct PrepareJob: Sendable {
     /// The profile with this run's budgets applied (``PrepareOptions/effectiveProfile``).
     let profile: Profile
     let options: PrepareOptions
+    /// The caps the input already passed; decoders are bounded by them too.
+    let safety: SafetyLimits
     let deadline: Deadline
 
     /// Whether the input has a finding with this code.

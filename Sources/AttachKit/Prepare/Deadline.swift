@@ -11,10 +11,7 @@ public struct Deadline: Sendable {
     }
 
     /// Seconds since the start.
-    public var elapsed: Double {
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
+    public var elapsed: Double { (ContinuousClock.now - start).seconds }
 
     /// Seconds left, `nil` without a deadline (never below zero).
     public var remaining: Double? { budget.map { max(0, $0 - elapsed) } }

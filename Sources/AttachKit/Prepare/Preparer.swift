@@ -60,7 +60,7 @@ public struct Preparer: Sendable {
         let output = try makeOutput(ledger: ledger, stem: stem)
         let produced: (container: Container, kind: MediaKind)
         let job = PrepareJob(inputPath: input.path, info: info, findings: findings, profile: profile,
-                             options: options, deadline: deadline)
+                             options: options, safety: safety, deadline: deadline)
         guard let pipeline = Pipelines.pipeline(for: info.kind) else {
             throw .unsupported(reason: "\(info.container) content cannot be turned into an attachment")
         }
@@ -161,8 +161,6 @@ public struct Preparer: Sendable {
 
     /// The file name without its last extension.
     static func stem(of path: String) -> String {
-        let name = PathResolver.fileName(path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
+        OutputNamer.split(PathResolver.fileName(path)).stem
     }
 }

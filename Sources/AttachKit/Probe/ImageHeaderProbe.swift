@@ -3,7 +3,7 @@ enum ImageHeaderProbe {
     /// Fills the image fields of `info` from the header of the file at `path`.
     /// - Throws: ``VipsError`` when libvips cannot read the header.
     static func read(path: String, into info: inout MediaInfo) throws(VipsError) {
-        let image = try VipsImage.open(path: path, sequential: true)
+        let image = try VipsImage.load(path: path, sequential: true, failOnWarnings: false)
         info.width = image.width
         info.height = image.height
         info.bands = image.bands

@@ -14,6 +14,10 @@ public struct SafetyLimits: Sendable, Equatable {
     public var maxDuration: Double = 4 * 3600
     /// Streams in an audio/video container. Default 32.
     public var maxStreams: Int = 32
+    /// Width × height of a picture that has to be decoded whole into memory rather than streamed
+    /// (video frames, and images only FFmpeg reads: BMP, 12-bit JPEG, JPEG XL, HEIF sequences).
+    /// Default 64 Mpx (256 MB as RGBA), more than 8K video's 33 Mpx.
+    public var maxWholeFramePixels: Int64 = 64_000_000
 
     public init() {}
 
@@ -40,6 +44,14 @@ public struct SafetyLimits: Sendable, Equatable {
             return SafetyViolation(cap: "maxStreams", detail: "\(streams) streams > \(maxStreams)")
         }
         return nil
+    }
+
+    /// The cap a picture decoded whole into memory is over, if any (see ``maxWholeFramePixels``).
+    public func wholeFrameViolation(width: Int, height: Int) -> SafetyViolation? {
+        let pixels = Int64(width) * Int64(height)
+        guard pixels > maxWholeFramePixels else { return nil }
+        return SafetyViolation(cap: "maxWholeFramePixels",
+                               detail: "\(width)×\(height) = \(pixels) px must be decoded whole, over \(maxWholeFramePixels)")
     }
 }
 

@@ -23,8 +23,9 @@ extension DeepCheck {
         }
         let decodable = streams.filter { ($0.kind == .audio || $0.kind == .video) && !$0.isAttachedPicture }
         guard !decodable.isEmpty else { return .corrupt(reason: "no audio or video stream to decode") }
+        // A picture too large to decode safely is not checked (it is not thereby corrupt).
         for stream in decodable where stream.kind == .video && Double(stream.width) * Double(stream.height) > Double(maximumPixels) {
-            return .corrupt(reason: "video stream \(stream.index) is " + refusal(width: stream.width, height: stream.height))
+            return .notChecked
         }
         var longest: Double?
         var undecodable = false

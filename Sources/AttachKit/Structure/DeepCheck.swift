@@ -17,18 +17,19 @@ enum DeepCheck {
     /// ...unless it is at most this many seconds short.
     static let durationSlack = 0.5
 
-    /// Full decode: images through libvips (VipsImage.open(path:sequential:true, failOnWarnings: true) then decodeAll()),
+    /// Full decode: images through libvips (VipsImage.load(path:loaderOptions:sequential:failOnWarnings:) then decodeAll()),
     /// audio/video through libavformat+libavcodec (every packet of every audio/video stream that is not an attached picture).
     /// Returns .corrupt(reason) on any decode error, and also when the decoded media ends well before a duration the
     /// container *declares* (not when FFmpeg only estimated it from bitrate — MediaInfo.durationIsEstimate == true):
     /// e.g. decoded < 90% of declared and more than 0.5 s short.
     ///
     /// - Returns: ``StructureVerdict/intact`` when everything decoded; ``StructureVerdict/corrupt(reason:)``
-    ///   on a decode error, a short decode, or a picture over ``maximumPixels``;
-    ///   ``StructureVerdict/notChecked`` when no decoder exists for the format or one of its streams.
+    ///   on a decode error or a short decode; ``StructureVerdict/notChecked`` when no decoder exists
+    ///   for the format or one of its streams, or the picture is over ``maximumPixels`` (a valid
+    ///   large picture is not corrupt: it is simply not decoded).
     static func check(path: String, info: MediaInfo) -> StructureVerdict {
         if let width = info.width, let height = info.height, Double(width) * Double(height) > Double(maximumPixels) {
-            return .corrupt(reason: refusal(width: width, height: height))
+            return .notChecked
         }
         if info.kind == .image, !ffmpegOnlyImages.contains(info.container),
            let verdict = decodeImage(path: path, info: info) {
@@ -47,9 +48,9 @@ enum DeepCheck {
         let allPages = (info.frames ?? 1) > 1 && [.gif, .webp].contains(info.container)
         let image: VipsImage
         do {
-            image = try VipsImage.open(path: path, sequential: true, failOnWarnings: true, allPages: allPages)
+            image = try VipsImage.load(path: path, loaderOptions: allPages ? "n=-1" : "", sequential: true, failOnWarnings: true)
         } catch {
-            guard (try? VipsImage.open(path: path, sequential: true, failOnWarnings: false, allPages: allPages)) != nil else {
+            guard (try? VipsImage.load(path: path, loaderOptions: allPages ? "n=-1" : "", sequential: true, failOnWarnings: false)) != nil else {
                 return nil
             }
             return .corrupt(reason: "the image header reads only with warnings: \(error.description)")
@@ -62,9 +63,4 @@ enum DeepCheck {
         return .intact
     }
 
-    /// The reason given for a picture over ``maximumPixels``.
-    static func refusal(width: Int, height: Int) -> String {
-        let megapixels = Double(width) * Double(height) / 1_000_000
-        return "\(width)x\(height) (\((megapixels * 10).rounded() / 10) Mpx) is over the \(maximumPixels / 1_000_000) Mpx a decode check will decode; refused without decoding"
-    }
 }

@@ -37,5 +37,7 @@ struct RenderedThumbnail: Sendable {
 /// rotation tag applied), clipped to ``ThumbnailRequest/clip`` and then scaled to fit
 /// ``ThumbnailRequest/size``.
 protocol ThumbnailRendering: Sendable {
-    func render(path: String, info: MediaInfo, request: ThumbnailRequest, deadline: Deadline) throws(PrepareError) -> RenderedThumbnail
+    /// - Parameter limits: the caps the input passed; decoders are bounded by them too.
+    func render(path: String, info: MediaInfo, request: ThumbnailRequest, limits: SafetyLimits,
+                deadline: Deadline) throws(PrepareError) -> RenderedThumbnail
 }

@@ -52,7 +52,7 @@ public struct Thumbnailer: Sendable {
         case .video, .audio: renderer = VideoThumbnailRenderer()
         case .unknown: throw .unsupported(reason: "\(info.container) content has no picture")
         }
-        return try renderer.render(path: path, info: info, request: request, deadline: deadline)
+        return try renderer.render(path: path, info: info, request: request, limits: safety, deadline: deadline)
     }
 
     /// `ThumbnailClippingRectKey` and `ThumbnailTimeKey` (frame for animated images, seconds for movies).

@@ -10,7 +10,8 @@ struct BatchCommand: Command {
     static let summary = "prepare a whole folder in parallel, resumably, into a mirrored output folder"
     static let usage = """
         usage: attachkit batch INPUT_DIR --out OUT_DIR [--profile NAME|PATH.json] [--jobs N] [--shard I/N]
-                               [--thumbnails] [--max-bytes N] [--max-edge PX] [--max-duration S] [--json]
+                               [--thumbnails] [--max-bytes N] [--max-edge PX] [--max-frames N]
+                               [--max-duration S] [--deadline S] [--json]
 
         Prepares every file under INPUT_DIR (hidden files skipped, no symbolic link followed out of
         it) into OUT_DIR, mirroring the folders, with extensions that match the bytes. Writes
@@ -21,6 +22,8 @@ struct BatchCommand: Command {
           --shard I/N     only the inputs whose path hash falls in shard I of N (0-based); the
                           manifest is then manifest-shard-I-of-N.jsonl
           --thumbnails    also write STEM.thumbnail.jpg beside each output
+          --max-bytes, --max-edge, --max-frames, --max-duration, --deadline   as for prepare
+        OUT_DIR may sit inside INPUT_DIR (it is then skipped) but must not be it or contain it.
           --json          one report per file on stdout (the summary goes to stderr)
         Progress goes to stderr: a bar on a terminal, one line per file otherwise.
         Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error.
@@ -78,6 +81,8 @@ struct BatchCommand: Command {
         let text = BatchSummaryTable.render(summary, manifest: runner.options.outputRoot + "/" + runner.options.manifestName)
         if json { Output.error(text) } else { Output.line(text) }
         withExtendedLifetime(signals) {}
+        for problem in summary.accessProblems { Output.error("attachkit batch: \(problem)") }
+        if !summary.accessProblems.isEmpty { return .software }
         if summary.interrupted { return signals.receivedTerminate ? .terminated : .interrupted }
         return summary.allPrepared ? .success : .failure
     }

@@ -69,13 +69,13 @@ struct PrepareCommand: Command {
 
     func run() -> ExitCode {
         var failures = 0
-        var stems = OutputNames()
+        var names = OutputNamer()
         var table = Table(["", "INPUT", "ACTION", "OUTPUT", "BEFORE", "AFTER", "MS"])
         for path in inputs.files {
             let report: PrepareReport
             do {
                 let handle = try inputs.ledger.acquire(path)
-                report = preparer.prepare(handle, ledger: inputs.ledger, outputStem: stems.claim(for: path))
+                report = preparer.prepare(handle, ledger: inputs.ledger, outputStem: names.claim(fileName: String(path.split(separator: "/").last ?? "")))
                 handle.release()
             } catch {
                 var failed = PrepareReport(input: path)
@@ -105,25 +105,6 @@ struct PrepareCommand: Command {
         }
         if let problem = inputs.checkLedger() { return problem }
         return failures > 0 ? .failure : .success
-    }
-}
-
-/// Output stems for one run: two inputs never write the same output (`a.jpeg` and `a.jpg` both
-/// want `a.jpg`; the second becomes `a-jpg.jpg`, then `a-2.jpg`...).
-struct OutputNames {
-    private var taken: Set<String> = []
-
-    mutating func claim(for path: String) -> String {
-        let name = String(path.split(separator: "/").last ?? "")
-        let dot = name.lastIndex(of: ".")
-        let stem = dot.map { String(name[..<$0]) } ?? name
-        let ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
-        var candidates = [stem]
-        if !ext.isEmpty { candidates.append("\(stem)-\(ext)") }
-        candidates += (2...).lazy.prefix(1000).map { "\(stem)-\($0)" }
-        let chosen = candidates.first { !taken.contains($0.lowercased()) } ?? stem
-        taken.insert(chosen.lowercased())
-        return chosen
     }
 }
 

@@ -53,6 +53,9 @@ struct ServeCommand: Command {
         let signals = SignalWatch(stop: stop, quiet: true)
         Output.error("attachkit serve: ready (roots: \(service.ledger.scopes.map(\.description).joined(separator: ", ")); jobs: \(service.jobs))")
         let inFlight = DispatchGroup()
+        // Backpressure: at most jobs × 4 requests are read ahead of the work, so a fast client
+        // cannot queue unbounded lines in memory.
+        let slots = DispatchSemaphore(value: service.jobs * 4)
         let service = self.service
         var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
         var requests = 0
@@ -63,10 +66,12 @@ struct ServeCommand: Command {
             case .text(let text):
                 guard text.contains(where: { !$0.isWhitespace }) else { continue }
                 requests += 1
+                slots.wait()
                 inFlight.enter()
                 Task {
                     let response = await service.respond(to: text)
                     Output.line(response)
+                    slots.signal()
                     inFlight.leave()
                 }
             }

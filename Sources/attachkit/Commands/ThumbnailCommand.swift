@@ -38,7 +38,9 @@ struct ThumbnailCommand: Command {
     }
 
     init(_ arguments: Arguments) throws(UsageError) {
-        guard arguments.positional.count == 1 else { throw UsageError("give exactly one input file") }
+        guard arguments.positional.count == 1, !FileSystem.isDirectory(arguments.positional[0]) else {
+            throw UsageError("give exactly one input file")
+        }
         guard let output = arguments.value("out") else { throw UsageError("--out PATH is required") }
         let folder = FileSystem.parent(of: output)
         guard FileSystem.isDirectory(folder) else { throw UsageError("the folder of --out (\(folder)) does not exist") }

@@ -110,7 +110,7 @@ struct AudioVideoFitTests {
         var info = MediaInfo(path: "/x.mp4", bytes: 60_000_000, kind: .video, container: .mp4)
         info.duration = duration
         return PrepareJob(inputPath: "/x.mp4", info: info, findings: [], profile: .ios,
-                          options: PrepareOptions(outputFolder: "/tmp", maxBytes: maxBytes), deadline: Deadline(seconds: nil))
+                          options: PrepareOptions(outputFolder: "/tmp", maxBytes: maxBytes), safety: SafetyLimits(), deadline: Deadline(seconds: nil))
     }
 
     static func source(width: Int, height: Int, duration: Double) -> ClipSource {

@@ -65,17 +65,28 @@ struct BatchPlanningTests {
         #expect(text.split(separator: "\n").count == 2)
     }
 
-    @Test("stale temporaries of a killed run are removed, outputs kept")
+    @Test("stale temporaries of this shard's inputs are removed; other files, other shards' temporaries and outputs are kept")
     func staleTemporaries() throws {
         let folder = TestEnvironment.temporaryFolder("stale")
-        let sub = try folder.appendingPathComponent("sub", isDirectory: true).creatingFolder()
-        for name in [".a.Xy12Zq.tmp", "sub/.b.aaaaaa.tmp", "manifest.jsonl.compact.tmp", "keep.jpg", "sub/keep.png"] {
-            try Data([1]).write(to: folder.appendingPathComponent(name))
+        _ = try folder.appendingPathComponent("sub", isDirectory: true).creatingFolder()
+        let mine = [".a.Xy12Zq.tmp", "sub/.b.aaaaaa.tmp", ".a.thumbnail.jpg.Q1w2E3.tmp", ".a.abc123.retry.tmp", "manifest.jsonl.compact.tmp"]
+        let others = [".c.Zz9Yy8.tmp", ".a.b.Xy12Zq.tmp", ".a.toolong7.tmp", ".notes.tmp", "keep.jpg", "sub/keep.png",
+                      "manifest-shard-1-of-2.jsonl.compact.tmp"]
+        for name in mine + others { try Data([1]).write(to: folder.appendingPathComponent(name)) }
+        BatchRunner.removeStaleTemporaries(of: [("", "a"), ("sub", "b")], under: folder.path, manifest: "manifest.jsonl")
+        #expect(InputWalker.filesIncludingHidden(under: folder.path).sorted() == others.sorted())
+    }
+
+    @Test("a failure that may pass next time is retried by a rerun; a permanent one is skipped")
+    func finalFailures() {
+        func entry(ok: Bool, code: String?) -> BatchManifest.Entry {
+            BatchManifest.Entry(relativePath: "a", inputHash: "h", output: nil, ok: ok, errorCode: code, line: "")
         }
-        BatchRunner.removeStaleTemporaries(under: folder.path)
-        let left = InputWalker.filesIncludingHidden(under: folder.path)
-        #expect(left == ["keep.jpg", "sub/keep.png"])
-        _ = sub
+        #expect(entry(ok: true, code: nil).isFinal)
+        #expect(entry(ok: false, code: "corrupt").isFinal)
+        #expect(entry(ok: false, code: "cannot-fit").isFinal)
+        #expect(!entry(ok: false, code: "write-failed").isFinal)
+        #expect(!entry(ok: false, code: "deadline-exceeded").isFinal)
     }
 
     @Test("the walker lists files, skips hidden ones and never descends a linked folder")

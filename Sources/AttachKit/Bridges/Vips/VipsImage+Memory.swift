@@ -22,13 +22,8 @@ extension VipsImage {
     ///   - progressive: progressive scans instead of baseline. Default `false`.
     /// - Throws: ``VipsError`` tagged `"jpegsave"`.
     func jpegData(quality: Int, strip: Bool = true, progressive: Bool = false) throws(VipsError) -> [UInt8] {
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        guard ak_vips_jpegsave_buffer(pointer, &buffer, &length, Int32(min(100, max(1, quality))),
-                                      strip ? 1 : 0, progressive ? 1 : 0) == 0, let buffer else {
-            throw VipsError.take(operation: "jpegsave")
+        try encode("jpegsave") { image, buffer, length in
+            ak_vips_jpegsave_buffer(image, buffer, length, Int32(min(100, max(1, quality))), strip ? 1 : 0, progressive ? 1 : 0)
         }
-        defer { g_free(buffer) }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
     }
 }

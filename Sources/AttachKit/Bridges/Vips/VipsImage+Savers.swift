@@ -82,7 +82,7 @@ extension VipsImage {
     }
 
     /// Runs a `*save_buffer` call and copies the bytes out, freeing libvips' buffer on every path.
-    private func encode(_ operation: String,
+    func encode(_ operation: String,
                         _ call: (UnsafeMutablePointer<CVips.VipsImage>, UnsafeMutablePointer<UnsafeMutableRawPointer?>,
                                  UnsafeMutablePointer<Int>) -> Int32) throws(VipsError) -> [UInt8] {
         var buffer: UnsafeMutableRawPointer?

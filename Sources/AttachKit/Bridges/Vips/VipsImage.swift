@@ -12,34 +12,13 @@ struct VipsImage: ~Copyable {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
 
-    /// Opens `path` reading its header only (libvips decodes pixels on demand, later).
-    /// - Parameters:
-    ///   - sequential: top-to-bottom access, so a later full decode streams in constant memory.
-    ///   - failOnWarnings: treat decoder warnings (truncation, bad data) as errors.
-    ///   - allPages: load every page/frame (GIF, WebP, HEIF sequences) as one tall image.
-    /// - Throws: ``VipsError`` tagged `"load header"`.
-    static func open(path: String, sequential: Bool = true, failOnWarnings: Bool = false, allPages: Bool = false) throws(VipsError) -> VipsImage {
-        try VipsRuntime.start()
-        let access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM
-        let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
-        let raw: UnsafeMutablePointer<CVips.VipsImage>?
-        VipsError.clearBuffer()
-        if allPages {
-            raw = ak_vips_open(path, Int32(access.rawValue), Int32(failOn.rawValue), -1)
-        } else {
-            raw = ak_vips_open_single(path, Int32(access.rawValue), Int32(failOn.rawValue))
-        }
-        guard let raw else { throw VipsError.take(operation: "load header") }
-        return VipsImage(owning: raw)
-    }
-
     var width: Int { Int(vips_image_get_width(pointer)) }
     var height: Int { Int(vips_image_get_height(pointer)) }
     var bands: Int { Int(vips_image_get_bands(pointer)) }
     var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
     /// Pages (frames) the file holds, 1 when the format has no pages.
     var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
-    /// Height of one page when several are stacked (``open(path:sequential:failOnWarnings:allPages:)`` with `allPages`).
+    /// Height of one page when several are stacked (loaded with `n=-1`).
     var pageHeight: Int { Int(vips_image_get_page_height(pointer)) }
 
     /// Bits per band: 8 for `uchar`, 16 for `ushort`, 32 for `float`/`int`...

@@ -34,8 +34,9 @@ enum VipsRuntime {
         try started.get()
     }
 
-    /// Threads each libvips pipeline may use (libvips' default is the core count). Batch runs set 1
-    /// per job so parallel jobs do not oversubscribe the machine.
+    /// Threads each libvips pipeline may use (libvips' default is the core count). Batch runs and
+    /// services set cores ÷ jobs so parallel jobs do not oversubscribe the machine. The setting is
+    /// global to the process: the last batch or service created in a process decides it.
     static func setThreads(_ count: Int) {
         try? start()
         vips_concurrency_set(Int32(max(1, count)))

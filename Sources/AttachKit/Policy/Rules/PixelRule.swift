@@ -41,38 +41,3 @@ struct PixelRule: ValidationRule {
         return Int((Double(max(width, height)) * scale).rounded(.down))
     }
 }
-
-/// Animation frame cap.
-struct FrameRule: ValidationRule {
-    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
-        let info = subject.info
-        guard info.kind == .image, let frames = info.frames, let cap = profile.image.maxFrames, frames > cap else { return [] }
-        return [Diagnostic(.tooManyFrames, "\(frames) frames, over \(cap)", fix: "drop frames evenly to \(cap)")]
-    }
-}
-
-/// Duration caps for audio and video.
-struct DurationRule: ValidationRule {
-    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
-        let info = subject.info
-        guard let duration = info.duration else { return [] }
-        let cap: Double?
-        switch info.kind {
-        case .audio: cap = profile.audio.maxDuration
-        case .video: cap = profile.video.maxDuration
-        default: cap = nil
-        }
-        guard let cap, duration > cap + 0.05 else { return [] }
-        let estimate = info.durationIsEstimate == true ? " (estimated from the bitrate)" : ""
-        return [Diagnostic(.durationTooLong, "\(Fix.seconds(duration))\(estimate), over \(Fix.seconds(cap))",
-                           fix: "trim to \(Fix.seconds(cap))")]
-    }
-}
-
-/// A structurally broken file: iOS says 105, "attachment corrupt", or shows nothing.
-struct IntegrityRule: ValidationRule {
-    func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
-        guard case .corrupt(let reason) = subject.structure else { return [] }
-        return [Diagnostic(.corrupt, reason, fix: "re-export or re-download the original; a broken file cannot be fitted")]
-    }
-}
