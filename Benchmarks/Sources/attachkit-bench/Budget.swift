@@ -38,7 +38,8 @@ struct Budget {
                 samples.append(Measure.run(command))
             }
             let row = BudgetRow(operation: operation, inputClass: inputClass, amount: amount, unit: unit, stats: Stats(samples: samples))
-            log("  \(operation) \(inputClass): \(fmt(row.stats.wall)) s wall, \(fmt(row.stats.cpu)) s CPU\(row.stats.failed ? " (FAILED)" : "")")
+            log("  \(operation) \(inputClass): \(fmt(row.stats.wall)) s wall, \(fmt(row.stats.cpu)) s CPU"
+                + (row.stats.failure.map { " (FAILED: \($0))" } ?? ""))
             rows.append(row)
         }
         let out = scratch.appendingPathComponent("budget").path
@@ -96,7 +97,8 @@ struct Budget {
     /// The longest input (in each operation's unit) that finishes within `deadline` seconds, from a
     /// straight line through the measured points (fixed cost + cost per unit).
     /// `.infinity` when the time does not grow with the input (a keyframe trim reads the index only).
-    static func longestWithin(_ deadline: Double, rows: [BudgetRow]) -> Double? {
+    static func longestWithin(_ deadline: Double, rows all: [BudgetRow]) -> Double? {
+        let rows = all.filter { $0.refusal == nil && !$0.stats.failed }
         guard rows.count >= 2, let first = rows.first, let last = rows.last, last.amount > first.amount else { return nil }
         let slope = (last.stats.wall - first.stats.wall) / (last.amount - first.amount)
         let fixed = first.stats.wall - slope * first.amount

@@ -11,20 +11,24 @@ struct Sample {
     /// Peak resident set size, kilobytes (`ru_maxrss`).
     let peakKB: Int
     let status: Int32
+    /// The last lines the command printed (stdout and stderr) when it exited non-zero.
+    var failure: String? = nil
 
     var cpu: Double { user + system }
 }
 
 enum Measure {
     /// Runs `command` (argv[0] looked up on PATH unless it contains a `/`) with stdout/stderr sent
-    /// to /dev/null, and measures it.
+    /// to a scratch log, and measures it. A failing run keeps the log's tail in ``Sample/failure``.
     static func run(_ command: [String], environment: [String: String] = [:]) -> Sample {
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let logPath = NSTemporaryDirectory() + "/attachkit-bench-run-\(getpid()).log"
+        defer { unlink(logPath) }
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         let envStrings = env.map { "\($0.key)=\($0.value)" }
@@ -41,8 +45,13 @@ enum Measure {
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let seconds: (timeval) -> Double = { Double($0.tv_sec) + Double($0.tv_usec) / 1e6 }
         let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        var failure: String? = nil
+        if exit != 0 {
+            let lines = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n")
+            failure = "exit \(exit): " + lines.suffix(3).joined(separator: " / ")
+        }
         return Sample(wall: wall, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime),
-                      peakKB: Int(usage.ru_maxrss), status: exit)
+                      peakKB: Int(usage.ru_maxrss), status: exit, failure: failure)
     }
 
     /// Runs a command and returns its stdout (for tools whose output the harness reads).
@@ -101,4 +110,6 @@ struct Stats {
     var wallMin: Double { samples.map(\.wall).min() ?? 0 }
     var wallMax: Double { samples.map(\.wall).max() ?? 0 }
     var failed: Bool { samples.contains { $0.status != 0 } }
+    /// What the first failing sample printed last.
+    var failure: String? { samples.lazy.compactMap(\.failure).first }
 }

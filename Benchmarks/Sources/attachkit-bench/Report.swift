@@ -42,6 +42,10 @@ struct Report {
                     lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | refused up front | | | | \(refusal) |")
                     continue
                 }
+                if let failure = row.stats.failure {
+                    lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | **failed** | | | | \(failure.replacingOccurrences(of: "|", with: "/")) |")
+                    continue
+                }
                 let fits = index == rows.count - 1 ? longest.map { $0.isInfinite ? "any (constant time)" : "≈ \(fmt($0, 0)) \(row.unit)" } ?? "" : ""
                 lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | \(fmt(row.stats.wall)) | \(fmt(row.stats.cpu)) | \(fmt(row.perUnit, 3)) s/\(row.unit) | \(fmt(row.cpuPerUnit, 3)) s/\(row.unit) | \(fits) |")
             }
@@ -103,7 +107,7 @@ struct Report {
         body.append(#"<line x1="\#(left + scale)" x2="\#(left + scale)" y1="34" y2="\#(firstPanel - 14)" stroke="gray" stroke-dasharray="4 3"/>"#)
 
         // Panel 2: video transcode time against duration.
-        let video = budget.filter { $0.operation.hasPrefix("VP9") && $0.refusal == nil }
+        let video = budget.filter { $0.operation.hasPrefix("VP9") && $0.refusal == nil && !$0.stats.failed }
         let top = firstPanel + 20
         let plotHeight = 220.0
         body.append(#"<text x="10" y="\#(top)" font-size="15" font-weight="bold">VP9 → H.264 transcode: wall time against clip length, per resolution and x264 preset</text>"#)

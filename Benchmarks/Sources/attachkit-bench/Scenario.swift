@@ -70,7 +70,7 @@ enum Runner {
         for contender in scenario.contenders {
             contender.reset()
             let warm = Measure.run(contender.command)
-            if warm.status != 0 { log("  warning: \(contender.name) exited \(warm.status): \(contender.command.prefix(6).joined(separator: " "))") }
+            if warm.status != 0 { log("  warning: \(contender.name) failed (\(warm.failure ?? "exit \(warm.status)")): \(contender.command.prefix(6).joined(separator: " "))") }
         }
         var samples = Array(repeating: [Sample](), count: scenario.contenders.count)
         for round in 0..<repetitions {
@@ -83,7 +83,7 @@ enum Runner {
         }
         let stats = zip(scenario.contenders, samples).map { ($0.name, Stats(samples: $1)) }
         for (name, s) in stats {
-            log("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) wall \(fmt(s.wall)) s [\(fmt(s.wallMin))–\(fmt(s.wallMax))]  cpu \(fmt(s.cpu)) s  peak \(fmt(s.peakMB)) MB")
+            log("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) wall \(fmt(s.wall)) s [\(fmt(s.wallMin))–\(fmt(s.wallMax))]  cpu \(fmt(s.cpu)) s  peak \(fmt(s.peakMB)) MB" + (s.failure.map { "  FAILED: \($0)" } ?? ""))
         }
         return ScenarioResult(scenario: scenario, stats: stats, extra: scenario.extra())
     }
