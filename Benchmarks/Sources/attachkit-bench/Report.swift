@@ -11,7 +11,7 @@ struct Report {
     func markdown() -> String {
         var lines = ["# AttachKit benchmarks", "",
                      "Machine: \(machine). Regenerate with `\(command)`.",
-                     "Medians of whole-process runs (wall time, user+system CPU, peak RSS from `wait4`), after one warm-up, contenders alternating.", "",
+                     "Medians of whole-process runs (wall time, user+system CPU, peak RSS from `wait4`), after one warm-up, contenders alternating; at least 5 runs each, up to 15 for sub-second work (about 4 s per contender).", "",
                      "## Side by side", "",
                      "| scenario | tool | wall (s) | range | CPU (s) | peak RSS (MB) | ratio | target |",
                      "|---|---|---|---|---|---|---|---|"]

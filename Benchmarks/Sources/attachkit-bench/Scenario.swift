@@ -63,14 +63,27 @@ struct ScenarioResult {
 }
 
 enum Runner {
-    /// One untimed warm-up per contender, then `repetitions` rounds in rotating order (A B C,
-    /// B C A, ...) so slow drift on a shared machine hits every contender alike.
-    static func run(_ scenario: Scenario, repetitions: Int, log: (String) -> Void) -> ScenarioResult {
+    /// Rounds a scenario gets at most: sub-second scenarios get more rounds than `repetitions`
+    /// (enough for about ``roundSeconds`` of work per contender), because their medians move
+    /// by ±10 % between runs on a shared two-core machine.
+    static let maximumRounds = 15
+    static let roundSeconds = 4.0
+
+    /// One untimed warm-up per contender, then `repetitions` rounds (more for sub-second work, see
+    /// ``maximumRounds``) in rotating order (A B C, B C A, ...) so slow drift on a shared machine
+    /// hits every contender alike.
+    static func run(_ scenario: Scenario, repetitions requested: Int, log: (String) -> Void) -> ScenarioResult {
         log("▶ \(scenario.name): \(scenario.summary)")
+        var slowest = 0.0
         for contender in scenario.contenders {
             contender.reset()
             let warm = Measure.run(contender.command)
+            slowest = max(slowest, warm.wall)
             if warm.status != 0 { log("  warning: \(contender.name) failed (\(warm.failure ?? "exit \(warm.status)")): \(contender.command.prefix(6).joined(separator: " "))") }
+        }
+        var repetitions = requested
+        if requested >= 3, slowest > 0 {
+            repetitions = max(requested, min(maximumRounds, Int(roundSeconds / slowest)))
         }
         var samples = Array(repeating: [Sample](), count: scenario.contenders.count)
         for round in 0..<repetitions {

@@ -179,9 +179,9 @@ struct Scenarios {
     }
 }
 
-/// Byte fitting against ImageMagick's `jpeg:extent` at the same size: ImageMagick fits the photo
-/// to 40 % of its bytes (capped at 500 KB); AttachKit then gets ImageMagick's actual size as its
-/// budget, so it must land at the same size or smaller; SSIM of both against the source.
+/// Byte fitting against ImageMagick's `jpeg:extent` on one photo: both get the same budget, and
+/// ImageMagick is run again at AttachKit's byte count to compare quality at equal bytes (SSIM
+/// against the upright, colour-managed source, see ``Quality``).
 struct FitComparison {
     let attachkit: String
     let photo: String
