@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Grants ``AccessHandle``s inside allowed scopes and keeps count: which handles are outstanding,
 /// where each was acquired, and every misuse (a leak, a double release). Safe to share between
@@ -55,7 +54,7 @@ public final class AccessLedger: Sendable {
         var acquired = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The scopes handles may be granted in.
     public let scopes: [AccessScope]
 

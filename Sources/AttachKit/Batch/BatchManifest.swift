@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// `OUT/manifest.jsonl` (or `manifest-shard-I-of-N.jsonl`): one JSON line per input, appended with
 /// a single `write(2)` as each finishes, so a batch killed at any point leaves only whole lines (a
@@ -34,7 +33,7 @@ final class BatchManifest: Sendable {
     let path: String
     private let optionsHash: String
     private let fd: Int32
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Opens (creating) the manifest at `path` after compacting it, and returns the entries of
     /// earlier runs that are valid for `optionsHash` and `currentPaths`.

@@ -68,7 +68,7 @@ public struct BatchRunner: Sendable {
         // Largest inputs first (longest-processing-time-first): the big transcodes start early
         // instead of leaving one core busy at the end while the other idles.
         let order = mine.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }.sorted { $0.1 > $1.1 }.map(\.0)
-        let summary = Mutex(BatchSummary())
+        let summary = Locked(BatchSummary())
         let next = Atomic<Int>(0)
         let group = DispatchGroup()
         for _ in 0..<min(options.jobs, max(1, mine.count)) {

@@ -6,7 +6,7 @@ import Synchronization
 /// once than asked. Jobs queue without limit; threads never grow.
 final class WorkerPool: Sendable {
     private final class Jobs: Sendable {
-        let queue = Mutex<[@Sendable () -> Void]>([])
+        let queue = Locked<[@Sendable () -> Void]>([])
         let available = DispatchSemaphore(value: 0)
         let closed = Atomic<Bool>(false)
     }

@@ -1,4 +1,4 @@
-import Synchronization
+import AttachKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +14,7 @@ enum Output {
         writeAll(STDERR_FILENO, text + "\n")
     }
 
-    private static let lock = Mutex(())
+    private static let lock = Locked(())
 
     /// Writes the whole text under a lock, so lines from concurrent writers never interleave
     /// whatever their length.

@@ -1,5 +1,4 @@
 import AttachKit
-import Synchronization
 
 /// Batch progress on stderr: a redrawn bar on a terminal (files done/total, bytes in/out, rate,
 /// ETA, failures), one plain line per file otherwise.
@@ -14,7 +13,7 @@ final class ProgressRenderer: Sendable {
     }
 
     private let terminal: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(terminal: Bool) { self.terminal = terminal }
 

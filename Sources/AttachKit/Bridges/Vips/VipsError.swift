@@ -1,5 +1,4 @@
 import CVips
-import Synchronization
 
 /// A libvips call failed. ``operation`` names the call (that is how failures are classified:
 /// libvips' error buffer is one global string shared by all threads, so its text is only a hint).
@@ -11,7 +10,7 @@ struct VipsError: Error, Sendable, CustomStringConvertible {
 
     var description: String { message.isEmpty ? "\(operation) failed" : "\(operation): \(message)" }
 
-    private static let bufferLock = Mutex(())
+    private static let bufferLock = Locked(())
 
     /// Empties libvips' error buffer before a call, so a failure's text is not mixed with stale
     /// text from an earlier, unrelated warning.
