@@ -11,8 +11,11 @@ struct BudgetRow {
     let amount: Double
     let unit: String
     let stats: Stats
-    /// Set when AttachKit refused the work up front (e.g. no preset could meet the deadline).
+    /// Set when the probing run produced no output: refused up front (no preset could meet the
+    /// deadline) or stopped when the deadline ran out.
     var refusal: String? = nil
+    /// Runs that stopped cleanly because the deadline ran out (their time is the deadline's).
+    var deadlineMisses = 0
 
     var perUnit: Double { amount > 0 ? stats.wall / amount : 0 }
     var cpuPerUnit: Double { amount > 0 ? stats.cpu / amount : 0 }
@@ -33,12 +36,22 @@ struct Budget {
             reset()
             _ = Measure.run(command)
             var samples: [Sample] = []
+            var deadlineMisses = 0
             for _ in 0..<repetitions {
                 reset()
-                samples.append(Measure.run(command))
+                var sample = Measure.run(command)
+                // A deadline that ran out is a measured outcome (the pipeline stopped cleanly at
+                // the deadline), not a broken run: it is counted and shown, not failed.
+                if sample.status == 1, sample.failure?.contains("deadline-exceeded") == true {
+                    deadlineMisses += 1
+                    sample = Sample(wall: sample.wall, user: sample.user, system: sample.system, peakKB: sample.peakKB, status: 0)
+                }
+                samples.append(sample)
             }
-            let row = BudgetRow(operation: operation, inputClass: inputClass, amount: amount, unit: unit, stats: Stats(samples: samples))
+            var row = BudgetRow(operation: operation, inputClass: inputClass, amount: amount, unit: unit, stats: Stats(samples: samples))
+            row.deadlineMisses = deadlineMisses
             log("  \(operation) \(inputClass): \(fmt(row.stats.wall)) s wall, \(fmt(row.stats.cpu)) s CPU"
+                + (deadlineMisses > 0 ? " (deadline ran out in \(deadlineMisses) of \(samples.count) runs)" : "")
                 + (row.stats.failure.map { " (FAILED: \($0))" } ?? ""))
             rows.append(row)
         }
@@ -76,7 +89,7 @@ struct Budget {
                 let report = Measure.output([attachkit, "prepare", "--json", "--profile", "ios", "--deadline", deadline, "--out", out + "-probe", clip])
                 let json = try? JSONValue.parse(report.trimmingCharacters(in: .whitespacesAndNewlines))
                 if let error = json?["error"], let code = error["code"]?.stringValue {
-                    log("  deadline \(deadline) s for \(inputClass): refused (\(code))")
+                    log("  deadline \(deadline) s for \(inputClass): no output (\(code))")
                     rows.append(BudgetRow(operation: "VP9 → H.264 (ios) deadline \(deadline) s", inputClass: inputClass, amount: Double(seconds),
                                           unit: "s", stats: Stats(samples: []), refusal: "\(code): \(error["message"]?.stringValue ?? "")"))
                     continue
@@ -98,7 +111,7 @@ struct Budget {
     /// straight line through the measured points (fixed cost + cost per unit).
     /// `.infinity` when the time does not grow with the input (a keyframe trim reads the index only).
     static func longestWithin(_ deadline: Double, rows all: [BudgetRow]) -> Double? {
-        let rows = all.filter { $0.refusal == nil && !$0.stats.failed }
+        let rows = all.filter { $0.refusal == nil && !$0.stats.failed && $0.deadlineMisses == 0 }
         guard rows.count >= 2, let first = rows.first, let last = rows.last, last.amount > first.amount else { return nil }
         let slope = (last.stats.wall - first.stats.wall) / (last.amount - first.amount)
         let fixed = first.stats.wall - slope * first.amount

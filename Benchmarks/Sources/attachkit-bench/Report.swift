@@ -39,14 +39,15 @@ struct Report {
             let longest = Budget.longestWithin(deadline, rows: rows)
             for (index, row) in rows.enumerated() {
                 if let refusal = row.refusal {
-                    lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | refused up front | | | | \(refusal) |")
+                    lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | no output | | | | \(refusal) |")
                     continue
                 }
                 if let failure = row.stats.failure {
                     lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | **failed** | | | | \(failure.replacingOccurrences(of: "|", with: "/")) |")
                     continue
                 }
-                let fits = index == rows.count - 1 ? longest.map { $0.isInfinite ? "any (constant time)" : "≈ \(fmt($0, 0)) \(row.unit)" } ?? "" : ""
+                var fits = index == rows.count - 1 ? longest.map { $0.isInfinite ? "any (constant time)" : "≈ \(fmt($0, 0)) \(row.unit)" } ?? "" : ""
+                if row.deadlineMisses > 0 { fits = "deadline ran out in \(row.deadlineMisses) of \(row.stats.samples.count) runs" }
                 lines.append("| \(index == 0 ? operation : "") | \(row.inputClass) | \(fmt(row.stats.wall)) | \(fmt(row.stats.cpu)) | \(fmt(row.perUnit, 3)) s/\(row.unit) | \(fmt(row.cpuPerUnit, 3)) s/\(row.unit) | \(fits) |")
             }
         }
