@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the test suite under AddressSanitizer (whole suite) and ThreadSanitizer (the concurrent
-# paths: access ledger, batch, service), each in its own build folder.
+# paths: access ledger, batch planning and whole batch runs killed and resumed, service), each in
+# its own build folder.
 #   scripts/sanitize.sh [address|thread|both]    (default both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ if [ "$which" = thread ] || [ "$which" = both ]; then
   echo "== ThreadSanitizer: concurrent paths"
   ATTACHKIT_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0 \
     swift test --sanitize=thread --scratch-path .build/tsan \
-      --filter "AccessLedgerTests|ServeProcessTests|BatchPlanningTests|ServiceProtocolTests" 2>&1 | quiet \
+      --filter "AccessLedgerTests|ServeProcessTests|BatchPlanningTests|BatchProcessTests|ServiceProtocolTests" 2>&1 | quiet \
       | grep -E "WARNING: ThreadSanitizer|SUMMARY|Test run|✘" || status=1
 fi
 exit $status
