@@ -79,23 +79,16 @@ final class AudioEncodeStage: ClipStage {
 
     func accept(_ input: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished else { return }
-        let time = input.seconds(in: inputTimeBase)
-        do {
+        try ClipErrors.decoding(stream: inputIndex, codec: codecName, at: input.seconds(in: inputTimeBase), step: "audio") {
             while !finished, try decoder.send(input) == .outputPending {
                 try drainDecoder(output: output)
             }
             if !finished { try drainDecoder(output: output) }
-        } catch let error as FFmpegError {
-            throw ClipErrors.decoding(error, stream: inputIndex, codec: codecName, at: time)
-        } catch let error as PrepareError {
-            throw error
-        } catch {
-            throw .processing(step: "audio", reason: "\(error)")
         }
     }
 
     func finish(output: borrowing AVOutput) throws(PrepareError) {
-        do {
+        try ClipErrors.decoding(stream: inputIndex, codec: codecName, at: lastTime, step: "audio") {
             if !finished && !decoderDone {
                 _ = try decoder.sendEndOfStream()
                 try drainDecoder(output: output)
@@ -104,12 +97,6 @@ final class AudioEncodeStage: ClipStage {
                 try resampler.flush(into: converted)
                 try queue(output: output, startingAt: nil)
             }
-        } catch let error as FFmpegError {
-            throw ClipErrors.decoding(error, stream: inputIndex, codec: codecName, at: lastTime)
-        } catch let error as PrepareError {
-            throw error
-        } catch {
-            throw .processing(step: "audio", reason: "\(error)")
         }
         finished = true
         try encode(output: output, final: true)

@@ -53,6 +53,21 @@ enum ClipErrors {
         .processing(step: step, reason: error.description)
     }
 
+    /// Runs a decoding step of `stream`: an FFmpeg failure is the input not decoding near `time`
+    /// (corrupt), a ``PrepareError`` passes through, anything else is a processing failure of `step`.
+    static func decoding(stream: Int, codec: String, at time: Double?, step: String,
+                         _ body: () throws -> Void) throws(PrepareError) {
+        do {
+            try body()
+        } catch let error as FFmpegError {
+            throw decoding(error, stream: stream, codec: codec, at: time)
+        } catch let error as PrepareError {
+            throw error
+        } catch {
+            throw .processing(step: step, reason: "\(error)")
+        }
+    }
+
     /// Runs an FFmpeg set-up call, reporting its failure as a processing failure of `step`.
     static func attempt<T: ~Copyable>(_ step: String, _ body: () throws(FFmpegError) -> T) throws(PrepareError) -> T {
         do {

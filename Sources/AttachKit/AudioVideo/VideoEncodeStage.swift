@@ -72,33 +72,20 @@ final class VideoEncodeStage: ClipStage {
 
     func accept(_ input: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished else { return }
-        let time = input.seconds(in: inputTimeBase)
-        do {
+        try ClipErrors.decoding(stream: inputIndex, codec: codecName, at: input.seconds(in: inputTimeBase), step: "video") {
             while !finished, try decoder.send(input) == .outputPending {
                 try drainDecoder(output: output)
             }
             if !finished { try drainDecoder(output: output) }
-        } catch let error as FFmpegError {
-            throw ClipErrors.decoding(error, stream: inputIndex, codec: codecName, at: time)
-        } catch let error as PrepareError {
-            throw error
-        } catch {
-            throw .processing(step: "video", reason: "\(error)")
         }
     }
 
     func finish(output: borrowing AVOutput) throws(PrepareError) {
-        do {
+        try ClipErrors.decoding(stream: inputIndex, codec: codecName, at: lastTime, step: "video") {
             if !finished && !decoderDone {
                 _ = try decoder.sendEndOfStream()
                 try drainDecoder(output: output)
             }
-        } catch let error as FFmpegError {
-            throw ClipErrors.decoding(error, stream: inputIndex, codec: codecName, at: lastTime)
-        } catch let error as PrepareError {
-            throw error
-        } catch {
-            throw .processing(step: "video", reason: "\(error)")
         }
         finished = true
         do {

@@ -1,3 +1,5 @@
+import AttachKit
+
 /// A parsed command line: `--name value`, `--name=value`, boolean `--flag`s and positional
 /// arguments (everything after `--` is positional). Each option is declared by the command, so an
 /// unknown option is a usage error instead of being ignored.
@@ -49,6 +51,16 @@ struct Arguments {
 
     /// The last value given for `name`.
     func value(_ name: String) -> String? { values[name]?.last }
+
+    /// The profile `--profile NAME|PATH.json` names; default ``Profile/standard``.
+    /// - Throws: ``UsageError`` when the name is unknown or the JSON policy does not load.
+    func profile() throws(UsageError) -> Profile {
+        do {
+            return try Profile.load(value("profile") ?? Profile.standard.name)
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
 
     /// Every value given for a repeatable option.
     func all(_ name: String) -> [String] { values[name] ?? [] }

@@ -38,12 +38,7 @@ struct BatchCommand: Command {
         guard arguments.positional.count == 1 else { throw UsageError("give exactly one INPUT_DIR") }
         guard FileSystem.isDirectory(arguments.positional[0]) else { throw UsageError("\(arguments.positional[0]) is not a folder") }
         guard let out = arguments.value("out") else { throw UsageError("--out OUT_DIR is required") }
-        let profile: Profile
-        do {
-            profile = try Profile.load(arguments.value("profile") ?? Profile.standard.name)
-        } catch {
-            throw UsageError(error.description)
-        }
+        let profile = try arguments.profile()
         let shard: Shard
         do {
             shard = try arguments.value("shard").map { text throws(ShardError) in try Shard(parsing: text) } ?? .all

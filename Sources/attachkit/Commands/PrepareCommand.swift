@@ -39,12 +39,7 @@ struct PrepareCommand: Command {
     let json: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
-        let profile: Profile
-        do {
-            profile = try Profile.load(arguments.value("profile") ?? Profile.standard.name)
-        } catch {
-            throw UsageError(error.description)
-        }
+        let profile = try arguments.profile()
         let out = arguments.value("out") ?? "prepared"
         guard FileSystem.makeFolders(out) else { throw UsageError("cannot create the output folder \(out)") }
         let trim: TrimMode

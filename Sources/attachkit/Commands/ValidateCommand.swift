@@ -25,12 +25,7 @@ struct ValidateCommand: Command {
     let asRequest: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
-        let profile: Profile
-        do {
-            profile = try Profile.load(arguments.value("profile") ?? Profile.standard.name)
-        } catch {
-            throw UsageError(error.description)
-        }
+        let profile = try arguments.profile()
         validator = Validator(profile: profile, deep: arguments.flag("deep"))
         inputs = try InputSet(arguments.positional)
         json = arguments.flag("json")
