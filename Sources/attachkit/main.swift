@@ -4,6 +4,8 @@ import Glibc
 
 /// Every subcommand, in the order `attachkit --help` lists them.
 nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, PrepareCommand.self, ThumbnailCommand.self, BatchCommand.self, ServeCommand.self, ProfileCommand.self]
+/// Commands other commands start, not listed by `--help`.
+nonisolated(unsafe) let internalCommands: [any Command.Type] = [WorkerCommand.self]
 
 func printHelp() {
     var text = "usage: attachkit COMMAND [OPTIONS] ...\n\nPrepares media for iOS notification attachments.\n\ncommands:\n"
@@ -29,7 +31,7 @@ func main() -> ExitCode {
         }
         return .success
     }
-    guard let command = commands.first(where: { $0.name == name }) else {
+    guard let command = (commands + internalCommands).first(where: { $0.name == name }) else {
         Output.error("attachkit: unknown command \(name.debugDescription)")
         printHelp()
         return .usage

@@ -4,8 +4,8 @@ public struct BatchItem: Sendable {
     public let relativePath: String
     /// `true` when resume found it done by an earlier run with the same options and content.
     public let skipped: Bool
-    /// This run's report; `nil` when skipped.
-    public let report: PrepareReport?
+    /// This run's outcome; `nil` when skipped.
+    public let outcome: PrepareOutcome?
     /// Whether the input has a valid output (this run or the earlier one).
     public let ok: Bool
     public let inputBytes: Int64

@@ -15,15 +15,19 @@ public struct BatchOptions: Sendable {
     /// The part of the input set this run handles. Default ``Shard/all``.
     public var shard: Shard
     public var safety: SafetyLimits
+    /// Where the media work runs. Default ``Isolation/inProcess`` for the library; `attachkit
+    /// batch` uses worker processes unless told `--in-process`.
+    public var isolation: Isolation
 
     public init(inputRoot: String, outputRoot: String, prepare: PrepareOptions, jobs: Int = BatchOptions.coreCount,
-                shard: Shard = .all, safety: SafetyLimits = SafetyLimits()) {
+                shard: Shard = .all, safety: SafetyLimits = SafetyLimits(), isolation: Isolation = .inProcess) {
         self.inputRoot = inputRoot
         self.outputRoot = outputRoot
         self.prepare = prepare
         self.jobs = max(1, jobs)
         self.shard = shard
         self.safety = safety
+        self.isolation = isolation
     }
 
     /// Cores available to this process.

@@ -55,13 +55,15 @@ public struct BatchRunner: Sendable {
             throw .manifest(error.description)
         }
 
-        let threads = max(1, BatchOptions.coreCount / options.jobs)
-        VipsRuntime.setThreads(threads)
-        var prepareOptions = options.prepare
-        prepareOptions.threads = threads
+        let executor: BatchExecutor
+        do {
+            executor = try BatchExecutor(options: options, inputRoot: inputRoot, outputRoot: outputRoot, ledger: ledger)
+        } catch {
+            throw .workers(error.message)
+        }
         let work = BatchWork(layout: layout, inputRoot: inputRoot, outputRoot: outputRoot, finished: finished,
-                             optionsHash: optionsHash, ledger: ledger, manifest: manifest,
-                             preparer: Preparer(options: prepareOptions, safety: options.safety))
+                             optionsHash: optionsHash, ledger: ledger, manifest: manifest, executor: executor,
+                             manifestName: options.manifestName)
         onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0]?.isFinal == true }.count,
                          bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }))
 
@@ -97,6 +99,8 @@ public struct BatchRunner: Sendable {
         let elapsed = ContinuousClock.now - start
         result.elapsedSeconds = elapsed.seconds
         result.accessProblems = ledger.report.problems
+        result.isolation = executor.summary
+        result.workerRestarts = executor.restarts
         return result
     }
 
@@ -135,6 +139,8 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
     /// The output folder is the input folder or contains it.
     case overlappingFolders(input: String, output: String)
     case manifest(String)
+    /// The worker processes could not be started.
+    case workers(String)
 
     public var description: String {
         switch self {
@@ -143,11 +149,12 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
         case .overlappingFolders(let input, let output):
             return "the output folder \(output) is, or contains, the input folder \(input): choose a separate --out"
         case .manifest(let reason): return "cannot write the manifest: \(reason)"
+        case .workers(let reason): return reason
         }
     }
 }
 
-/// The per-item work of a batch, shared by its worker threads.
+/// The per-item work of a batch, shared by its threads.
 private struct BatchWork: Sendable {
     let layout: OutputLayout
     let inputRoot: String
@@ -156,7 +163,8 @@ private struct BatchWork: Sendable {
     let optionsHash: String
     let ledger: AccessLedger
     let manifest: BatchManifest
-    let preparer: Preparer
+    let executor: BatchExecutor
+    let manifestName: String
 
     func handle(_ relative: String) -> BatchItem {
         let start = ContinuousClock.now
@@ -166,50 +174,49 @@ private struct BatchWork: Sendable {
         do {
             handle = try ledger.acquire(inputRoot + "/" + relative)
         } catch {
-            var report = PrepareReport(input: inputRoot + "/" + relative)
-            report.error = .probe(.access(error))
-            return record(relative, hash: "", report: report, start: start)
+            return record(relative, hash: "", outcome: PrepareOutcome(input: inputRoot + "/" + relative,
+                                                                       error: ServiceError(code: error.code, message: error.description)),
+                          start: start)
         }
         let hash: String
         do {
             let reader = try FileReader(path: handle.path)
             hash = SHA256.hex(file: reader)
         } catch {
-            var report = PrepareReport(input: handle.path)
-            report.error = .probe(.unreadable(path: relative, reason: error.message))
+            let outcome = PrepareOutcome(input: handle.path, error: ServiceError(code: "unreadable", message: error.message))
             handle.release()
-            return record(relative, hash: "", report: report, start: start)
+            return record(relative, hash: "", outcome: outcome, start: start)
         }
         if let done = finished[relative], done.inputHash == hash, done.isFinal,
            !done.ok || done.output.map({ FileSystem.exists(outputRoot + "/" + $0) }) == true {
             handle.release()
-            return BatchItem(relativePath: relative, skipped: true, report: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
+            return BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
                              elapsedMilliseconds: 0)
         }
-        var preparer = self.preparer
-        preparer.options.outputFolder = folder
-        let report: PrepareReport
+        let outcome: PrepareOutcome
         if FileSystem.makeFolders(folder) {
-            report = preparer.prepare(handle, ledger: ledger, outputStem: assignment.stem)
+            outcome = executor.prepare(handle, into: folder, stem: assignment.stem)
+            if outcome.error.map({ WorkerFailure.codes.contains($0.code) }) == true {
+                // The worker died with this input: its temporaries are this input's alone.
+                BatchRunner.removeStaleTemporaries(of: [assignment], under: outputRoot, manifest: manifestName)
+            }
         } else {
-            var failed = PrepareReport(input: handle.path)
-            failed.error = .output(.system(operation: "mkdir", path: folder, reason: String(cString: strerror(errno))))
-            report = failed
+            outcome = PrepareOutcome(input: handle.path, error: ServiceError(code: "write-failed", message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
         }
         handle.release()
-        return record(relative, hash: hash, report: report, start: start)
+        return record(relative, hash: hash, outcome: outcome, start: start)
     }
 
-    private func record(_ relative: String, hash: String, report: PrepareReport, start: ContinuousClock.Instant) -> BatchItem {
-        let outputRelative = report.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
+    private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {
+        let outputRelative = outcome.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
         var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash))]
         if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
-        if case .object(let fields) = report.json { pairs += fields }
+        if case .object(let fields) = outcome.json { pairs += fields }
         manifest.append(.object(pairs))
         let elapsed = ContinuousClock.now - start
-        return BatchItem(relativePath: relative, skipped: false, report: report, ok: report.ok,
-                         inputBytes: report.before?.bytes ?? FileSystem.size(inputRoot + "/" + relative),
-                         outputBytes: report.after?.bytes ?? 0,
+        return BatchItem(relativePath: relative, skipped: false, outcome: outcome, ok: outcome.ok,
+                         inputBytes: outcome.inputBytes ?? FileSystem.size(inputRoot + "/" + relative),
+                         outputBytes: outcome.outputBytes ?? 0,
                          elapsedMilliseconds: elapsed.seconds * 1000)
     }
 }

@@ -19,6 +19,10 @@ public struct BatchSummary: Sendable {
     public var elapsedSeconds: Double = 0
     /// Access-handle leaks or double releases found in the ledger at the end (there must be none).
     public var accessProblems: [String] = []
+    /// Where the work ran: `in-process`, or `N worker process(es), sandbox: landlock|none`.
+    public var isolation = "in-process"
+    /// Worker processes replaced after a crash or a broken limit.
+    public var workerRestarts = 0
 
     /// Every input has a valid output, nothing was left undone, and the ledger is clean.
     public var allPrepared: Bool { failed == 0 && !interrupted && prepared + skipped == total && accessProblems.isEmpty }
@@ -34,10 +38,10 @@ public struct BatchSummary: Sendable {
         if item.ok { prepared += 1 } else { failed += 1 }
         inputBytes += item.inputBytes
         outputBytes += item.outputBytes
-        if let report = item.report {
-            if item.ok { actions[report.action?.rawValue ?? "none", default: 0] += 1 }
-            kinds[report.before?.kind.rawValue ?? "unknown", default: 0] += 1
-            if let error = report.error { failures.append((item.relativePath, error.code, error.message)) }
+        if let outcome = item.outcome {
+            if item.ok { actions[outcome.action ?? "none", default: 0] += 1 }
+            kinds[outcome.inputKind ?? "unknown", default: 0] += 1
+            if let error = outcome.error { failures.append((item.relativePath, error.code, error.message)) }
         }
         slowest.append((item.relativePath, item.elapsedMilliseconds))
         slowest.sort { $0.milliseconds > $1.milliseconds }

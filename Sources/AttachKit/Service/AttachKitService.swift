@@ -15,13 +15,40 @@ public final class AttachKitService: Sendable {
     private let prober: Prober
     private let threadsPerJob: Int
 
+    /// Worker processes answering the JSON protocol, when the service isolates its work.
+    private let workers: WorkerProcessPool?
+    /// Whether requests may carry the worker-only `stem` option (set in `attachkit worker`).
+    private let isWorker: Bool
+    /// The sandbox this process confined itself to, added to every answer when known.
+    private let sandbox: String?
+
     /// - Parameters:
     ///   - roots: folders requests may read from and write into.
     ///   - jobs: operations at once (default: the number of cores); libvips and FFmpeg get
     ///     cores ÷ jobs threads each.
-    /// - Throws: ``AccessError/notFound(path:)`` when a root does not exist.
-    public init(allow roots: [String], profile: Profile = .standard, jobs: Int = BatchOptions.coreCount,
-                safety: SafetyLimits = SafetyLimits(), prober: Prober = Prober()) throws(AccessError) {
+    ///   - isolation: where ``respond(to:)-(String)`` runs the work. Default ``Isolation/inProcess``;
+    ///     with ``Isolation/workers(_:)`` every request goes to one of `jobs` worker processes, so
+    ///     a request that crashes a decoder or breaks a limit fails alone (`crashed`, `over-memory`,
+    ///     `timed-out`) and the service goes on. The typed functions (``probe(path:)``...) always
+    ///     run in this process.
+    /// - Throws: ``AccessError/notFound(path:)`` when a root does not exist;
+    ///   ``WorkerFailure/unavailable(reason:)`` when worker processes cannot be started.
+    public convenience init(allow roots: [String], profile: Profile = .standard, jobs: Int = BatchOptions.coreCount,
+                            safety: SafetyLimits = SafetyLimits(), prober: Prober = Prober(),
+                            isolation: Isolation = .inProcess) throws {
+        try self.init(allow: roots, profile: profile, jobs: jobs, safety: safety, prober: prober, isolation: isolation,
+                      threadsPerJob: nil, isWorker: false, sandbox: nil)
+    }
+
+    /// The service inside one `attachkit worker` process: one job at a time, `threadsPerJob`
+    /// codec threads, the worker-only `stem` option accepted, `sandbox` added to every answer.
+    package convenience init(workerAllow roots: [String], profile: Profile, threadsPerJob: Int, sandbox: String) throws {
+        try self.init(allow: roots, profile: profile, jobs: 1, safety: SafetyLimits(), prober: Prober(), isolation: .inProcess,
+                      threadsPerJob: threadsPerJob, isWorker: true, sandbox: sandbox)
+    }
+
+    private init(allow roots: [String], profile: Profile, jobs: Int, safety: SafetyLimits, prober: Prober, isolation: Isolation,
+                 threadsPerJob: Int?, isWorker: Bool, sandbox: String?) throws {
         var scopes: [AccessScope] = []
         for root in roots { scopes.append(try AccessScope.folder(root)) }
         self.ledger = AccessLedger(scopes: scopes)
@@ -30,9 +57,28 @@ public final class AttachKitService: Sendable {
         self.pool = WorkerPool(threads: self.jobs)
         self.safety = safety
         self.prober = prober
-        self.threadsPerJob = max(1, BatchOptions.coreCount / self.jobs)
-        VipsRuntime.setThreads(threadsPerJob)
+        self.threadsPerJob = threadsPerJob ?? max(1, BatchOptions.coreCount / self.jobs)
+        self.isWorker = isWorker
+        self.sandbox = sandbox
+        if case .workers(let limits) = isolation {
+            var arguments: [String] = []
+            for scope in scopes { arguments += ["--allow", scope.root] }
+            arguments += ["--threads", String(self.threadsPerJob), "--profile-json", profile.json.serialized]
+            self.workers = try WorkerProcessPool(count: self.jobs, arguments: arguments, limits: limits)
+        } else {
+            self.workers = nil
+            VipsRuntime.setThreads(self.threadsPerJob)
+        }
     }
+
+    /// How the work runs, for logs: `in-process`, or `N worker processes (sandbox: landlock)`.
+    public var isolationSummary: String {
+        guard let workers else { return "in-process" }
+        return "\(workers.count) worker process(es), sandbox: \(workers.sandbox)"
+    }
+
+    /// Workers replaced after a crash or a broken limit (0 in-process).
+    public var workerRestarts: Int { workers?.restarts ?? 0 }
 
     // MARK: Swift API
 
@@ -119,10 +165,24 @@ public final class AttachKitService: Sendable {
         do {
             request = try ServiceRequest.parse(line)
         } catch {
-            return Self.response(id: error.id, result: nil, error: error.error)
+            return response(id: error.id, result: nil, error: error.error)
         }
-        return await respond(to: request)
+        guard let workers else { return await respond(to: request) }
+        if let reserved = request.options.first(where: { Self.workerOnlyOptions.contains($0.0) }) {
+            return response(id: request.id, result: nil,
+                            error: ServiceError(code: "bad-options", message: "unknown option \(reserved.0.debugDescription)"))
+        }
+        let answer = await pool.run { workers.run(line) }
+        switch answer {
+        case .success(let text):
+            return text
+        case .failure(let failure):
+            return response(id: request.id, result: nil, error: ServiceError(code: failure.code, message: failure.message))
+        }
     }
+
+    /// Options only a worker's parent may send (never a client).
+    static let workerOnlyOptions: Set<String> = ["stem"]
 
     /// Answers a parsed request (see ``respond(to:)-(String)``).
     public func respond(to request: ServiceRequest) async -> String {
@@ -131,28 +191,26 @@ public final class AttachKitService: Sendable {
             case .probe:
                 _ = try ServiceOptions(request.options, allowed: [])
                 let info = try await probe(path: request.path)
-                return Self.response(id: request.id, result: info.json, error: nil)
+                return response(id: request.id, result: info.json, error: nil)
             case .validate:
                 let options = try ServiceOptions(request.options, allowed: ["profile", "deep"])
                 let report = try await validate(path: request.path, profile: try options.profile(default: profile), deep: try options.bool("deep"))
-                return Self.response(id: request.id, result: report.json, error: nil)
+                return response(id: request.id, result: report.json, error: nil)
             case .prepare:
-                let options = try ServiceOptions(request.options, allowed: [
-                    "out", "profile", "maxBytes", "maxEdge", "maxFrames", "maxDuration", "start", "deadline", "trim",
-                    "thumbnail", "size", "clip", "frame", "at", "keepMetadata", "qualityFloor",
-                ])
-                let report = try await prepare(path: request.path, options: try prepareOptions(options))
-                return Self.response(id: request.id, result: report.json,
+                let options = try ServiceOptions(request.options, allowed: Self.prepareOptionKeys.union(isWorker ? Self.workerOnlyOptions : []))
+                let report = try await prepare(path: request.path, options: try prepareOptions(options),
+                                               outputStem: try options.string("stem"))
+                return response(id: request.id, result: report.json,
                                      error: report.error.map { ServiceError(code: $0.code, message: $0.message) })
             case .thumbnail:
                 let options = try ServiceOptions(request.options, allowed: ["out", "size", "clip", "frame", "at"])
                 guard let out = try options.string("out") else { throw options.fail("out", "the JPEG path to write") }
                 let report = try await thumbnail(path: request.path, output: out, request: try options.thumbnailRequest())
-                return Self.response(id: request.id, result: report.json,
+                return response(id: request.id, result: report.json,
                                      error: report.error.map { ServiceError(code: $0.code, message: $0.message) })
             }
         } catch {
-            return Self.response(id: request.id, result: nil, error: error)
+            return response(id: request.id, result: nil, error: error)
         }
     }
 
@@ -173,10 +231,17 @@ public final class AttachKitService: Sendable {
             qualityFloor: try options.int("qualityFloor", in: 1...100) ?? 50)
     }
 
-    static func response(id: JSONValue, result: JSONValue?, error: ServiceError?) -> String {
+    /// The options a `prepare` request may carry.
+    static let prepareOptionKeys: Set<String> = [
+        "out", "profile", "maxBytes", "maxEdge", "maxFrames", "maxDuration", "start", "deadline", "trim",
+        "thumbnail", "size", "clip", "frame", "at", "keepMetadata", "qualityFloor",
+    ]
+
+    func response(id: JSONValue, result: JSONValue?, error: ServiceError?) -> String {
         var pairs: [(String, JSONValue)] = [("id", id), ("ok", .bool(error == nil))]
         if let result { pairs.append(("result", result)) }
         if let error { pairs.append(("error", error.json)) }
+        if let sandbox { pairs.append(("sandbox", .string(sandbox))) }
         return JSONValue.object(pairs).serialized
     }
 }

@@ -14,18 +14,21 @@ public struct LineReader {
 
     private let fd: Int32
     private let maxBytes: Int
+    private let pollMilliseconds: Int32
     private var buffer: [UInt8] = []
     private var discarding = 0
     private var finished = false
 
-    /// Reads `fd` (not closed by the reader), refusing lines longer than `maxBytes`.
-    public init(fd: Int32, maxBytes: Int) {
+    /// Reads `fd` (not closed by the reader), refusing lines longer than `maxBytes`; while waiting
+    /// for input, `shouldStop` is asked every `pollMilliseconds` (default 200).
+    public init(fd: Int32, maxBytes: Int, pollMilliseconds: Int32 = 200) {
         self.fd = fd
         self.maxBytes = maxBytes
+        self.pollMilliseconds = pollMilliseconds
     }
 
     /// The next line (without its newline), or `nil` at end of input or once `shouldStop` says so
-    /// (checked while waiting for input, every 200 ms). A last line without a newline is returned
+    /// (checked while waiting for input, every `pollMilliseconds`). A last line without a newline is returned
     /// too. Invalid UTF-8 is repaired with U+FFFD (the JSON parser then refuses it).
     public mutating func next(shouldStop: () -> Bool = { false }) -> Line? {
         while true {
@@ -56,7 +59,7 @@ public struct LineReader {
                 return .text(String(decoding: line, as: UTF8.self))
             }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 200)
+            let ready = poll(&poller, 1, pollMilliseconds)
             if ready == 0 {
                 if shouldStop() { return nil }
                 continue

@@ -31,7 +31,7 @@ final class ProgressRenderer: Sendable {
                 s.bytesOut += item.outputBytes
                 if terminal { return bar(s) }
                 let status = item.skipped ? "skip" : item.ok ? "ok" : "FAIL"
-                let what = item.report?.error.map { "\($0.code): \($0.message)" } ?? item.report?.action?.rawValue ?? "done earlier"
+                let what = item.outcome?.error.map { "\($0.code): \($0.message)" } ?? item.outcome?.action ?? "done earlier"
                 let ms = item.skipped ? "" : " (\(Int(item.elapsedMilliseconds.rounded())) ms)"
                 return "[\(s.done)/\(s.total)] \(status) \(item.relativePath): \(what)\(ms)"
             }

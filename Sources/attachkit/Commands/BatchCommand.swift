@@ -12,6 +12,7 @@ struct BatchCommand: Command {
         usage: attachkit batch INPUT_DIR --out OUT_DIR [--profile NAME|PATH.json] [--jobs N] [--shard I/N]
                                [--thumbnails] [--max-bytes N] [--max-edge PX] [--max-frames N]
                                [--max-duration S] [--deadline S] [--json]
+                               [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
 
         Prepares every file under INPUT_DIR (hidden files skipped, no symbolic link followed out of
         it) into OUT_DIR, mirroring the folders, with extensions that match the bytes. Writes
@@ -25,11 +26,16 @@ struct BatchCommand: Command {
           --max-bytes, --max-edge, --max-frames, --max-duration, --deadline   as for prepare
         OUT_DIR may sit inside INPUT_DIR (it is then skipped) but must not be it or contain it.
           --json          one report per file on stdout (the summary goes to stderr)
+        Each file is prepared in one of N worker processes (sandboxed with Landlock where the kernel
+        has it: reads beneath INPUT_DIR, writes beneath OUT_DIR only). A file that crashes a decoder
+        or breaks a limit is recorded as crashed, over-memory or timed-out; the batch goes on.
+        \(Arguments.isolationUsage)
         Progress goes to stderr: a bar on a terminal, one line per file otherwise.
         Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error.
         """
-    static let options: Set<String> = ["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames", "deadline"]
-    static let flags: Set<String> = ["json", "thumbnails"]
+    static let options: Set<String> = Set(["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames", "deadline"])
+        .union(Arguments.isolationOptions)
+    static let flags: Set<String> = Set(["json", "thumbnails"]).union(Arguments.isolationFlags)
 
     let runner: BatchRunner
     let json: Bool
@@ -51,7 +57,7 @@ struct BatchCommand: Command {
                                      thumbnail: arguments.flag("thumbnails"))
         runner = BatchRunner(options: BatchOptions(inputRoot: arguments.positional[0], outputRoot: out, prepare: prepare,
                                                    jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
-                                                   shard: shard))
+                                                   shard: shard, isolation: try arguments.isolation()))
         json = arguments.flag("json")
     }
 
@@ -64,8 +70,8 @@ struct BatchCommand: Command {
         do {
             summary = try runner.run(stop: stop) { event in
                 progress.handle(event)
-                if json, case .finished(let item) = event, let report = item.report {
-                    Output.line(report.json.serialized)
+                if json, case .finished(let item) = event, let outcome = item.outcome {
+                    Output.line(outcome.json.serialized)
                 }
             }
         } catch {
@@ -76,6 +82,8 @@ struct BatchCommand: Command {
         let text = BatchSummaryTable.render(summary, manifest: runner.options.outputRoot + "/" + runner.options.manifestName)
         if json { Output.error(text) } else { Output.line(text) }
         withExtendedLifetime(signals) {}
+        Output.error("attachkit batch: work ran \(summary.isolation == "in-process" ? "in-process" : "in \(summary.isolation)")"
+                     + (summary.workerRestarts > 0 ? "; \(summary.workerRestarts) worker(s) replaced after a crash or a broken limit" : ""))
         for problem in summary.accessProblems { Output.error("attachkit batch: \(problem)") }
         if !summary.accessProblems.isEmpty { return .software }
         if summary.interrupted { return signals.receivedTerminate ? .terminated : .interrupted }

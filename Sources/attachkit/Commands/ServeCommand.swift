@@ -10,6 +10,7 @@ struct ServeCommand: Command {
     static let summary = "run as a worker speaking JSON Lines on stdin/stdout (for pipelines in any language)"
     static let usage = """
         usage: attachkit serve --allow DIR [--allow DIR...] [--jobs N] [--profile NAME|PATH.json]
+                               [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
 
         Reads one JSON request per line on stdin and writes exactly one JSON response per request on
         stdout (responses may come out of order; match them by id). Logs go to stderr only. EOF on
@@ -19,12 +20,16 @@ struct ServeCommand: Command {
           --allow DIR   a root requests may read from and write into (repeatable; required)
           --jobs N      requests processed at once (default: cores)
           --profile P   default profile for requests that name none (default ios)
+        Each request runs in one of N worker processes (sandboxed with Landlock where the kernel
+        has it): a request that crashes a decoder or breaks a limit is answered with crashed,
+        over-memory or timed-out, and the worker is replaced. Answers then carry "sandbox".
+        \(Arguments.isolationUsage)
         Options per op (see README.md): validate {profile, deep}; prepare {out, profile, maxBytes, maxEdge,
         maxFrames, maxDuration, start, deadline, trim, thumbnail, size, clip, frame, at, keepMetadata,
         qualityFloor}; thumbnail {out, size, clip, frame, at}.
         """
-    static let options: Set<String> = ["allow", "jobs", "profile"]
-    static let flags: Set<String> = []
+    static let options: Set<String> = Set(["allow", "jobs", "profile"]).union(Arguments.isolationOptions)
+    static let flags: Set<String> = Arguments.isolationFlags
 
     let service: AttachKitService
 
@@ -35,7 +40,8 @@ struct ServeCommand: Command {
         let profile = try arguments.profile()
         do {
             service = try AttachKitService(allow: roots, profile: profile,
-                                           jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount)
+                                           jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
+                                           isolation: try arguments.isolation())
         } catch let error as UsageError {
             throw error
         } catch {
@@ -46,7 +52,7 @@ struct ServeCommand: Command {
     func run() -> ExitCode {
         let stop = StopSignal()
         let signals = SignalWatch(stop: stop, quiet: true)
-        Output.error("attachkit serve: ready (roots: \(service.ledger.scopes.map(\.description).joined(separator: ", ")); jobs: \(service.jobs))")
+        Output.error("attachkit serve: ready (roots: \(service.ledger.scopes.map(\.description).joined(separator: ", ")); jobs: \(service.jobs); \(service.isolationSummary))")
         let inFlight = DispatchGroup()
         // Backpressure: at most jobs × 4 requests are read ahead of the work, so a fast client
         // cannot queue unbounded lines in memory.
@@ -74,7 +80,7 @@ struct ServeCommand: Command {
         inFlight.wait()
         withExtendedLifetime(signals) {}
         let report = service.ledger.report
-        Output.error("attachkit serve: \(requests) request(s) answered; access handles: \(report.acquired) acquired, \(report.outstanding.count) outstanding, \(report.leaked.count) leaked")
+        Output.error("attachkit serve: \(requests) request(s) answered; workers replaced: \(service.workerRestarts); access handles: \(report.acquired) acquired, \(report.outstanding.count) outstanding, \(report.leaked.count) leaked")
         guard report.isClean else {
             for problem in report.problems { Output.error("attachkit serve: \(problem)") }
             return .software

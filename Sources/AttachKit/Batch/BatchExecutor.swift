@@ -1,0 +1,66 @@
+/// Runs one input's preparation for a batch: in this process, or in one of its worker processes
+/// (see ``Isolation``). Either way the outcome is the same report.
+enum BatchExecutor: Sendable {
+    case inProcess(Preparer, AccessLedger)
+    /// The pool, and the request options every input shares (profile, budgets...).
+    case workers(WorkerProcessPool, [(String, JSONValue)])
+
+    /// Sets the executor up for `options`: libvips/FFmpeg get cores ÷ jobs threads per job; worker
+    /// processes may read beneath `inputRoot` only and write beneath `outputRoot` only.
+    /// - Throws: ``WorkerFailure`` when the worker processes cannot be started.
+    init(options: BatchOptions, inputRoot: String, outputRoot: String, ledger: AccessLedger) throws(WorkerFailure) {
+        let threads = max(1, BatchOptions.coreCount / options.jobs)
+        var prepare = options.prepare
+        prepare.threads = threads
+        switch options.isolation {
+        case .inProcess:
+            VipsRuntime.setThreads(threads)
+            self = .inProcess(Preparer(options: prepare, safety: options.safety), ledger)
+        case .workers(let limits):
+            let arguments = ["--read-only", inputRoot, "--allow", outputRoot, "--threads", String(threads)]
+            let pool = try WorkerProcessPool(count: options.jobs, arguments: arguments, limits: limits)
+            self = .workers(pool, prepare.requestOptions)
+        }
+    }
+
+    /// `in-process`, or `N worker process(es), sandbox: landlock|none`.
+    var summary: String {
+        guard case .workers(let pool, _) = self else { return "in-process" }
+        return "\(pool.count) worker process(es), sandbox: \(pool.sandbox)"
+    }
+
+    var restarts: Int {
+        guard case .workers(let pool, _) = self else { return 0 }
+        return pool.restarts
+    }
+
+    /// Prepares the input behind `handle` into `folder` as `stem.EXT`.
+    func prepare(_ handle: borrowing AccessHandle, into folder: String, stem: String) -> PrepareOutcome {
+        switch self {
+        case .inProcess(let preparer, let ledger):
+            var preparer = preparer
+            preparer.options.outputFolder = folder
+            return PrepareOutcome(report: preparer.prepare(handle, ledger: ledger, outputStem: stem))
+        case .workers(let pool, let shared):
+            let request = JSONValue.object([
+                ("id", .number(0)), ("op", .string("prepare")), ("path", .string(handle.path)),
+                ("options", .object(shared + [("out", .string(folder)), ("stem", .string(stem))])),
+            ])
+            switch pool.run(request.serialized) {
+            case .failure(let failure):
+                return PrepareOutcome(input: handle.path, error: ServiceError(code: failure.code, message: failure.message))
+            case .success(let line):
+                guard let answer = try? JSONValue.parse(line) else {
+                    return PrepareOutcome(input: handle.path, error: ServiceError(code: "processing-failed", message: "the worker's answer is not JSON"))
+                }
+                guard case .object(var fields)? = answer["result"] else {
+                    return PrepareOutcome(input: handle.path, error: ServiceError(
+                        code: answer["error"]?["code"]?.stringValue ?? "processing-failed",
+                        message: answer["error"]?["message"]?.stringValue ?? "the worker gave no report"))
+                }
+                if let sandbox = answer["sandbox"] { fields.append(("sandbox", sandbox)) }
+                return PrepareOutcome(json: .object(fields))
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fixed number of long-lived `attachkit worker` processes doing the media work of a batch or
+/// a service, one job each at a time. A job whose worker dies (a decoder crash), or goes over its
+/// memory, CPU or wall-clock limit, fails alone with a ``WorkerFailure``; the dead worker is
+/// replaced on the next job. Safe to call from many threads: callers beyond `count` wait.
+///
+/// This is how the software that parses the most hostile media is built (Android's media
+/// extractor and browsers' decoders live in restartable processes of their own): a bug in a
+/// decoder costs one file, never the batch or the server.
+public final class WorkerProcessPool: Sendable {
+    /// Workers at most (and jobs at once).
+    public let count: Int
+    public let limits: WorkerLimits
+    private let executable: String
+    private let arguments: [String]
+    private let idle: Locked<[WorkerProcess?]>
+    private let available: DispatchSemaphore
+    private let restartCount = Atomic<Int>(0)
+    private let sandboxName = Locked<String?>(nil)
+
+    /// - Parameters:
+    ///   - count: workers (jobs at once), at least 1.
+    ///   - arguments: passed after `attachkit worker` (roots, profile, threads...).
+    /// - Throws: ``WorkerFailure/unavailable(reason:)`` when the first worker cannot start, so a
+    ///   misconfigured pool is reported once, up front.
+    public init(count: Int, arguments: [String], limits: WorkerLimits) throws(WorkerFailure) {
+        self.count = max(1, count)
+        self.limits = limits
+        self.executable = limits.executable ?? Self.defaultExecutable()
+        self.arguments = arguments + ["--cpu-seconds", String(limits.cpuSeconds), "--address-space", String(limits.addressSpaceBytes)]
+        let first = try WorkerProcess.start(executable: executable, arguments: self.arguments)
+        sandboxName.withLock { $0 = first.hello["sandbox"]?.stringValue }
+        self.idle = Locked([first] + Array(repeating: nil, count: self.count - 1))
+        self.available = DispatchSemaphore(value: self.count)
+    }
+
+    deinit {
+        let workers = idle.withLock { $0 }
+        for worker in workers { worker?.stop() }
+    }
+
+    /// Sends one JSON request line to a worker and returns its answer line, or why the worker gave
+    /// none. Blocks the calling thread (run it on a thread of its own, not Swift's cooperative pool).
+    public func run(_ request: String) -> Result<String, WorkerFailure> {
+        available.wait()
+        defer { available.signal() }
+        var worker = idle.withLock { slots -> WorkerProcess? in
+            let index = slots.firstIndex { $0 != nil } ?? slots.indices.first!
+            let taken = slots[index]
+            slots.remove(at: index)
+            return taken
+        }
+        if worker == nil {
+            do {
+                worker = try WorkerProcess.start(executable: executable, arguments: arguments)
+            } catch {
+                idle.withLock { $0.append(nil) }
+                return .failure(error)
+            }
+        }
+        let result = worker!.exchange(request, limits: limits)
+        if case .failure = result {
+            restartCount.add(1, ordering: .relaxed)
+            worker = nil
+        }
+        idle.withLock { $0.append(worker) }
+        return result
+    }
+
+    /// Workers that died or broke a limit (and were replaced) since the pool started.
+    public var restarts: Int { restartCount.load(ordering: .relaxed) }
+
+    /// The sandbox the workers run in, as they report it: `landlock` or `none`.
+    public var sandbox: String { sandboxName.withLock { $0 } ?? "none" }
+
+    /// Process ids of the workers alive now (for tests and diagnostics).
+    public var workerProcessIDs: [Int32] { idle.withLock { $0.compactMap { $0?.pid } } }
+
+    /// The `attachkit` executable beside the running one (a test runner or the benchmark harness in
+    /// the same build folder), else the running executable itself.
+    static func defaultExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return "/proc/self/exe" }
+        let running = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if PathResolver.fileName(running) == "attachkit" { return running }
+        let sibling = PathResolver.directory(running) + "/attachkit"
+        return access(sibling, X_OK) == 0 ? sibling : running
+    }
+}

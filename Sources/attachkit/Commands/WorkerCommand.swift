@@ -1,0 +1,113 @@
+import AttachKit
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `attachkit worker` (internal, not listed): one process of the pool `batch` and `serve` start
+/// (see `WorkerProcessPool`). It confines itself (Landlock: read-only beneath `--read-only`,
+/// read-write beneath `--allow`), sets its limits, says hello, then answers one JSON request line
+/// with one answer line, one at a time, until its input ends.
+struct WorkerCommand: Command {
+    static let name = "worker"
+    static let summary = "(internal) one isolated worker process of batch and serve"
+    static let usage = """
+        usage: attachkit worker --allow DIR... [--read-only DIR...] [--threads N] [--profile-json JSON]
+                                [--cpu-seconds S] [--address-space BYTES]
+
+        Started by `attachkit batch` and `attachkit serve`, not by people. Speaks the serve protocol
+        on stdin/stdout, one request at a time, after a hello line {"worker": "ready", ...}.
+          --allow DIR         a root to read and write (repeatable)
+          --read-only DIR     a root to read only (repeatable)
+          --threads N         codec threads per job (default 1)
+          --profile-json J    the default profile, as a JSON policy (default ios)
+          --cpu-seconds S     CPU time one request may use; SIGXCPU past it (default 600)
+          --address-space B   RLIMIT_AS of the process (default 4 GiB)
+        """
+    static let options: Set<String> = ["allow", "read-only", "threads", "profile-json", "cpu-seconds", "address-space"]
+    static let flags: Set<String> = []
+
+    let readWrite: [String]
+    let readOnly: [String]
+    let threads: Int
+    let profile: Profile
+    let cpuSeconds: Int
+    let addressSpace: Int64
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        readWrite = arguments.all("allow")
+        readOnly = arguments.all("read-only")
+        guard !(readWrite + readOnly).isEmpty else { throw UsageError("give at least one --allow or --read-only DIR") }
+        threads = try arguments.int("threads", in: 1...256) ?? 1
+        cpuSeconds = try arguments.int("cpu-seconds", in: 1...86_400) ?? 600
+        addressSpace = Int64(try arguments.int("address-space", in: (64 << 20)...Int.max) ?? (4 << 30))
+        if let text = arguments.value("profile-json") {
+            do {
+                profile = try Profile.parse(try JSONValue.parse(text), source: "--profile-json")
+            } catch {
+                throw UsageError("--profile-json: \(error)")
+            }
+        } else {
+            profile = .standard
+        }
+    }
+
+    func run() -> ExitCode {
+        // Before anything reads an input or starts libvips: threads made later inherit the sandbox.
+        let sandbox = Sandbox.confine(readOnly: readOnly, readWrite: readWrite)
+        setLimit(RLIMIT_CORE, soft: 0, hard: 0)
+        setLimit(RLIMIT_AS, soft: rlim_t(addressSpace), hard: rlim_t(addressSpace))
+        let service: AttachKitService
+        do {
+            service = try AttachKitService(workerAllow: readWrite + readOnly, profile: profile, threadsPerJob: threads,
+                                           sandbox: sandbox.name)
+        } catch {
+            Output.error("attachkit worker: \(error)")
+            return .failure
+        }
+        var hello: [(String, JSONValue)] = [("worker", .string("ready")), ("pid", .number(Double(getpid()))),
+                                            ("sandbox", .string(sandbox.name))]
+        if case .none(let reason) = sandbox { hello.append(("sandboxReason", .string(reason))) }
+        Output.line(JSONValue.object(hello).serialized)
+        var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
+        while let line = reader.next() {
+            guard case .text(let text) = line else {
+                Output.line(#"{"id":null,"ok":false,"error":{"code":"malformed-request","message":"request line too long"}}"#)
+                continue
+            }
+            armCPULimit()
+            Output.line(Self.blocking { await service.respond(to: text) })
+        }
+        return .success
+    }
+
+    /// Allows this request `cpuSeconds` of CPU on top of what the process has used so far.
+    private func armCPULimit() {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let used = Int(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1
+        setLimit(RLIMIT_CPU, soft: rlim_t(used + cpuSeconds), hard: rlim_t.max)
+    }
+
+    private func setLimit(_ resource: __rlimit_resource, soft: rlim_t, hard: rlim_t) {
+        var limit = rlimit(rlim_cur: soft, rlim_max: hard)
+        var current = rlimit()
+        if getrlimit(Int32(resource.rawValue), &current) == 0 {
+            limit.rlim_max = min(hard, current.rlim_max)
+            limit.rlim_cur = min(soft, limit.rlim_max)
+        }
+        setrlimit(Int32(resource.rawValue), &limit)
+    }
+
+    private static func blocking(_ work: @escaping @Sendable () async -> String) -> String {
+        final class Box: @unchecked Sendable { var value = "" }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await work()
+            done.signal()
+        }
+        done.wait()
+        return box.value
+    }
+}
