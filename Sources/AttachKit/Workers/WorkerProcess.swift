@@ -51,11 +51,11 @@ final class WorkerProcess: @unchecked Sendable {
         }
         let worker = WorkerProcess(pid: pid, socket: pair[0], stderr: errorPipe[0])
         let deadline = ContinuousClock.now + .seconds(30)
-        guard case .text(let line)? = worker.reader.next(shouldStop: { ContinuousClock.now > deadline }),
-              let hello = try? JSONValue.parse(line), hello["worker"]?.stringValue == "ready" else {
-            let detail = worker.tail.lastLine
-            worker.stop(kill: true)
-            throw .unavailable(reason: "\(executable) worker did not start" + (detail.map { ": \($0)" } ?? ""))
+        let first = worker.reader.next(shouldStop: { ContinuousClock.now > deadline })
+        guard case .text(let line)? = first, let hello = try? JSONValue.parse(line), hello["worker"]?.stringValue == "ready" else {
+            let status = worker.stop(kill: true)
+            let said = worker.tail.lastLine ?? (first.map { "\($0)" } ?? "no hello within 30 s")
+            throw .unavailable(reason: "\(executable) worker did not start (wait status \(status ?? -1)): \(said)")
         }
         worker.hello = hello
         return worker

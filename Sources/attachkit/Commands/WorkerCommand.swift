@@ -76,6 +76,7 @@ struct WorkerCommand: Command {
                 continue
             }
             armCPULimit()
+            FaultInjection.apply(to: text)
             Output.line(Self.blocking { await service.respond(to: text) })
         }
         return .success
@@ -109,5 +110,40 @@ struct WorkerCommand: Command {
         }
         done.wait()
         return box.value
+    }
+}
+
+/// Test hook: `ATTACHKIT_WORKER_FAULT=KIND:TEXT` makes a worker misbehave on every request whose
+/// line contains TEXT, so the tests can show that batch and serve contain what real decoder bugs
+/// do (every real crash the hostile corpus found has been fixed). KIND is `crash` (SIGSEGV),
+/// `memory` (allocates without end), `spin` (burns CPU) or `hang` (sleeps). Unset in production.
+enum FaultInjection {
+    private static let fault: (kind: Substring, text: Substring)? = {
+        guard let value = getenv("ATTACHKIT_WORKER_FAULT").map({ String(cString: $0) }),
+              let colon = value.firstIndex(of: ":") else { return nil }
+        return (value[..<colon], value[value.index(after: colon)...])
+    }()
+
+    static func apply(to request: String) {
+        guard let fault, !fault.text.isEmpty, request.contains(fault.text) else { return }
+        switch fault.kind {
+        case "crash":
+            raise(SIGSEGV)
+        case "memory":
+            while true {
+                guard let block = malloc(16 << 20) else {
+                    Output.error("fault injection: out of memory")
+                    abort()
+                }
+                memset(block, 1, 16 << 20)
+            }
+        case "spin":
+            var x: UInt64 = 1
+            while x != 0 { x = x &* 6364136223846793005 &+ 1 }
+        case "hang":
+            while true { sleep(60) }
+        default:
+            return
+        }
     }
 }
