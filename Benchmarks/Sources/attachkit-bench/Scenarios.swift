@@ -29,6 +29,7 @@ struct Scenarios {
         var list: [(String, () -> Scenario)] = [
             ("image-downscale", imageDownscale), ("fit-bytes", fitBytes), ("probe", probeMany),
             ("trim-fast", trimFast), ("poster-frame", posterFrame), ("batch-jobs", batchJobs),
+            ("batch-isolation", batchIsolation),
         ]
         if !quick { list += [("trim-exact", trimExact), ("fit-video-5MB", fitVideo)] }
         return list
@@ -176,6 +177,20 @@ struct Scenarios {
             Contender(name: "jobs 2", command: [attachkit, "batch", input, "--out", out + "/j2", "--jobs", "2"], reset: clean(out + "/j2")),
             Contender(name: "jobs 1", command: [attachkit, "batch", input, "--out", out + "/j1", "--jobs", "1"], reset: clean(out + "/j1")),
         ], reference: "jobs 1", speedupTarget: 1.7)
+    }
+
+    /// The cost of isolation: the same batch with worker processes (the default) and in-process.
+    /// Target: throughput with workers at least 0.95× in-process (wall ≤ 1.053×).
+    func batchIsolation() -> Scenario {
+        let input = inputs.batchFolder()
+        let out = folder("batch-isolation")
+        return Scenario(name: "batch-isolation", summary: "batch over TestMedia's valid media, --jobs 2: worker processes vs in-process",
+                        contenders: [
+                            Contender(name: "workers", command: [attachkit, "batch", input, "--out", out + "/w", "--jobs", "2"],
+                                      reset: clean(out + "/w")),
+                            Contender(name: "in-process", command: [attachkit, "batch", input, "--out", out + "/p", "--jobs", "2", "--in-process"],
+                                      reset: clean(out + "/p")),
+                        ], reference: "in-process", wallTarget: 1 / 0.95)
     }
 }
 
