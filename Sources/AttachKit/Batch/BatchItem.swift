@@ -15,7 +15,8 @@ public struct BatchItem: Sendable {
 
 /// What a batch tells its caller as it goes (from worker threads).
 public enum BatchEvent: Sendable {
-    /// The plan: files in this shard, of which `skipped` were already done.
-    case planned(total: Int, skipped: Int, bytes: Int64)
+    /// The plan: files in this shard, of which `skipped` were already done, and where the work
+    /// runs (`in-process`, or `N worker process(es), sandbox: landlock|none`).
+    case planned(total: Int, skipped: Int, bytes: Int64, isolation: String)
     case finished(BatchItem)
 }

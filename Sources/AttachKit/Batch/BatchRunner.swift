@@ -65,7 +65,7 @@ public struct BatchRunner: Sendable {
                              optionsHash: optionsHash, ledger: ledger, manifest: manifest, executor: executor,
                              manifestName: options.manifestName)
         onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0]?.isFinal == true }.count,
-                         bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }))
+                         bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }, isolation: executor.summary))
 
         // Largest inputs first (longest-processing-time-first): the big transcodes start early
         // instead of leaving one core busy at the end while the other idles.

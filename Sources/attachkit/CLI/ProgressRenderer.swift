@@ -20,10 +20,13 @@ final class ProgressRenderer: Sendable {
     func handle(_ event: BatchEvent) {
         let line: String? = state.withLock { s in
             switch event {
-            case .planned(let total, let skipped, _):
+            case .planned(let total, let skipped, _, let isolation):
                 s.total = total
                 s.start = .now
-                return terminal ? nil : "batch: \(total) file(s), \(skipped) already done"
+                let place = isolation == "in-process" ? "in-process" : "in \(isolation)"
+                // A plain line even on a terminal: the bar is drawn below it.
+                Output.error("batch: \(total) file(s), \(skipped) already done; work runs \(place)")
+                return nil
             case .finished(let item):
                 s.done += 1
                 if !item.ok { s.failed += 1 }
