@@ -8,7 +8,8 @@ import Glibc
 ///
 /// The manifest is compacted when a run starts and when it ends: the last line for each current
 /// input made with the current options is kept, everything else dropped, so after a finished run
-/// it holds exactly one line per input.
+/// it holds exactly one line per input. An open manifest owns its ``BatchLock``: no other run of
+/// the same shard can compact it away underneath.
 final class BatchManifest: Sendable {
     /// What a finished line says about one input.
     struct Entry: Sendable {
@@ -33,22 +34,26 @@ final class BatchManifest: Sendable {
     let path: String
     private let optionsHash: String
     private let fd: Int32
+    private let hold: BatchLock
     private let lock = Locked(())
 
     /// Opens (creating) the manifest at `path` after compacting it, and returns the entries of
-    /// earlier runs that are valid for `optionsHash` and `currentPaths`.
+    /// earlier runs that are valid for `optionsHash` and `currentPaths`. The manifest keeps `lock`
+    /// (taken on `path`) until it is released.
     /// - Throws: ``OutputError`` when the manifest cannot be written.
-    static func open(path: String, optionsHash: String, currentPaths: Set<String>) throws(OutputError) -> (BatchManifest, [String: Entry]) {
+    static func open(path: String, optionsHash: String, currentPaths: Set<String>, lock: consuming BatchLock)
+        throws(OutputError) -> (BatchManifest, [String: Entry]) {
         let entries = try compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
         let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw .system(operation: "open", path: path, reason: String(cString: strerror(errno))) }
-        return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd), entries)
+        return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd, lock: lock), entries)
     }
 
-    private init(path: String, optionsHash: String, fd: Int32) {
+    private init(path: String, optionsHash: String, fd: Int32, lock: consuming BatchLock) {
         self.path = path
         self.optionsHash = optionsHash
         self.fd = fd
+        self.hold = lock
     }
 
     deinit { close(fd) }

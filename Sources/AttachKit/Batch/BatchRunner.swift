@@ -39,6 +39,8 @@ public struct BatchRunner: Sendable {
         // The output folder may sit inside the input folder (its files are then not inputs), but
         // must not be the input folder itself or contain it.
         guard outputRoot != inputRoot, !inputRoot.hasPrefix(outputRoot + "/") else { throw .overlappingFolders(input: inputRoot, output: outputRoot) }
+        // Before anything else touches the output folder: a second run of this shard refuses here.
+        let lock = try BatchLock(manifestPath: outputRoot + "/" + options.manifestName)
         let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
         let all = InputWalker.files(under: inputRoot).filter { outputPrefix == nil || !$0.hasPrefix(outputPrefix!) }
         let layout = OutputLayout(relativePaths: all)
@@ -50,7 +52,7 @@ public struct BatchRunner: Sendable {
         let finished: [String: BatchManifest.Entry]
         do {
             (manifest, finished) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
-                                                         optionsHash: optionsHash, currentPaths: Set(mine))
+                                                         optionsHash: optionsHash, currentPaths: Set(mine), lock: lock)
         } catch {
             throw .manifest(error.description)
         }
@@ -135,6 +137,9 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
     /// The output folder is the input folder or contains it.
     case overlappingFolders(input: String, output: String)
     case manifest(String)
+    /// Another run (`pid`, when it could be read) holds the lock of this manifest: the same output
+    /// folder and shard are being prepared right now.
+    case busy(manifest: String, pid: Int32?)
 
     public var description: String {
         switch self {
@@ -143,6 +148,8 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
         case .overlappingFolders(let input, let output):
             return "the output folder \(output) is, or contains, the input folder \(input): choose a separate --out"
         case .manifest(let reason): return "cannot write the manifest: \(reason)"
+        case .busy(let manifest, let pid):
+            return "another batch (\(pid.map { "pid \($0)" } ?? "pid unknown")) is writing \(manifest) (it holds \(manifest).lock until it ends)"
         }
     }
 }

@@ -26,7 +26,8 @@ struct BatchCommand: Command {
         OUT_DIR may sit inside INPUT_DIR (it is then skipped) but must not be it or contain it.
           --json          one report per file on stdout (the summary goes to stderr)
         Progress goes to stderr: a bar on a terminal, one line per file otherwise.
-        Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error.
+        Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error,
+        75 another batch is running on the same OUT_DIR and shard (its pid is named).
         """
     static let options: Set<String> = ["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames", "deadline"]
     static let flags: Set<String> = ["json", "thumbnails"]
@@ -70,6 +71,7 @@ struct BatchCommand: Command {
             }
         } catch {
             Output.error("attachkit batch: \(error.description)")
+            if case .busy = error { return .busy }
             return .failure
         }
         progress.finish()

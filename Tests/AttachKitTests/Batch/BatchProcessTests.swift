@@ -114,6 +114,69 @@ struct BatchProcessTests {
         try Self.checkConsistent(input: input, out: out)
     }
 
+    /// Starts `attachkit batch` with `arguments`, output discarded, without waiting for it.
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.attachkit)
+        process.arguments = ["batch"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits (up to 60 s) until the lock file beside `manifest` in `out` names `process`, i.e. it
+    /// holds the manifest. Returns whether it did while `process` was still running.
+    static func waitUntilLocked(_ out: URL, manifest: String = "manifest.jsonl", by process: Process) -> Bool {
+        let path = out.appendingPathComponent(manifest + ".lock").path
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline {
+            if (try? String(contentsOfFile: path, encoding: .utf8)) == "\(process.processIdentifier)\n" { return process.isRunning }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    @Test("a second batch on the same folder and shard refuses at once (exit 75, naming the holder's pid); the first records every input")
+    func concurrentRunsRefused() throws {
+        // Given a batch running on a folder
+        let input = try Self.makeInput("concurrent")
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let first = try Self.start([input.path, "--out", out.path, "--jobs", "1"])
+        let holding = Self.waitUntilLocked(out, by: first)
+
+        // When a second one starts on the same folder
+        let second = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "1"])
+        let firstStillRunning = first.isRunning
+        first.waitUntilExit()
+
+        // Then it refuses, naming the first, which finishes with every input recorded
+        #expect(holding && firstStillRunning, "the first batch finished before the second started; make the input larger")
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr.contains("another batch (pid \(first.processIdentifier)) is writing"), "\(second.stderr)")
+        #expect(second.stdout.isEmpty)
+        #expect([0, 1].contains(first.terminationStatus))
+        try Self.checkConsistent(input: input, out: out)
+    }
+
+    @Test("two shards on the same folder run at the same time, each under its own manifest's lock")
+    func concurrentShards() throws {
+        let input = try Self.makeInput("concurrentshards")
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let shards = try (0..<2).map { try Self.start([input.path, "--out", out.path, "--shard", "\($0)/2", "--jobs", "1"]) }
+        let together = zip(0..., shards).allSatisfy { Self.waitUntilLocked(out, manifest: "manifest-shard-\($0)-of-2.jsonl", by: $1) }
+            && shards.allSatisfy(\.isRunning)
+        for shard in shards { shard.waitUntilExit() }
+        #expect(together, "the shards did not hold their locks at the same time")
+        #expect(shards.map(\.terminationStatus).allSatisfy { [0, 1].contains($0) }, "\(shards.map(\.terminationStatus))")
+        var recorded: [String] = []
+        for index in 0..<2 {
+            recorded += try Self.manifestLines(out, name: "manifest-shard-\(index)-of-2.jsonl").compactMap { $0["path"]?.stringValue }
+        }
+        #expect(recorded.sorted() == InputWalker.files(under: input.path))
+        #expect(Self.temporaries(out).isEmpty)
+    }
+
     @Test("shards 0..2 of 3 together produce exactly the outputs of one unsharded run")
     func shards() throws {
         let input = try Self.makeInput("shards")
