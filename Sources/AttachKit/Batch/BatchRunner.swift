@@ -208,11 +208,18 @@ private struct BatchWork: Sendable {
     }
 
     private func record(_ relative: String, hash: String, report: PrepareReport, start: ContinuousClock.Instant) -> BatchItem {
+        var report = report
         let outputRelative = report.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
         var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash))]
         if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
         if case .object(let fields) = report.json { pairs += fields }
-        manifest.append(.object(pairs))
+        do {
+            try manifest.append(.object(pairs))
+        } catch {
+            // Not recorded, so not done: a rerun prepares it again.
+            if let earlier = report.error { report.notes.append("before the manifest failed: \(earlier.description)") }
+            report.error = .output(error)
+        }
         let elapsed = ContinuousClock.now - start
         return BatchItem(relativePath: relative, skipped: false, report: report, ok: report.ok,
                          inputBytes: report.before?.bytes ?? FileSystem.size(inputRoot + "/" + relative),

@@ -177,6 +177,36 @@ struct BatchProcessTests {
         #expect(Self.temporaries(out).isEmpty)
     }
 
+    @Test("manifest lines that cannot be written (a file-size limit) leave only whole lines and count as write-failed; a rerun records them")
+    func manifestWriteFails() throws {
+        // Given inputs that all fail (no output files), whose ~4.3 KB of lines cannot fit a 2 KB file-size limit
+        let root = TestEnvironment.temporaryFolder("fsize")
+        let input = try root.appendingPathComponent("in", isDirectory: true).creatingFolder()
+        for file in InputWalker.files(under: TestEnvironment.fixture("malformed")) {
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("malformed/" + file), toPath: input.appendingPathComponent(file).path)
+        }
+        let all = InputWalker.files(under: input.path)
+        let out = root.appendingPathComponent("out")
+
+        // When the batch runs under RLIMIT_FSIZE (SIGXFSZ ignored, so write(2) fails with EFBIG)
+        let limited = try TestEnvironment.run("bash", ["-c", "trap '' XFSZ; ulimit -f 2; exec \"$0\" \"$@\"", TestEnvironment.attachkit,
+                                                       "batch", input.path, "--out", out.path, "--jobs", "2"])
+
+        // Then the manifest holds only whole lines, and every input is either recorded or failed as write-failed
+        let text = try String(contentsOf: out.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        #expect(text.utf8.count <= 2048 && text.hasSuffix("\n"))
+        let recorded = try Self.manifestLines(out).compactMap { $0["path"]?.stringValue }
+        let unrecorded = limited.stdout.split(separator: "\n").filter { $0.contains("write-failed") && $0.contains("File too large") }
+        #expect(!unrecorded.isEmpty, "\(limited.stdout)")
+        #expect(recorded.count + unrecorded.count == all.count, "\(recorded.count) recorded, \(unrecorded.count) write-failed: \(limited.stdout)")
+        #expect(limited.status == 1)
+
+        // And a rerun without the limit records the rest (write-failed is retried)
+        let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path])
+        #expect(rerun.stdout.contains("\(recorded.count) already done"), "\(rerun.stdout)")
+        try Self.checkConsistent(input: input, out: out)
+    }
+
     @Test("shards 0..2 of 3 together produce exactly the outputs of one unsharded run")
     func shards() throws {
         let input = try Self.makeInput("shards")
