@@ -14,7 +14,7 @@ struct BatchProcessTests {
                 sources.append((TestEnvironment.testMedia.appendingPathComponent(folder).appendingPathComponent(file), "\(folder)/\(file)"))
             }
         }
-        if includeCorpus, let corpus = TestEnvironment.corpus {
+        if includeCorpus, TestEnvironment.corpus != nil {
             for row in CorpusRow.all() { sources.append((URL(fileURLWithPath: row.path), "corpus/\(row.file)")) }
         }
         for copy in 0..<copies {
