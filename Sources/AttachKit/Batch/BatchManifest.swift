@@ -4,11 +4,14 @@ import Glibc
 
 /// `OUT/manifest.jsonl` (or `manifest-shard-I-of-N.jsonl`): one JSON line per input, appended with
 /// a single `write(2)` as each finishes, so a batch killed at any point leaves only whole lines (a
-/// torn last line, possible only on power loss, is ignored when read back).
+/// torn last line, possible only on power loss, is ignored when read back). A line that cannot be
+/// written whole (a full disk, a file-size limit) is cut off again and the failure reported, so a
+/// later line never lands glued to a torn one.
 ///
 /// The manifest is compacted when a run starts and when it ends: the last line for each current
 /// input made with the current options is kept, everything else dropped, so after a finished run
-/// it holds exactly one line per input.
+/// it holds exactly one line per input. An open manifest owns its ``BatchLock``: no other run of
+/// the same shard can compact it away underneath.
 final class BatchManifest: Sendable {
     /// What a finished line says about one input.
     struct Entry: Sendable {
@@ -30,46 +33,80 @@ final class BatchManifest: Sendable {
         }
     }
 
+    /// Writes bytes like `write(2)`: the count written (possibly short), or -1 with `errno` set.
+    /// Tests inject failures through it.
+    typealias Writer = @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+
     let path: String
     private let optionsHash: String
     private let fd: Int32
-    private let lock = Locked(())
+    private let writer: Writer
+    private let hold: BatchLock
+    /// The file's size before a line whose failed write could not be cut off yet (the cut is
+    /// retried before the next line); `nil` when the file ends with a whole line.
+    private let pendingCut = Locked<off_t?>(nil)
 
     /// Opens (creating) the manifest at `path` after compacting it, and returns the entries of
-    /// earlier runs that are valid for `optionsHash` and `currentPaths`.
+    /// earlier runs that are valid for `optionsHash` and `currentPaths`. The manifest keeps `lock`
+    /// (taken on `path`) until it is released.
     /// - Throws: ``OutputError`` when the manifest cannot be written.
-    static func open(path: String, optionsHash: String, currentPaths: Set<String>) throws(OutputError) -> (BatchManifest, [String: Entry]) {
+    static func open(path: String, optionsHash: String, currentPaths: Set<String>, lock: consuming BatchLock,
+                     writer: @escaping Writer = { fd, bytes in Glibc.write(fd, bytes.baseAddress, bytes.count) })
+        throws(OutputError) -> (BatchManifest, [String: Entry]) {
         let entries = try compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
         let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw .system(operation: "open", path: path, reason: String(cString: strerror(errno))) }
-        return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd), entries)
+        return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd, writer: writer, lock: lock), entries)
     }
 
-    private init(path: String, optionsHash: String, fd: Int32) {
+    private init(path: String, optionsHash: String, fd: Int32, writer: @escaping Writer, lock: consuming BatchLock) {
         self.path = path
         self.optionsHash = optionsHash
         self.fd = fd
+        self.writer = writer
+        self.hold = lock
     }
 
     deinit { close(fd) }
 
-    /// Appends one line (a single write, so concurrent appends never interleave).
-    func append(_ json: JSONValue) {
+    /// Appends one line, whole or not at all: with a single write (so concurrent appends never
+    /// interleave), and after a failed or short write the file is truncated back to its size
+    /// before the line.
+    /// - Throws: ``OutputError/system(operation:path:reason:)`` (`write-failed`) when the line
+    ///   was not written; the caller must then count the input as failed.
+    func append(_ json: JSONValue) throws(OutputError) {
         let bytes = Array((json.serialized + "\n").utf8)
-        lock.withLock { _ in
+        try pendingCut.withLock { pending throws(OutputError) in
+            if let size = pending {
+                guard ftruncate(fd, size) == 0 else { throw failure("truncate", errno) }
+                pending = nil
+            }
+            let before = lseek(fd, 0, SEEK_END)
+            guard before >= 0 else { throw failure("append a line to", errno) }
             var offset = 0
             while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n < 0 { if errno == EINTR { continue }; return }
+                let n = bytes.withUnsafeBytes { writer(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else {
+                    // ENOSPC, EFBIG (RLIMIT_FSIZE), EIO...; a write of 0 bytes makes no progress either.
+                    let error = failure("append a line to", n < 0 ? errno : ENOSPC)
+                    if ftruncate(fd, before) != 0 { pending = before }
+                    throw error
+                }
                 offset += n
             }
         }
     }
 
+    private func failure(_ operation: String, _ code: Int32) -> OutputError {
+        .system(operation: operation, path: path, reason: String(cString: strerror(code)))
+    }
+
     /// Compacts the file now (end of a run).
     func compact(currentPaths: Set<String>) throws(OutputError) {
-        try lock.withLock { _ throws(OutputError) in
+        try pendingCut.withLock { pending throws(OutputError) in
             _ = try Self.compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
+            pending = nil
         }
     }
 

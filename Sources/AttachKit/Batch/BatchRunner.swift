@@ -39,6 +39,8 @@ public struct BatchRunner: Sendable {
         // The output folder may sit inside the input folder (its files are then not inputs), but
         // must not be the input folder itself or contain it.
         guard outputRoot != inputRoot, !inputRoot.hasPrefix(outputRoot + "/") else { throw .overlappingFolders(input: inputRoot, output: outputRoot) }
+        // Before anything else touches the output folder: a second run of this shard refuses here.
+        let lock = try BatchLock(manifestPath: outputRoot + "/" + options.manifestName)
         let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
         let all = InputWalker.files(under: inputRoot).filter { outputPrefix == nil || !$0.hasPrefix(outputPrefix!) }
         let layout = OutputLayout(relativePaths: all)
@@ -50,7 +52,7 @@ public struct BatchRunner: Sendable {
         let finished: [String: BatchManifest.Entry]
         do {
             (manifest, finished) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
-                                                         optionsHash: optionsHash, currentPaths: Set(mine))
+                                                         optionsHash: optionsHash, currentPaths: Set(mine), lock: lock)
         } catch {
             throw .manifest(error.description)
         }
@@ -141,6 +143,9 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
     case manifest(String)
     /// The worker processes could not be started.
     case workers(String)
+    /// Another run (`pid`, when it could be read) holds the lock of this manifest: the same output
+    /// folder and shard are being prepared right now.
+    case busy(manifest: String, pid: Int32?)
 
     public var description: String {
         switch self {
@@ -150,6 +155,8 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
             return "the output folder \(output) is, or contains, the input folder \(input): choose a separate --out"
         case .manifest(let reason): return "cannot write the manifest: \(reason)"
         case .workers(let reason): return reason
+        case .busy(let manifest, let pid):
+            return "another batch (\(pid.map { "pid \($0)" } ?? "pid unknown")) is writing \(manifest) (it holds \(manifest).lock until it ends)"
         }
     }
 }
@@ -208,11 +215,19 @@ private struct BatchWork: Sendable {
     }
 
     private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {
+        var outcome = outcome
         let outputRelative = outcome.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
         var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash))]
         if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
         if case .object(let fields) = outcome.json { pairs += fields }
-        manifest.append(.object(pairs))
+        do {
+            try manifest.append(.object(pairs))
+        } catch {
+            // Not recorded, so not done: a rerun prepares it again.
+            let earlier = outcome.error.map { " (before that: \($0.description))" } ?? ""
+            outcome = PrepareOutcome(input: outcome.json["input"]?.stringValue ?? inputRoot + "/" + relative,
+                                     error: ServiceError(code: error.code, message: "cannot record the result in the manifest: \(error.description)" + earlier))
+        }
         let elapsed = ContinuousClock.now - start
         return BatchItem(relativePath: relative, skipped: false, outcome: outcome, ok: outcome.ok,
                          inputBytes: outcome.inputBytes ?? FileSystem.size(inputRoot + "/" + relative),

@@ -5,7 +5,8 @@ public struct ServiceRequest: Sendable {
         case probe, validate, prepare, thumbnail
     }
 
-    /// Echoed in the response; any JSON value (number, string...). `null` when absent.
+    /// Echoed in the response exactly as it was sent; any JSON value (a number keeps its text:
+    /// `1.50`, `1e3`, `9007199254740993` come back as written). `null` when absent.
     public let id: JSONValue
     public let operation: Operation
     public let path: String

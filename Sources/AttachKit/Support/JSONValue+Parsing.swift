@@ -56,7 +56,7 @@ private struct JSONParser {
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw fail("unexpected character")
         }
     }
@@ -106,7 +106,8 @@ private struct JSONParser {
         }
     }
 
-    mutating func parseNumber() throws(JSONParseError) -> Double {
+    /// A number, keeping its text (RFC 8259 grammar checked here, so the text is valid JSON).
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
@@ -128,7 +129,7 @@ private struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw JSONParseError(offset: start, reason: "number out of range") }
-        return value
+        return .parsedNumber(value, text: text)
     }
 
     func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }

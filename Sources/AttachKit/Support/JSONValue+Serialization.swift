@@ -1,6 +1,7 @@
 extension JSONValue {
     /// The compact, single-line JSON text of this value (no trailing newline), as JSON Lines need.
-    /// Integral numbers print without a fraction; non-finite numbers print as `null`.
+    /// A parsed number prints as its source text; a built one without a fraction when integral, and
+    /// as `null` when not finite.
     public var serialized: String {
         var out = ""
         out.reserveCapacity(256)
@@ -13,6 +14,7 @@ extension JSONValue {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += JSONValue.format(n)
+        case .parsedNumber(_, let text): out += text
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out += "["

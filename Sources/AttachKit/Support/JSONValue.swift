@@ -6,17 +6,25 @@
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
+    /// A number built in Swift; written back as its shortest text (integral values without a fraction).
     case number(Double)
+    /// A number read by ``parse(_:maxDepth:)``: its value, and its text exactly as it was written
+    /// (`1.50`, `-0`, `1e3`, `9007199254740993`), which ``serialized`` writes back unchanged, so
+    /// parse → serialize is the identity on a number's text (a request's `id` is echoed as sent,
+    /// even where the `Double` would round it). Read it through ``doubleValue`` and ``intValue``.
+    case parsedNumber(Double, text: String)
     case string(String)
     case array([JSONValue])
     /// Keys in insertion order. Duplicate keys are kept as given by the parser (last one wins on lookup).
     case object([(String, JSONValue)])
 
+    /// Numbers compare by their `Double` value, whether built or parsed and whatever their text
+    /// (`1.50` == `1.5`); everything else structurally.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        if let a = lhs.doubleValue, let b = rhs.doubleValue { return a == b }
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
-        case let (.number(a), .number(b)): return a == b
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
@@ -32,13 +40,19 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    public var doubleValue: Double? { if case .number(let n) = self { return n }; return nil }
+    /// The number's value, built or parsed; `nil` for anything else.
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let n), .parsedNumber(let n, _): return n
+        default: return nil
+        }
+    }
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
     public var objectValue: [(String, JSONValue)]? { if case .object(let o) = self { return o }; return nil }
     /// The number as an `Int` when it is integral and in range, `nil` otherwise.
     public var intValue: Int? {
-        guard case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
+        guard let n = doubleValue, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
         return Int(n)
     }
 }

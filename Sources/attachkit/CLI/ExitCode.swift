@@ -8,6 +8,9 @@ enum ExitCode: Int32 {
     case usage = 64
     /// An internal invariant broke, e.g. an access handle leaked (EX_SOFTWARE).
     case software = 70
+    /// Another run holds the batch's manifest (same output folder and shard): try again once it
+    /// has finished (EX_TEMPFAIL).
+    case busy = 75
     /// Stopped by SIGINT (128 + 2).
     case interrupted = 130
     /// Stopped by SIGTERM (128 + 15).

@@ -31,7 +31,8 @@ struct BatchCommand: Command {
         or breaks a limit is recorded as crashed, over-memory or timed-out; the batch goes on.
         \(Arguments.isolationUsage)
         Progress goes to stderr: a bar on a terminal, one line per file otherwise.
-        Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error.
+        Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error,
+        75 another batch is running on the same OUT_DIR and shard (its pid is named).
         """
     static let options: Set<String> = Set(["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames", "deadline"])
         .union(Arguments.isolationOptions)
@@ -76,6 +77,7 @@ struct BatchCommand: Command {
             }
         } catch {
             Output.error("attachkit batch: \(error.description)")
+            if case .busy = error { return .busy }
             return .failure
         }
         progress.finish()

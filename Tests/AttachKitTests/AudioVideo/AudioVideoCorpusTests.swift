@@ -6,29 +6,44 @@ import Testing
 /// audio/video corpus file, each output checked with `ffprobe` and our probe.
 @Suite("Audio/video prepare on every fixture and corpus file")
 struct AudioVideoCorpusTests {
-    static let valid: [CorpusRow] = (CorpusRow.fixtures() + CorpusRow.all())
-        .filter { ($0.kind == "audio" || $0.kind == "video") && $0.isValid }
-    static let malformed: [CorpusRow] = (CorpusRow.fixtures() + CorpusRow.all())
-        .filter { !$0.isValid && ($0.kind == "audio" || $0.kind == "video" || $0.kind == "other") }
-
-    @Test("the corpus is there (or the run says it is not)")
-    func corpusPresence() {
-        if TestEnvironment.corpus == nil {
-            print("AudioVideoCorpusTests: shared corpus absent, only TestMedia fixtures are prepared")
-        }
-        #expect(Self.valid.count >= 20)
+    static func valid(_ rows: [CorpusRow]) -> [CorpusRow] { rows.filter { ($0.kind == "audio" || $0.kind == "video") && $0.isValid } }
+    static func malformed(_ rows: [CorpusRow]) -> [CorpusRow] {
+        rows.filter { !$0.isValid && ($0.kind == "audio" || $0.kind == "video" || $0.kind == "other") }
     }
 
-    @Test("allowed container and codecs, within the byte and duration budgets, in sync, upright, faststart, hvc1",
-          arguments: valid)
-    func prepares(row: CorpusRow) throws {
+    @Test("the fixtures hold enough audio and video to prepare")
+    func enoughFixtures() {
+        #expect(Self.valid(CorpusRow.fixtures()).count >= 20)
+    }
+
+    @Test("fixtures: allowed container and codecs, within the byte and duration budgets, in sync, upright, faststart, hvc1",
+          arguments: valid(CorpusRow.fixtures()))
+    func preparesFixture(row: CorpusRow) throws {
         for profile in [Profile.apple, .ios] {
             try Self.check(row, profile: profile)
         }
     }
 
-    @Test("truncated, corrupt and lying files are refused with a clear error and no output", arguments: malformed)
-    func refusesMalformed(row: CorpusRow) throws {
+    @Test("corpus: allowed container and codecs, within the byte and duration budgets, in sync, upright, faststart, hvc1",
+          .needsCorpus, arguments: valid(CorpusRow.all()))
+    func preparesCorpus(row: CorpusRow) throws {
+        for profile in [Profile.apple, .ios] {
+            try Self.check(row, profile: profile)
+        }
+    }
+
+    @Test("truncated, corrupt and lying fixtures are refused with a clear error and no output", arguments: malformed(CorpusRow.fixtures()))
+    func refusesMalformedFixture(row: CorpusRow) throws {
+        try Self.checkRefused(row)
+    }
+
+    @Test("truncated, corrupt and lying corpus files are refused with a clear error and no output", .needsCorpus,
+          arguments: malformed(CorpusRow.all()))
+    func refusesMalformedCorpus(row: CorpusRow) throws {
+        try Self.checkRefused(row)
+    }
+
+    static func checkRefused(_ row: CorpusRow) throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: row.path))
         let outcome = try AVPrepare.run(row.path, scope: row.root!, profile: .ios)
         let error = try #require(outcome.report.error, "\(row.file) was prepared")

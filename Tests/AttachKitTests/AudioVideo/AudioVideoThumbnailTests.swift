@@ -84,25 +84,28 @@ struct AudioVideoThumbnailTests {
         #expect(probe.displaySize.map { $0.width < $0.height } == true)
     }
 
-    @Test("sound files: cover art when there is one, a clear refusal when not")
+    @Test("sound files with cover art (M4A, FLAC, MP3): the cover", .needsCorpus)
     func coverArt() throws {
-        if let corpus = TestEnvironment.corpus {
-            for file in ["audio/m4a_aac_with_cover.m4a", "audio/flac_with_picture.flac", "audio/mp3_stereo_44k_cover.mp3"] {
-                let (report, jpeg) = try Self.render(corpus.appendingPathComponent(file).path, scope: corpus, request: ThumbnailRequest(size: 128))
-                #expect(report.ok, "\(file): \(report.error.map(String.init(describing:)) ?? "")")
-                #expect(max(report.width ?? 0, report.height ?? 0) <= 128)
-                #expect(report.time == nil)
-                #expect(FileManager.default.fileExists(atPath: jpeg))
-            }
+        let corpus = TestEnvironment.corpus!
+        for file in ["audio/m4a_aac_with_cover.m4a", "audio/flac_with_picture.flac", "audio/mp3_stereo_44k_cover.mp3"] {
+            let (report, jpeg) = try Self.render(corpus.appendingPathComponent(file).path, scope: corpus, request: ThumbnailRequest(size: 128))
+            #expect(report.ok, "\(file): \(report.error.map(String.init(describing:)) ?? "")")
+            #expect(max(report.width ?? 0, report.height ?? 0) <= 128)
+            #expect(report.time == nil)
+            #expect(FileManager.default.fileExists(atPath: jpeg))
         }
+    }
+
+    @Test("a sound file without cover art: a clear refusal")
+    func noCoverArt() throws {
         let (report, _) = try Self.render(TestEnvironment.fixture("audio/mp3_stereo_44k_5s.mp3"), scope: TestEnvironment.testMedia,
                                           request: ThumbnailRequest())
         #expect(report.error?.code == "unsupported")
     }
 
-    @Test("FLAC with cover art becomes M4A that keeps the cover, so prepare --thumbnail shows it")
+    @Test("FLAC with cover art becomes M4A that keeps the cover, so prepare --thumbnail shows it", .needsCorpus)
     func coverSurvivesTranscode() throws {
-        guard let corpus = TestEnvironment.corpus else { return }
+        let corpus = TestEnvironment.corpus!
         let outcome = try AVPrepare.run(corpus.appendingPathComponent("audio/flac_with_picture.flac").path, scope: corpus) { folder in
             PrepareOptions(profile: .ios, outputFolder: folder, thumbnail: true)
         }

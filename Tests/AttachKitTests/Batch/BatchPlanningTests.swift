@@ -56,13 +56,78 @@ struct BatchPlanningTests {
             #"{"path":"c.jpg","inputHash":"h5","optionsHash":"o","ok":tr"#,
         ]
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
-        let (manifest, entries) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"])
+        let (manifest, entries) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"],
+                                                         lock: try BatchLock(manifestPath: path))
         #expect(entries.keys.sorted() == ["a.jpg"])
         #expect(entries["a.jpg"]?.inputHash == "h2" && entries["a.jpg"]?.ok == true && entries["a.jpg"]?.output == "a.jpg")
-        manifest.append(.object([("path", .string("b.jpg")), ("inputHash", .string("h3")), ("optionsHash", .string("o")), ("ok", .bool(true))]))
+        try manifest.append(.object([("path", .string("b.jpg")), ("inputHash", .string("h3")), ("optionsHash", .string("o")), ("ok", .bool(true))]))
         try manifest.compact(currentPaths: ["a.jpg", "b.jpg", "c.jpg"])
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 2)
+    }
+
+    @Test("one lock per manifest: a second holder is refused with the first one's pid, another shard's manifest is free, a released lock can be taken again")
+    func manifestLock() throws {
+        // Given a run holding the lock of OUT/manifest.jsonl
+        let folder = TestEnvironment.temporaryFolder("lock")
+        let path = folder.appendingPathComponent("manifest.jsonl").path
+        let first = try BatchLock(manifestPath: path)
+
+        // When another run asks for the same manifest, Then it is refused at once, naming this pid
+        do {
+            _ = try BatchLock(manifestPath: path)
+            Issue.record("a second lock on the same manifest was granted")
+        } catch {
+            guard case .busy(let manifest, let pid) = error else { Issue.record("\(error)"); return }
+            #expect(manifest == path && pid == getpid())
+            #expect(error.description.contains("pid \(getpid())"), "\(error.description)")
+        }
+        #expect(try String(contentsOfFile: path + ".lock", encoding: .utf8) == "\(getpid())\n")
+
+        // And another shard's manifest in the same folder locks independently
+        let shard = try BatchLock(manifestPath: folder.appendingPathComponent("manifest-shard-1-of-2.jsonl").path)
+        _ = consume shard
+
+        // And once the holder is gone, the lock can be taken again
+        _ = consume first
+        _ = try BatchLock(manifestPath: path)
+    }
+
+    /// A writer that writes the first `limit` bytes of the file for real, then fails like a full disk.
+    static func fullDisk(after limit: Int) -> BatchManifest.Writer {
+        { fd, bytes in
+            let size = Int(lseek(fd, 0, SEEK_END))
+            let room = max(0, limit - size)
+            guard room > 0 else { errno = ENOSPC; return -1 }
+            return write(fd, bytes.baseAddress, min(room, bytes.count))
+        }
+    }
+
+    @Test("a line that cannot be written whole is cut off again and reported; the next whole line still reads back")
+    func tornLineCutBack() throws {
+        // Given a manifest on a "disk" with room for one line and a half
+        let folder = TestEnvironment.temporaryFolder("torn")
+        let path = folder.appendingPathComponent("manifest.jsonl").path
+        func line(_ name: String) -> JSONValue {
+            .object([("path", .string(name)), ("inputHash", .string("h")), ("optionsHash", .string("o")), ("ok", .bool(true))])
+        }
+        let width = line("a.jpg").serialized.utf8.count + 1
+        let (manifest, _) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"],
+                                                   lock: try BatchLock(manifestPath: path), writer: Self.fullDisk(after: width + width / 2))
+        try manifest.append(line("a.jpg"))
+
+        // When the second line only half fits, Then the append throws write-failed and the half line is gone
+        #expect(throws: OutputError.self) { try manifest.append(line("b.jpg")) }
+        do { try manifest.append(line("c.jpg")) } catch {
+            #expect(error.code == "write-failed")
+            #expect(error.description.contains("No space left on device"), "\(error.description)")
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == line("a.jpg").serialized + "\n")
+
+        // And compaction (start of the next run) reads back exactly the whole line
+        try manifest.compact(currentPaths: ["a.jpg", "b.jpg", "c.jpg"])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
     @Test("stale temporaries of this shard's inputs are removed; other files, other shards' temporaries and outputs are kept")

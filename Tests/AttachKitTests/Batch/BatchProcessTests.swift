@@ -14,7 +14,7 @@ struct BatchProcessTests {
                 sources.append((TestEnvironment.testMedia.appendingPathComponent(folder).appendingPathComponent(file), "\(folder)/\(file)"))
             }
         }
-        if includeCorpus, let corpus = TestEnvironment.corpus {
+        if includeCorpus, TestEnvironment.corpus != nil {
             for row in CorpusRow.all() { sources.append((URL(fileURLWithPath: row.path), "corpus/\(row.file)")) }
         }
         for copy in 0..<copies {
@@ -111,6 +111,99 @@ struct BatchProcessTests {
         try Self.checkConsistent(input: input, out: out, inputs: lines.compactMap { $0["path"]?.stringValue })
         let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "2"])
         #expect([0, 1].contains(rerun.status))
+        try Self.checkConsistent(input: input, out: out)
+    }
+
+    /// Starts `attachkit batch` with `arguments`, output discarded, without waiting for it.
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.attachkit)
+        process.arguments = ["batch"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits (up to 60 s) until the lock file beside `manifest` in `out` names `process`, i.e. it
+    /// holds the manifest. Returns whether it did while `process` was still running.
+    static func waitUntilLocked(_ out: URL, manifest: String = "manifest.jsonl", by process: Process) -> Bool {
+        let path = out.appendingPathComponent(manifest + ".lock").path
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline {
+            if (try? String(contentsOfFile: path, encoding: .utf8)) == "\(process.processIdentifier)\n" { return process.isRunning }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    @Test("a second batch on the same folder and shard refuses at once (exit 75, naming the holder's pid); the first records every input")
+    func concurrentRunsRefused() throws {
+        // Given a batch running on a folder
+        let input = try Self.makeInput("concurrent")
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let first = try Self.start([input.path, "--out", out.path, "--jobs", "1"])
+        let holding = Self.waitUntilLocked(out, by: first)
+
+        // When a second one starts on the same folder
+        let second = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "1"])
+        let firstStillRunning = first.isRunning
+        first.waitUntilExit()
+
+        // Then it refuses, naming the first, which finishes with every input recorded
+        #expect(holding && firstStillRunning, "the first batch finished before the second started; make the input larger")
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr.contains("another batch (pid \(first.processIdentifier)) is writing"), "\(second.stderr)")
+        #expect(second.stdout.isEmpty)
+        #expect([0, 1].contains(first.terminationStatus))
+        try Self.checkConsistent(input: input, out: out)
+    }
+
+    @Test("two shards on the same folder run at the same time, each under its own manifest's lock")
+    func concurrentShards() throws {
+        let input = try Self.makeInput("concurrentshards")
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let shards = try (0..<2).map { try Self.start([input.path, "--out", out.path, "--shard", "\($0)/2", "--jobs", "1"]) }
+        let together = zip(0..., shards).allSatisfy { Self.waitUntilLocked(out, manifest: "manifest-shard-\($0)-of-2.jsonl", by: $1) }
+            && shards.allSatisfy(\.isRunning)
+        for shard in shards { shard.waitUntilExit() }
+        #expect(together, "the shards did not hold their locks at the same time")
+        #expect(shards.map(\.terminationStatus).allSatisfy { [0, 1].contains($0) }, "\(shards.map(\.terminationStatus))")
+        var recorded: [String] = []
+        for index in 0..<2 {
+            recorded += try Self.manifestLines(out, name: "manifest-shard-\(index)-of-2.jsonl").compactMap { $0["path"]?.stringValue }
+        }
+        #expect(recorded.sorted() == InputWalker.files(under: input.path))
+        #expect(Self.temporaries(out).isEmpty)
+    }
+
+    @Test("manifest lines that cannot be written (a file-size limit) leave only whole lines and count as write-failed; a rerun records them")
+    func manifestWriteFails() throws {
+        // Given inputs that all fail (no output files), whose ~4.3 KB of lines cannot fit a 2 KB file-size limit
+        let root = TestEnvironment.temporaryFolder("fsize")
+        let input = try root.appendingPathComponent("in", isDirectory: true).creatingFolder()
+        for file in InputWalker.files(under: TestEnvironment.fixture("malformed")) {
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("malformed/" + file), toPath: input.appendingPathComponent(file).path)
+        }
+        let all = InputWalker.files(under: input.path)
+        let out = root.appendingPathComponent("out")
+
+        // When the batch runs under RLIMIT_FSIZE (SIGXFSZ ignored, so write(2) fails with EFBIG)
+        let limited = try TestEnvironment.run("bash", ["-c", "trap '' XFSZ; ulimit -f 2; exec \"$0\" \"$@\"", TestEnvironment.attachkit,
+                                                       "batch", input.path, "--out", out.path, "--jobs", "2"])
+
+        // Then the manifest holds only whole lines, and every input is either recorded or failed as write-failed
+        let text = try String(contentsOf: out.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        #expect(text.utf8.count <= 2048 && text.hasSuffix("\n"))
+        let recorded = try Self.manifestLines(out).compactMap { $0["path"]?.stringValue }
+        let unrecorded = limited.stdout.split(separator: "\n").filter { $0.contains("write-failed") && $0.contains("File too large") }
+        #expect(!unrecorded.isEmpty, "\(limited.stdout)")
+        #expect(recorded.count + unrecorded.count == all.count, "\(recorded.count) recorded, \(unrecorded.count) write-failed: \(limited.stdout)")
+        #expect(limited.status == 1)
+
+        // And a rerun without the limit records the rest (write-failed is retried)
+        let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path])
+        #expect(rerun.stdout.contains("\(recorded.count) already done"), "\(rerun.stdout)")
         try Self.checkConsistent(input: input, out: out)
     }
 

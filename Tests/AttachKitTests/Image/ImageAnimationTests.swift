@@ -36,15 +36,25 @@ struct ImageAnimationTests {
         #expect(outcome.report.attempts <= ImageAnimationFitStep.maximumAttempts)
     }
 
-    @Test("the corpus' 1917×1533 34-frame GIF fits 100 KB, animated, same duration")
+    @Test("a large GIF (1280×1024, 30 frames, 1.9 MB, generated) fits 100 KB, animated, same duration; size goes first")
     func largeGIFFits() throws {
-        let corpus = try #require(TestEnvironment.corpus)
-        let path = corpus.appendingPathComponent("images/gif_animated_1917x1533_34f.gif").path
-        let outcome = try ImagePrepare.run(path, scope: corpus, profile: .ios, maxBytes: 100_000)
-        let after = try Self.verifyAnimated(outcome, input: path, scope: corpus, budget: 100_000)
+        let folder = TestEnvironment.temporaryFolder("largegif")
+        let path = try GeneratedImages.largeAnimatedGIF(in: folder)
+        try Self.expectLargeGIFFits(path, scope: folder, width: 1280)
+    }
+
+    @Test("the corpus' 1917×1533 34-frame GIF fits 100 KB, animated, same duration; size goes first", .needsCorpus)
+    func largeCorpusGIFFits() throws {
+        let corpus = TestEnvironment.corpus!
+        try Self.expectLargeGIFFits(corpus.appendingPathComponent("images/gif_animated_1917x1533_34f.gif").path, scope: corpus, width: 1917)
+    }
+
+    static func expectLargeGIFFits(_ path: String, scope: URL, width: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let outcome = try ImagePrepare.run(path, scope: scope, profile: .ios, maxBytes: 100_000)
+        let after = try Self.verifyAnimated(outcome, input: path, scope: scope, budget: 100_000, sourceLocation: sourceLocation)
         // Size goes first: the picture is at most half as wide before any frame is dropped.
-        #expect((after.width ?? .max) <= 1917 / 2 + 1)
-        #expect(outcome.report.actions.contains(.downscaled))
+        #expect((after.width ?? .max) <= width / 2 + 1, sourceLocation: sourceLocation)
+        #expect(outcome.report.actions.contains(.downscaled), sourceLocation: sourceLocation)
     }
 
     @Test("a frame cap keeps that many frames, evenly, and the duration")
@@ -78,9 +88,9 @@ struct ImageAnimationTests {
         #expect((after.frames ?? 0) >= 6)
     }
 
-    @Test("an HEIF image sequence becomes an animated GIF lasting as long")
+    @Test("an HEIF image sequence becomes an animated GIF lasting as long", .needsCorpus)
     func heifSequence() throws {
-        let corpus = try #require(TestEnvironment.corpus)
+        let corpus = TestEnvironment.corpus!
         let path = corpus.appendingPathComponent("images/heic_sequence_msf1.heic").path
         let outcome = try ImagePrepare.run(path, scope: corpus, profile: .ios, maxFrames: 30)
         let after = try Self.verifyAnimated(outcome, input: path, scope: corpus, budget: 10_000_000)

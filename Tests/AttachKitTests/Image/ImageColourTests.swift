@@ -5,20 +5,25 @@ import Testing
 /// Orientation, colour and metadata of re-encoded images, checked on pixels and headers.
 @Suite("Image orientation, colour and metadata")
 struct ImageColourTests {
-    /// Orientation fixtures forced through the pipeline (a long-edge cap below their size).
-    static let oriented: [(String, String)] = [
-        ("media", "images/jpeg_exif_orientation6_600x400.jpg"),
-        ("corpus", "images/jpeg_exif_orientation3.jpg"),
-        ("corpus", "images/jpeg_exif_orientation5_transpose.jpg"),
-        ("corpus", "images/jpeg_exif_orientation6.jpg"),
-        ("corpus", "images/jpeg_exif_orientation8_portrait.jpg"),
-        ("corpus", "images/png_exif_orientation6.png"),
-        ("corpus", "images/webp_exif_orientation6.webp"),
+    /// Corpus pictures with an EXIF orientation, forced through the pipeline like the fixture.
+    static let orientedCorpus = [
+        "images/jpeg_exif_orientation3.jpg", "images/jpeg_exif_orientation5_transpose.jpg", "images/jpeg_exif_orientation6.jpg",
+        "images/jpeg_exif_orientation8_portrait.jpg", "images/png_exif_orientation6.png", "images/webp_exif_orientation6.webp",
     ]
 
-    @Test("EXIF orientation is applied: upright pixels (vips' autorotated rendering, not a turned one), no tag left", arguments: oriented)
-    func orientation(scope: String, file: String) throws {
-        guard let (path, root) = ImageFittingTests.locate(file, scope) else { return }
+    @Test("EXIF orientation is applied: upright pixels (vips' autorotated rendering, not a turned one), no tag left")
+    func orientation() throws {
+        try Self.expectUpright(TestEnvironment.fixture("images/jpeg_exif_orientation6_600x400.jpg"), root: TestEnvironment.testMedia)
+    }
+
+    @Test("EXIF orientation is applied to the corpus' oriented JPEG, PNG and WebP", .needsCorpus, arguments: orientedCorpus)
+    func orientationCorpus(file: String) throws {
+        try Self.expectUpright(TestEnvironment.corpus!.appendingPathComponent(file).path, root: TestEnvironment.corpus!)
+    }
+
+    /// Prepares `path` under a long-edge cap just below its size and checks the output is upright.
+    static func expectUpright(_ path: String, root: URL) throws {
+        let file = URL(fileURLWithPath: path).lastPathComponent
         let input = try Through.probe(path, scope: root)
         let cap = max(input.displayWidth ?? 2, input.displayHeight ?? 2) - 40
         let outcome = try ImagePrepare.run(path, scope: root, profile: .ios, maxEdge: cap)
@@ -79,17 +84,35 @@ struct ImageColourTests {
         }
     }
 
-    @Test("an ICC-tagged picture (Display P3, CMYK with a profile) is converted into sRGB: 8-bit, 3 bands, close to vips' transform")
+    @Test("an ICC-tagged picture (Display P3, CMYK with a profile; generated) or a 16-bit one is converted into sRGB: 8-bit, 3 bands, close to vips' transform")
     func iccProfiles() throws {
-        let corpus = try #require(TestEnvironment.corpus)
-        for file in ["images/jpeg_display_p3.jpg", "images/jpeg_cmyk_icc.jpg", "images/png_16bit_rgb_900x600.png"] {
-            let path = corpus.appendingPathComponent(file).path
-            let outcome = try ImagePrepare.run(path, scope: corpus, profile: .ios, maxEdge: 300)
-            var profile = Profile.ios
-            profile.image.maxLongEdge = 300
-            try ImageChecks.verify(outcome, input: path, scope: corpus, profile: profile)
-            let header = try VipsHeader.of(try #require(outcome.report.output))
-            #expect(header.bands == 3 && !header.fields.contains("icc-profile-data"), "\(file): \(header)")
+        let folder = TestEnvironment.temporaryFolder("icc")
+        let p3 = try GeneratedImages.displayP3JPEG(in: folder)
+        let cmyk = try GeneratedImages.cmykWithProfileJPEG(in: folder)
+        let sixteen = folder.appendingPathComponent("png_16bit_rgb_320x240.png").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/png_16bit_rgb_320x240.png"), toPath: sixteen)
+        #expect(try VipsHeader.of(p3).fields.contains("icc-profile-data"))
+        #expect(try VipsHeader.of(cmyk).bands == 4)
+        for path in [p3, cmyk, sixteen] {
+            try Self.expectSRGB(path, scope: folder)
         }
+    }
+
+    @Test("the corpus' Display P3 photo, CMYK JPEG with a profile and 16-bit PNG are converted into sRGB", .needsCorpus,
+          arguments: ["images/jpeg_display_p3.jpg", "images/jpeg_cmyk_icc.jpg", "images/png_16bit_rgb_900x600.png"])
+    func iccProfilesCorpus(file: String) throws {
+        try Self.expectSRGB(TestEnvironment.corpus!.appendingPathComponent(file).path, scope: TestEnvironment.corpus!)
+    }
+
+    /// Prepares `path` under a 300 px cap: the output is 8-bit sRGB with 3 bands and no profile,
+    /// and its pixels match vips' own colour-managed rendering (``ImageChecks/verify``).
+    static func expectSRGB(_ path: String, scope: URL) throws {
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        let outcome = try ImagePrepare.run(path, scope: scope, profile: .ios, maxEdge: 300)
+        var profile = Profile.ios
+        profile.image.maxLongEdge = 300
+        try ImageChecks.verify(outcome, input: path, scope: scope, profile: profile)
+        let header = try VipsHeader.of(try #require(outcome.report.output))
+        #expect(header.bands == 3 && !header.fields.contains("icc-profile-data"), "\(file): \(header)")
     }
 }

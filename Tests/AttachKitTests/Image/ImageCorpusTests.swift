@@ -18,7 +18,7 @@ struct ImageCorpusTests {
         try ImageChecks.verify(outcome, input: row.path, scope: TestEnvironment.testMedia, profile: profile)
     }
 
-    @Test("every valid corpus image prepares under apple and ios", arguments: corpus, ["apple", "ios"])
+    @Test("every valid corpus image prepares under apple and ios", .needsCorpus, arguments: corpus, ["apple", "ios"])
     func corpusImage(row: CorpusRow, profile: String) throws {
         let profile = try #require(Profile.builtIn[profile])
         let outcome = try ImagePrepare.run(row.path, scope: TestEnvironment.corpus!, profile: profile)

@@ -8,52 +8,59 @@ import Testing
 /// is written.
 @Suite("Image byte fitting")
 struct ImageFittingTests {
-    /// (file, scope, budget): budgets between a fifth and four fifths of the quality-80 size at the
-    /// caps, so quality alone fits some and others must shrink.
-    static let photos: [(String, String, Int64)] = [
-        ("images/jpeg_large_4032x3024.jpg", "media", 100_000),
-        ("images/jpeg_photo_1600x1200_q90.jpg", "media", 150_000),
-        ("images/jpeg_photo_1600x1200_q90.jpg", "media", 30_000),
-        ("images/webp_lossy_800x600.webp", "media", 25_000),
-        ("images/avif_800x600.avif", "media", 20_000),
-        ("images/jpeg_photo_2725x2225.jpg", "corpus", 200_000),
-        ("images/jpeg_large_6720x4480.jpg", "corpus", 30_000),
-        ("images/jpeg_large_6720x4480.jpg", "corpus", 8_000),
-        ("images/jpeg_ultrahdr_gainmap_3840x2160.jpg", "corpus", 80_000),
-        ("images/avif_orientation6_3024x4032.avif", "corpus", 150_000),
-        ("images/webp_lossy_1024x772.webp", "corpus", 120_000),
-        ("images/jpeg_exif_orientation6.jpg", "corpus", 40_000),
+    /// (file, budget): budgets between a fifth and four fifths of the quality-80 size at the caps,
+    /// so quality alone fits some and others must shrink. TestMedia's photos, then the corpus'.
+    static let photos: [(String, Int64)] = [
+        ("images/jpeg_large_4032x3024.jpg", 100_000),
+        ("images/jpeg_photo_1600x1200_q90.jpg", 150_000),
+        ("images/jpeg_photo_1600x1200_q90.jpg", 30_000),
+        ("images/webp_lossy_800x600.webp", 25_000),
+        ("images/avif_800x600.avif", 20_000),
+    ]
+    static let corpusPhotos: [(String, Int64)] = [
+        ("images/jpeg_photo_2725x2225.jpg", 200_000),
+        ("images/jpeg_large_6720x4480.jpg", 30_000),
+        ("images/jpeg_large_6720x4480.jpg", 8_000),
+        ("images/jpeg_ultrahdr_gainmap_3840x2160.jpg", 80_000),
+        ("images/avif_orientation6_3024x4032.avif", 150_000),
+        ("images/webp_lossy_1024x772.webp", 120_000),
+        ("images/jpeg_exif_orientation6.jpg", 40_000),
     ]
 
-    static func locate(_ file: String, _ scope: String) -> (path: String, scope: URL)? {
-        if scope == "media" { return (TestEnvironment.fixture(file), TestEnvironment.testMedia) }
-        guard let corpus = TestEnvironment.corpus else { return nil }
-        return (corpus.appendingPathComponent(file).path, corpus)
+    @Test("TestMedia photos that need fitting: [0.90, 1.0] of the budget, quality ≥ floor, ≤ 4 encodes on average")
+    func photosLandInWindow() throws {
+        try Self.expectLandInWindow(Self.photos, root: TestEnvironment.testMedia)
     }
 
-    @Test("photos that need fitting: [0.90, 1.0] of the budget, quality ≥ floor, ≤ 4 encodes on average")
-    func photosLandInWindow() throws {
+    @Test("corpus photos that need fitting: [0.90, 1.0] of the budget, quality ≥ floor, ≤ 4 encodes on average", .needsCorpus)
+    func corpusPhotosLandInWindow() throws {
+        try Self.expectLandInWindow(Self.corpusPhotos, root: TestEnvironment.corpus!)
+    }
+
+    static func expectLandInWindow(_ photos: [(String, Int64)], root: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
         var attempts: [Int] = []
         var ratios: [String] = []
-        for (file, scopeName, budget) in Self.photos {
-            guard let (path, scope) = Self.locate(file, scopeName) else { continue }
+        for (file, budget) in photos {
+            let path = root.appendingPathComponent(file).path
             var profile = Profile.ios
             profile.image.maxBytes = min(profile.image.maxBytes, budget)
-            let outcome = try ImagePrepare.run(path, scope: scope, profile: .ios, maxBytes: budget)
-            try ImageChecks.verify(outcome, input: path, scope: scope, profile: profile)
+            let outcome = try ImagePrepare.run(path, scope: root, profile: .ios, maxBytes: budget)
+            try ImageChecks.verify(outcome, input: path, scope: root, profile: profile, sourceLocation: sourceLocation)
             let report = outcome.report
             guard report.ok, let after = report.after else { continue }
             // It needed fitting: quality had to go below the ceiling or the picture had to shrink.
-            let quality = try #require(report.quality, "\(file): no quality")
-            #expect(quality < ImageStillFitStep.jpegCeiling || report.notes.contains { $0.contains("shrunk") }, "\(file) did not need fitting")
+            let quality = try #require(report.quality, "\(file): no quality", sourceLocation: sourceLocation)
+            #expect(quality < ImageStillFitStep.jpegCeiling || report.notes.contains { $0.contains("shrunk") }, "\(file) did not need fitting",
+                    sourceLocation: sourceLocation)
             let ratio = Double(after.bytes) / Double(budget)
-            #expect(ratio >= 0.90 && ratio <= 1.0, "\(file) at \(budget): \(after.bytes) bytes, ratio \(ratio); \(report.notes)")
+            #expect(ratio >= 0.90 && ratio <= 1.0, "\(file) at \(budget): \(after.bytes) bytes, ratio \(ratio); \(report.notes)",
+                    sourceLocation: sourceLocation)
             attempts.append(report.attempts)
             ratios.append("\(URL(fileURLWithPath: file).lastPathComponent)@\(budget): \(report.attempts) encodes, \((ratio * 1000).rounded() / 1000)")
         }
-        try #require(!attempts.isEmpty)
+        try #require(!attempts.isEmpty, sourceLocation: sourceLocation)
         let average = Double(attempts.reduce(0, +)) / Double(attempts.count)
-        #expect(average <= 4, "average \(average) encodes: \(ratios)")
+        #expect(average <= 4, "average \(average) encodes: \(ratios)", sourceLocation: sourceLocation)
         print("byte fitting: \(attempts.count) photos, average \(average) encodes; \(ratios.joined(separator: "; "))")
     }
 

@@ -29,7 +29,7 @@ struct ImageRefusalTests {
         Self.expectRefused(outcome, row.file)
     }
 
-    @Test("malformed corpus images and bombs are refused, nothing written", arguments: corpus, ["apple", "ios"])
+    @Test("malformed corpus images and bombs are refused, nothing written", .needsCorpus, arguments: corpus, ["apple", "ios"])
     func malformedCorpus(row: CorpusRow, profile: String) throws {
         let outcome = try ImagePrepare.run(row.path, scope: TestEnvironment.corpus!, profile: Profile.builtIn[profile]!)
         // The fuzzed HEIC's header parses and `ios` allows HEIC: it is refused only because a HEIF

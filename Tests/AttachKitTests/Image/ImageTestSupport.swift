@@ -230,3 +230,37 @@ enum ImageChecks {
         }
     }
 }
+
+/// Pictures the fixtures lack, made in a test's temporary folder with the reference CLIs (both
+/// installed by `scripts/setup.sh`), so the cases that need them run everywhere.
+enum GeneratedImages {
+    /// Runs `tool`; a failure fails the test with its message.
+    static func make(_ tool: String, _ arguments: [String], output: URL) throws -> String {
+        let run = try TestEnvironment.run(tool, arguments)
+        guard run.status == 0, FileManager.default.fileExists(atPath: output.path) else {
+            throw ImageTestFailure("\(tool) \(arguments.joined(separator: " ")): \(run.stderr)")
+        }
+        return output.path
+    }
+
+    /// A JPEG in Display P3 with its profile embedded (`vips icc_transform` of an sRGB fixture).
+    static func displayP3JPEG(in folder: URL) throws -> String {
+        let output = folder.appendingPathComponent("display_p3.jpg")
+        return try make("vips", ["icc_transform", TestEnvironment.fixture("images/jpeg_progressive_800x600.jpg"), output.path, "p3"],
+                        output: output)
+    }
+
+    /// A CMYK JPEG with its CMYK profile embedded (`vips icc_transform` to libvips' CMYK profile).
+    static func cmykWithProfileJPEG(in folder: URL) throws -> String {
+        let output = folder.appendingPathComponent("cmyk_icc.jpg")
+        return try make("vips", ["icc_transform", TestEnvironment.fixture("images/jpeg_progressive_800x600.jpg"), output.path, "cmyk"],
+                        output: output)
+    }
+
+    /// A large animated GIF: 1280×1024, 30 frames at 10 fps, about 1.9 MB (ffmpeg's test pattern).
+    static func largeAnimatedGIF(in folder: URL) throws -> String {
+        let output = folder.appendingPathComponent("animated_1280x1024_30f.gif")
+        return try make("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=1280x1024:rate=10", "-frames:v", "30", output.path],
+                        output: output)
+    }
+}

@@ -120,6 +120,19 @@ struct ServeProcessTests {
         print("serve: 500 requests, RSS samples \(rssSamples) KB, peak \(peakKB) KB")
     }
 
+    @Test("serve echoes every id exactly as sent: 2^53 + 1 and 2^53 stay apart, 1.50 stays 1.50")
+    func idsEchoed() throws {
+        let path = TestEnvironment.fixture("images/gif_static_320x240.gif")
+        let ids = ServiceProtocolTests.idTexts
+        let requests = ids.map { #"{"id": \#($0), "op": "probe", "path": "\#(path)"}"# }.joined(separator: "\n") + "\n"
+        let run = try TestEnvironment.runAttachKit(["serve", "--allow", TestEnvironment.testMedia.path, "--jobs", "2"],
+                                                   stdin: Data(requests.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        let responses = run.stdout.split(separator: "\n").map(String.init)
+        #expect(responses.allSatisfy { $0.contains(#""ok":true"#) }, "\(responses.map { $0.prefix(80) })")
+        #expect(responses.compactMap(ServiceProtocolTests.idText).sorted() == ids.sorted())
+    }
+
     @Test("the Swift API answers concurrent calls and keeps its ledger clean")
     func swiftAPI() async throws {
         let service = try AttachKitService(allow: [TestEnvironment.testMedia.path], jobs: 2)

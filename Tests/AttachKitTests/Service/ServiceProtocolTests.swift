@@ -32,6 +32,31 @@ struct ServiceProtocolTests {
         }
     }
 
+    /// Request ids as a client may send them, each the text it must get back: numbers a `Double`
+    /// would round or reformat (2^53 + 1 and 2^53 would collide), strings, null, structures.
+    static let idTexts = [
+        "1", "1.50", "-0", "1e3", "1E+3", "-2.5e-3", "9007199254740993", "9007199254740992", "123456789012345678901234567890",
+        #""a""#, #""9007199254740993""#, "null", "[1,2.50]", #"{"k":1.0}"#,
+    ]
+
+    /// The id text of a response line: what sits between `{"id":` and `,"ok":`.
+    static func idText(_ response: String) -> String? {
+        guard response.hasPrefix(#"{"id":"#), let end = response.range(of: #","ok":"#) else { return nil }
+        return String(response[response.index(response.startIndex, offsetBy: 6)..<end.lowerBound])
+    }
+
+    @Test("respond(to:) echoes the id exactly as sent, answered or refused", arguments: idTexts)
+    func idEcho(id: String) async throws {
+        let service = try AttachKitService(allow: [TestEnvironment.testMedia.path], jobs: 1)
+        let path = TestEnvironment.fixture("images/gif_static_320x240.gif")
+        let answered = await service.respond(to: #"{"id": \#(id), "op": "probe", "path": "\#(path)"}"#)
+        #expect(Self.idText(answered) == id, "\(answered.prefix(80))")
+        #expect(answered.contains(#""ok":true"#))
+        let refused = await service.respond(to: #"{"id": \#(id), "op": "explode", "path": "\#(path)"}"#)
+        #expect(Self.idText(refused) == id, "\(refused.prefix(80))")
+        #expect(refused.contains("unknown-op"))
+    }
+
     @Test("the line reader caps line length and keeps going")
     func lineReader() throws {
         let url = TestEnvironment.temporaryFolder("lines").appendingPathComponent("in.txt")

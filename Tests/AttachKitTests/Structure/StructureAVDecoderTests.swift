@@ -4,7 +4,7 @@ import Testing
 
 /// The libavcodec decoder owner: the send/receive/flush flow and its errors, on a small real MP4
 /// from the corpus (skipped when the corpus is absent).
-@Suite("Structure: AVDecoder", .enabled(if: TestEnvironment.corpus != nil))
+@Suite("Structure: AVDecoder", .needsCorpus)
 struct StructureAVDecoderTests {
     /// H.264 320x180, 10 frames, plus AAC.
     static var moviePath: String { TestEnvironment.corpus!.appendingPathComponent("video/mp4_h264_aac_320x180_1s.mp4").path }

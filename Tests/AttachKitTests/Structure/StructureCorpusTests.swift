@@ -17,7 +17,7 @@ struct StructureCorpusTests {
         return FormatSniffer.sniff(reader)
     }
 
-    @Test("valid corpus files are never corrupt, structurally or decoded", .enabled(if: TestEnvironment.corpus != nil),
+    @Test("valid corpus files are never corrupt, structurally or decoded", .needsCorpus,
           arguments: validRows)
     func validFile(_ row: CorpusRow) throws {
         // Given a well-formed file
@@ -32,7 +32,7 @@ struct StructureCorpusTests {
         #expect(deep.isIntactOrUnchecked, "\(row.file): \(deep)")
     }
 
-    @Test("malformed corpus files the probe accepts are found corrupt", .enabled(if: TestEnvironment.corpus != nil),
+    @Test("malformed corpus files the probe accepts are found corrupt", .needsCorpus,
           arguments: malformedRows)
     func malformedFile(_ row: CorpusRow) throws {
         // Given a broken file that the probe does not already reject
@@ -65,7 +65,8 @@ struct StructureCorpusTests {
     }
 
     @Test("valid generated fixtures are intact or not checked, structurally and decoded",
-          .enabled(if: !fixtureRows.isEmpty), arguments: fixtureRows.filter(\.isValid))
+          .enabled(if: !fixtureRows.isEmpty, "needs TestMedia/fixtures.tsv (TestMedia/generate.sh writes it)"),
+          arguments: fixtureRows.filter(\.isValid))
     func validFixture(_ row: CorpusRow) throws {
         let path = Self.fixturePath(row)
         try #require(FileManager.default.fileExists(atPath: path), "\(row.file) is listed but missing")
@@ -78,7 +79,8 @@ struct StructureCorpusTests {
     }
 
     @Test("malformed generated fixtures the probe accepts are found corrupt",
-          .enabled(if: !fixtureRows.isEmpty), arguments: fixtureRows.filter { !$0.isValid })
+          .enabled(if: !fixtureRows.isEmpty, "needs TestMedia/fixtures.tsv (TestMedia/generate.sh writes it)"),
+          arguments: fixtureRows.filter { !$0.isValid })
     func malformedFixture(_ row: CorpusRow) throws {
         let path = Self.fixturePath(row)
         guard let probed = try? Prober().probeWithSniff(path: path, displayPath: row.file) else { return }

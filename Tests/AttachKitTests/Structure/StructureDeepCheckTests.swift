@@ -52,7 +52,7 @@ struct StructureDeepCheckTests {
     }
 
     @Test("content that ends long before the declared duration is corrupt, unless the duration was only estimated",
-          .enabled(if: TestEnvironment.corpus != nil))
+          .needsCorpus)
     func durationShortfall() throws {
         // Given a Matroska file whose header declares 3.417 s but whose blocks stop at about 2 s
         let path = TestEnvironment.corpus!.appendingPathComponent("malformed/mkv_h264_content_truncated.mkv").path
@@ -72,7 +72,7 @@ struct StructureDeepCheckTests {
     }
 
     @Test("a VP9 stream declaring 12336x12336 is not decoded by the deep check; the structure check finds it broken",
-          .enabled(if: TestEnvironment.corpus != nil))
+          .needsCorpus)
     func hugeVideoRefused() throws {
         let path = TestEnvironment.corpus!.appendingPathComponent("malformed/webm_vp9_invalid_12336x12336.webm").path
         let info = try Prober().probeWithSniff(path: path, displayPath: path).info

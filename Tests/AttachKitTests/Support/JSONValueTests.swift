@@ -43,6 +43,26 @@ struct JSONValueTests {
         #expect((try? JSONValue.parse(String(repeating: "[", count: 10) + String(repeating: "]", count: 10))) != nil)
     }
 
+    @Test("a parsed number prints as its text, alone or inside a document; it compares and reads by value",
+          arguments: ["1", "1.50", "-0", "1e3", "1E+3", "-2.5e-3", "0.1", "9007199254740993", "-123456789012345678901234567890"])
+    func numberTextKept(text: String) throws {
+        let number = try JSONValue.parse(text)
+        #expect(number.serialized == text)
+        let document = #"{"id":\#(text),"list":[\#(text),{"n":\#(text)}]}"#
+        #expect(try JSONValue.parse(document).serialized == document)
+        #expect(number == .number(Double(text)!))
+        #expect(number.doubleValue == Double(text))
+    }
+
+    @Test("parsed numbers keep what the Double would lose, and still read as Int when they fit")
+    func numberValues() throws {
+        let big = try JSONValue.parse("9007199254740993")
+        #expect(big.serialized != JSONValue.number(big.doubleValue!).serialized)
+        #expect(try JSONValue.parse("1e3").intValue == 1000)
+        #expect(try JSONValue.parse("1.50").intValue == nil)
+        #expect(try JSONValue.parse("-0").intValue == 0)
+    }
+
     @Test("integral numbers print without a fraction")
     func integralNumbers() {
         #expect(JSONValue.number(3).serialized == "3")

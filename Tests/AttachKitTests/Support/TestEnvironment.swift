@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import AttachKit
 
 /// Where the test inputs live and how to run the reference tools (`ffprobe`, `vipsheader`).
@@ -21,6 +22,9 @@ enum TestEnvironment {
         candidates.append(repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"))
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.tsv").path) }
     }()
+
+    /// Why a test that needs the corpus is skipped without it (printed by the run).
+    static let corpusAbsent: Comment = "needs the shared corpus: ../shared/corpus beside the checkout, or $ATTACHKIT_CORPUS"
 
     /// A fresh, empty temporary folder for one test.
     static func temporaryFolder(_ name: String = #function) -> URL {
@@ -62,6 +66,13 @@ enum TestEnvironment {
     static func hasTool(_ tool: String) -> Bool {
         (try? run("sh", ["-c", "command -v \(tool)"]))?.status == 0
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// The one way a test that needs something optional says so: `.enabled(if:_:)` with the reason,
+    /// which the run prints when it skips the test. This one is for the shared corpus: with it the
+    /// test uses `TestEnvironment.corpus!`.
+    static var needsCorpus: Self { .enabled(if: TestEnvironment.corpus != nil, TestEnvironment.corpusAbsent) }
 }
 
 /// One row of `../shared/corpus/manifest.tsv` (conventions in the corpus' SOURCES.md).
