@@ -89,7 +89,7 @@ public struct Preparer: Sendable {
         let folder = output.folder
         let finalPath = folder + "/" + stem + "." + type.preferredExtension
         if PathResolver.realPath(finalPath) == input.path {
-            throw .output(.system(operation: "write", path: finalPath, reason: "the output would replace the input; choose another --out folder"))
+            throw .output(.system(operation: "write", path: finalPath, reason: "the output would replace the input; choose another output folder"))
         }
         do { try output.commit(as: finalPath, ledger: ledger) } catch { throw .output(error) }
         report.output = finalPath
