@@ -7,14 +7,15 @@
 /// out of range. Keys are the library's names (``PrepareOptions`` and ``ThumbnailRequest``
 /// fields, `serve`'s option keys); each front end renders them its own way.
 public enum OptionLimits {
-    /// `maxBytes` (and a policy's `maxBytes`, `recommendedBytes`): 1,000 bytes ... 2 TB. Under a
-    /// kilobyte no picture, sound or movie container carries anything (an MP4's own boxes take
-    /// about 4 KB); 2 TB is past the 2 GB input cap with room to spare, and keeps bits-per-second
-    /// arithmetic far from overflowing.
+    /// `maxBytes` (and a policy's `maxBytes`, `recommendedBytes`): 1,000 bytes ... 2 TB. Under
+    /// 1,000 bytes nothing worth a notification fits (an MP4's own boxes take about 4 KB, a
+    /// 48-pixel JPEG more than that), so such a budget is taken for a slip (bytes typed for
+    /// kilobytes) rather than spent on encodes that cannot succeed; 2 TB is far past the 2 GB
+    /// input cap, and keeps bits-per-second arithmetic far from overflowing.
     public static let maxBytes = OptionRange<Int64>(key: "maxBytes", 1_000...2_000_000_000_000, noun: "a byte count")
 
     /// `maxEdge` (and a policy's `maxLongEdge`): 16 ... 65,535 pixels. 16 is the smallest
-    /// thumbnail worth showing; 65,535 is the largest side JPEG, GIF and H.264 levels can store.
+    /// thumbnail worth showing; 65,535 is the largest side JPEG and GIF can store (16-bit fields).
     public static let maxEdge = OptionRange<Int>(key: "maxEdge", 16...65_535, noun: "a number of pixels")
 
     /// `maxFrames` (and a policy's `image.maxFrames`): 1 ... 100,000 frames, ten times the
@@ -35,7 +36,7 @@ public enum OptionLimits {
     public static let deadline = OptionRange<Double>(key: "deadline", 0.01...86_400, noun: "a number of seconds")
 
     /// `qualityFloor`: JPEG/HEIC quality 1 ... 100, the encoders' own scale.
-    public static let qualityFloor = OptionRange<Int>(key: "qualityFloor", 1...100, noun: "a quality")
+    public static let qualityFloor = OptionRange<Int>(key: "qualityFloor", 1...100, noun: "a JPEG quality")
 
     /// `size` of a thumbnail: 16 ... 4,096 pixels on the long edge. iOS shows thumbnails at a few
     /// hundred points; 4,096 is already a full-screen picture on any device.
