@@ -74,7 +74,14 @@ final class AudioEncodeStage: ClipStage {
     private var endPosition: Int64 {
         let end = timeline.end
         guard end.isFinite else { return .max }
-        return Int64(((end - (timeline.base ?? timeline.start)) * Double(sampleRate)).rounded())
+        return Self.position(end - (timeline.base ?? timeline.start), sampleRate: sampleRate)
+    }
+
+    /// `seconds` as a sample position, clamped to ±2⁶⁰: timestamps come from the file (a packet
+    /// may claim 10¹⁸ s), and the margin keeps sums of positions and sample counts from overflowing.
+    /// A position that far out is past any window, so the clamp changes no outcome.
+    private static func position(_ seconds: Double, sampleRate: Int) -> Int64 {
+        (seconds * Double(sampleRate)).clampedInteger(in: -(1 << 60)...(1 << 60))
     }
 
     func accept(_ input: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
@@ -134,8 +141,8 @@ final class AudioEncodeStage: ClipStage {
         if !placed {
             // The first samples: place them on the clip's clock, dropping those before the start.
             let first = time ?? timeline.start
-            let startPosition = Int64(((timeline.start - base) * Double(sampleRate)).rounded())
-            let at = Int64(((first - base) * Double(sampleRate)).rounded())
+            let startPosition = Self.position(timeline.start - base, sampleRate: sampleRate)
+            let at = Self.position(first - base, sampleRate: sampleRate)
             let skip = max(0, startPosition - at)
             guard skip < count else { return }
             try fifo.append(converted)

@@ -54,7 +54,7 @@ struct AudioVideoPipeline: MediaPipeline {
 
     static func rewriteReason(path: String, info: MediaInfo, options: PrepareOptions) -> String? {
         guard info.kind == .audio || info.kind == .video else { return nil }
-        if options.start > 0 { return "--start \(ClipText.seconds(options.start)) asks for a cut" }
+        if options.start > 0 { return "a start at \(ClipText.seconds(options.start)) asks for a cut" }
         return LayoutCheck.remuxReason(path: path, info: info)
     }
 
@@ -80,7 +80,7 @@ struct AudioVideoPipeline: MediaPipeline {
         var actions: [PrepareAction] = []
         if plan.window.cuts || shortened { actions.append(.trimmed) }
         if let encode = plan.video?.encode, let video = source.video,
-           encode.width * encode.height < Int(video.geometry.squareWidth.rounded()) * video.geometry.height {
+           Double(encode.width * encode.height) < video.geometry.squareWidth.rounded() * Double(video.geometry.height) {
             actions.append(.downscaled)
         }
         if plan.isStreamCopy {

@@ -30,14 +30,17 @@ enum BitrateBudget {
         default: base = 60_000
         }
         let rate = frameRate.isFinite && frameRate > 0 ? frameRate : 30
-        return Int(Double(base) * min(1, max(0.5, rate / 30)))
+        // Always in range (base × 0.5...1): the clamp only spells that out.
+        return (Double(base) * min(1, max(0.5, rate / 30))).clampedInteger(in: 0...base, rounding: .towardZero)
     }
 
     /// The bitrate a transcode aims at when the budget is not the limit: about 0.07 bits per
     /// pixel per frame, what x264 `veryfast` needs for a clean picture (720p30 ≈ 1.9 Mb/s).
     static func comfortableVideoBitRate(width: Int, height: Int, frameRate: Double) -> Int {
         let rate = frameRate.isFinite && frameRate > 0 ? min(frameRate, 60) : 30
-        return max(minimumVideoBitRate(longEdge: max(width, height), frameRate: rate), Int(Double(width * height) * rate * 0.07))
+        // Clamped: a size or rate that makes it overflow is far past any bitrate a budget allows.
+        let comfortable = (Double(width) * Double(height) * rate * 0.07).clampedInteger(in: 0...Int.max, rounding: .towardZero)
+        return max(minimumVideoBitRate(longEdge: max(width, height), frameRate: rate), comfortable)
     }
 
     /// The AAC bitrate floor for a channel count.
@@ -48,21 +51,25 @@ enum BitrateBudget {
     static func comfortableAudioBitRate(channels: Int, sourceBitRate: Int?) -> Int {
         let ceiling = min(128_000, 64_000 * max(1, channels))
         guard let source = sourceBitRate, source > 0 else { return ceiling }
-        return max(minimumAudioBitRate(channels: channels), min(ceiling, Int(Double(source) * 1.25)))
+        // Clamped to the ceiling, which it may not pass anyway (a header may claim any bitrate).
+        return max(minimumAudioBitRate(channels: channels), (Double(source) * 1.25).clampedInteger(in: 0...ceiling, rounding: .towardZero))
     }
 
     /// Bytes an MP4/M4A spends besides the media: `ftyp`, `moov` (about 12 bytes of sample tables
     /// per video frame and 5 per audio packet), the encoder's own header (x264 writes its settings,
     /// ~700 bytes) and box headers. MP3 (ID3 + Xing frame) is counted the same way, generously.
+    /// Clamped: an overhead past `Int64.max / 2` bytes (a header claiming an absurd duration) is
+    /// over every budget anyway, and the half leaves room to add it to other sizes.
     static func containerOverhead(duration: Double, frameRate: Double?, audioSampleRate: Int?) -> Int64 {
         let frames = frameRate.map { duration * $0 } ?? 0
         let packets = audioSampleRate.map { duration * Double($0) / 1024 } ?? 0
-        return 4096 + Int64(frames * 12 + packets * 5)
+        return 4096 + (frames * 12 + packets * 5).clampedInteger(in: 0...Int64.max / 2, rounding: .towardZero)
     }
 
-    /// Bits per second that spend `bytes` over `duration` seconds.
+    /// Bits per second that spend `bytes` over `duration` seconds (saturating at `Int.max` for a
+    /// duration so short the rate has no meaning).
     static func bitRate(bytes: Int64, duration: Double) -> Int {
         guard duration > 0, bytes > 0 else { return 0 }
-        return Int(Double(bytes) * 8 / duration)
+        return (Double(bytes) * 8 / duration).clampedInteger(in: 0...Int.max, rounding: .towardZero)
     }
 }

@@ -57,21 +57,25 @@ struct BudgetFitter {
     /// Bitrates and picture size for `duration` seconds, or `nil` when even the smallest picture at
     /// the minimum bitrates does not fit.
     func sizing(duration: Double) -> Sizing? {
-        let total = usableBits(duration: duration, share: Self.firstTarget) / duration
+        // Bits per second the budget allows, clamped: past `Int.max` (a duration of picoseconds)
+        // the budget is simply not the limit; below 0 (the container's bytes alone are over it)
+        // nothing fits.
+        let total = (usableBits(duration: duration, share: Self.firstTarget) / duration)
+            .clampedInteger(in: Int.min...Int.max, rounding: .towardZero)
         let channels = template.channels
         let comfortAudio = template.audio == nil ? 0 : BitrateBudget.comfortableAudioBitRate(channels: channels, sourceBitRate: template.audio?.bitRate)
         let minAudio = template.audio == nil ? 0 : BitrateBudget.minimumAudioBitRate(channels: channels)
         guard let video = template.video, let cap = capSize else {
-            guard total >= Double(minAudio) else { return nil }
-            let rate = min(comfortAudio, Int(total))
+            guard total >= minAudio else { return nil }
+            let rate = min(comfortAudio, total)
             return Sizing(width: 0, height: 0, videoBitRate: 0, audioBitRate: rate, binding: rate < comfortAudio)
         }
         let comfortVideo = BitrateBudget.comfortableVideoBitRate(width: cap.width, height: cap.height, frameRate: frameRate)
-        if Double(comfortVideo + comfortAudio) <= total {
+        if comfortVideo.saturatingAdd(comfortAudio) <= total {
             return Sizing(width: cap.width, height: cap.height, videoBitRate: comfortVideo, audioBitRate: comfortAudio, binding: false)
         }
-        let audio = template.audio == nil ? 0 : min(comfortAudio, max(minAudio, Int(total * 0.1)))
-        let videoRate = Int(total) - audio
+        let audio = template.audio == nil ? 0 : min(comfortAudio, max(minAudio, total / 10))
+        let videoRate = total.saturatingAdd(-audio)
         let capLong = max(cap.width, cap.height)
         for edge in [capLong] + BitrateBudget.ladder.filter({ $0 < capLong }) {
             let size = video.geometry.output(maxLongEdge: edge)
@@ -205,12 +209,13 @@ struct BudgetFitter {
         guard let video = template.video, videoBytes > 0 else {
             guard audioBytes > 0 else { return nil }
             let scale = (Double(budget) * target - overhead) / audioBytes
-            corrected.audioBitRate = Int(Double(sizing.audioBitRate) * scale)
+            // Clamped: the scale is finite (audioBytes > 0) but a budget of any Int64 can make it vast.
+            corrected.audioBitRate = (Double(sizing.audioBitRate) * scale).clampedInteger(in: Int.min...Int.max, rounding: .towardZero)
             let floor = BitrateBudget.minimumAudioBitRate(channels: template.channels)
             return corrected.audioBitRate >= floor ? corrected : nil
         }
         let scale = (Double(budget) * target - overhead - audioBytes) / videoBytes
-        let rate = Int(Double(sizing.videoBitRate) * scale)
+        let rate = (Double(sizing.videoBitRate) * scale).clampedInteger(in: Int.min...Int.max, rounding: .towardZero)
         let long = max(sizing.width, sizing.height)
         for edge in [long] + BitrateBudget.ladder.filter({ $0 < long }) {
             let size = video.geometry.output(maxLongEdge: edge)
@@ -250,6 +255,6 @@ struct BudgetFitter {
     }
 
     private func percent(_ bytes: Int64) -> String {
-        "\(Int((Double(bytes) / Double(budget) * 100).rounded()))%"
+        "\((Double(bytes) / Double(max(1, budget)) * 100).clampedInteger(in: 0...Int.max))%"
     }
 }

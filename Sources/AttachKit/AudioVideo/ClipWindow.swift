@@ -27,19 +27,23 @@ struct ClipWindow: Sendable, Equatable {
     }
 
     /// The window for `total` seconds of input, asked to start at `start` and last at most
-    /// `maxDuration` (the profile's or `--max-duration`).
+    /// `maxDuration` (the profile's or the options').
     ///
     /// Nothing is cut when the input already fits: a start of 0 and a total within `maxDuration`
     /// plus the validator's 0.05 s slack.
     /// - Throws: ``PrepareError/cannotFit(reason:)`` when `start` is negative or not before the end,
-    ///   or `maxDuration` is not positive.
+    ///   or `maxDuration` is under ``OptionLimits/maxDuration``'s minimum (0.1 s: too short to
+    ///   keep a frame; the front ends refuse such a budget before this point).
     static func make(start: Double, maxDuration: Double?, total: Double?) throws(PrepareError) -> ClipWindow {
-        guard start.isFinite, start >= 0 else { throw .cannotFit(reason: "--start \(start) s is not a time in the clip") }
+        guard start.isFinite, start >= 0 else { throw .cannotFit(reason: "a start at \(start) s is not a time in the clip") }
         if let total, start >= total {
-            throw .cannotFit(reason: "--start \(ClipText.seconds(start)) is at or after the end of the \(ClipText.seconds(total)) input")
+            throw .cannotFit(reason: "the start at \(ClipText.seconds(start)) is at or after the end of the \(ClipText.seconds(total)) input")
         }
         guard let maxDuration else { return ClipWindow(start: start, duration: nil) }
-        guard maxDuration > 0 else { throw .cannotFit(reason: "a duration budget of \(maxDuration) s leaves nothing to keep") }
+        let shortest = OptionLimits.maxDuration.range.lowerBound
+        guard maxDuration >= shortest else {
+            throw .cannotFit(reason: "a duration budget of \(maxDuration) s is under the \(shortest) s a clip needs to keep anything")
+        }
         if start == 0, let total, total <= maxDuration + 0.05 { return .whole }
         return ClipWindow(start: start, duration: maxDuration)
     }
@@ -51,7 +55,7 @@ enum ClipText {
     static func seconds(_ value: Double) -> String { "\(rounded(value, 3)) s" }
     /// `1.25 Mb/s`, `96 kb/s`
     static func bitRate(_ value: Int) -> String {
-        value >= 1_000_000 ? "\(rounded(Double(value) / 1e6, 2)) Mb/s" : "\(Int((Double(value) / 1000).rounded())) kb/s"
+        value >= 1_000_000 ? "\(rounded(Double(value) / 1e6, 2)) Mb/s" : "\((Double(value) / 1000).clampedInteger(in: Int.min...Int.max)) kb/s"
     }
     /// `4.71 MB`
     static func bytes(_ value: Int64) -> String {

@@ -23,10 +23,11 @@ struct PosterPicture {
         guard storedWidth > 0, storedHeight > 0 else { throw .processing(step: "poster frame", reason: "the frame has no picture") }
         let turn = ((rotation % 360) + 360) % 360
         let region = Self.storedRegion(of: clip ?? .full, rotation: turn)
-        let left = min(storedWidth - 1, Int((region.x * Double(storedWidth)).rounded()))
-        let top = min(storedHeight - 1, Int((region.y * Double(storedHeight)).rounded()))
-        let cropWidth = max(1, min(storedWidth - left, Int((region.width * Double(storedWidth)).rounded())))
-        let cropHeight = max(1, min(storedHeight - top, Int((region.height * Double(storedHeight)).rounded())))
+        // The region is inside the unit square (``ClippingRect``): clamping keeps at least one pixel.
+        let left = (region.x * Double(storedWidth)).clampedInteger(in: 0...storedWidth - 1)
+        let top = (region.y * Double(storedHeight)).clampedInteger(in: 0...storedHeight - 1)
+        let cropWidth = (region.width * Double(storedWidth)).clampedInteger(in: 1...storedWidth - left)
+        let cropHeight = (region.height * Double(storedHeight)).clampedInteger(in: 1...storedHeight - top)
         if cropWidth != storedWidth || cropHeight != storedHeight {
             f.pointee.crop_left = Int(left)
             f.pointee.crop_top = Int(top)
@@ -40,8 +41,9 @@ struct PosterPicture {
         let squareWidth = Double(f.pointee.width) * (sampleAspect > 0 ? sampleAspect : 1)
         let squareHeight = Double(f.pointee.height)
         let scale = min(1, Double(max(1, longEdge)) / max(squareWidth, squareHeight))
-        let outWidth = max(1, Int((squareWidth * scale).rounded()))
-        let outHeight = max(1, Int((squareHeight * scale).rounded()))
+        // Within the long edge by construction (the sample aspect ratio comes from the file).
+        let outWidth = (squareWidth * scale).clampedInteger(in: 1...max(1, longEdge))
+        let outHeight = (squareHeight * scale).clampedInteger(in: 1...max(1, longEdge))
         let rgb = try ClipErrors.attempt("converting the poster frame") { () throws(FFmpegError) in try AVFrameBuffer() }
         do {
             var scaler = try AVScaler(width: outWidth, height: outHeight, pixelFormat: AV_PIX_FMT_RGB24, flags: SWS_AREA | SWS_ACCURATE_RND)

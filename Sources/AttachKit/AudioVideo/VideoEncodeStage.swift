@@ -45,7 +45,8 @@ final class VideoEncodeStage: ClipStage {
                                             frameRate: plan.frameRate, bitRate: encode.bitRate)
         settings.options = ["preset": encode.preset.rawValue].merging(decoding.encoderOptions) { $1 }
         // A keyframe every 2 s at most: quick seeking for the poster frame and the player.
-        settings.gopSize = max(1, Int((2 / frameDuration).rounded()))
+        // Clamped: the frame rate is 1...240 fps (``AVInput/frameRate(of:)``), so 2...480 frames.
+        settings.gopSize = (2 / frameDuration).clampedInteger(in: 1...480)
         settings.colorSpace = parameters.color_space
         settings.colorPrimaries = parameters.color_primaries
         settings.colorTransfer = parameters.color_trc

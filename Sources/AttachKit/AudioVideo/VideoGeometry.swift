@@ -41,8 +41,12 @@ struct VideoGeometry: Sendable, Equatable {
         rotation % 180 == 0 ? size : (size.height, size.width)
     }
 
-    /// The nearest even number, at least 2 (never rounds up past `value` by more than one).
+    /// The nearest even number, at least 2 (never rounds up past `value` by more than one), at
+    /// most 65,534: no codec AttachKit writes stores a larger side, and a sample aspect ratio from
+    /// the file (up to 2³¹:1) may make `value` anything.
     static func even(_ value: Double) -> Int {
-        max(2, Int((value / 2).rounded(.down)) * 2 + ((value.truncatingRemainder(dividingBy: 2) >= 1.5) ? 2 : 0))
+        let pairs = (value / 2).clampedInteger(in: 0...32_767, rounding: .down)
+        let roundsUp = pairs < 32_767 && value.truncatingRemainder(dividingBy: 2) >= 1.5
+        return max(2, pairs * 2 + (roundsUp ? 2 : 0))
     }
 }

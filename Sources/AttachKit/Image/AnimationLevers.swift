@@ -11,6 +11,12 @@ struct AnimationLevers: Sendable, Equatable {
     var frames: Int
     /// Palette entries per frame (a power of two, 32...256).
     var colours: Int
+
+    /// The frame size at ``scale`` of `box` (truncated, at least 1×1; the scale is at most 1).
+    func box(inside box: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        ((Double(box.width) * scale).clampedInteger(in: 1...max(1, box.width), rounding: .towardZero),
+         (Double(box.height) * scale).clampedInteger(in: 1...max(1, box.height), rounding: .towardZero))
+    }
 }
 
 /// Chooses levers for a wanted size reduction, from a simple model of GIF size: bytes scale with
@@ -62,8 +68,10 @@ struct AnimationBudgetPlanner: Sendable {
         if scale >= preferredScale { return AnimationLevers(scale: scale, frames: frames, colours: 256) }
         var left = share / pow(preferredScale, scaleExponent)
         // 2. Frames, keeping at least half (and at least one).
-        let minimumFrames = max(1, Int((Double(frames) * Self.preferredMinimumFrameShare).rounded(.up)))
-        let wantedFrames = Int((Double(frames) * pow(left, 1 / Self.frameExponent)).rounded(.down))
+        let minimumFrames = (Double(frames) * Self.preferredMinimumFrameShare).clampedInteger(in: 1...max(1, frames), rounding: .up)
+        // Clamped: `left` is under 1 for any share under 1, but a NaN share (a zero-byte
+        // measurement) must not trap; it keeps no frame and falls through to the next lever.
+        let wantedFrames = (Double(frames) * pow(left, 1 / Self.frameExponent)).clampedInteger(in: 0...max(0, frames), rounding: .down)
         if wantedFrames >= minimumFrames {
             return AnimationLevers(scale: preferredScale, frames: wantedFrames, colours: 256)
         }

@@ -97,7 +97,7 @@ struct ImageAnimationFitStep: ImageStep {
     /// Drops frames evenly from those in memory and resamples them to the levers' size.
     private func reduceInMemory(to levers: AnimationLevers, work: inout ImageWork) throws(PrepareError) {
         let box = work.plan.box
-        let target = (width: max(1, Int(Double(box.width) * levers.scale)), height: max(1, Int(Double(box.height) * levers.scale)))
+        let target = levers.box(inside: box)
         guard var image = work.image.take() else { return }
         let pageHeight = work.pageHeight ?? image.height
         var frames = work.frameCount

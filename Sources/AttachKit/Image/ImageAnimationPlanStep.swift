@@ -50,7 +50,7 @@ struct ImageAnimationPlanStep: ImageStep {
     static func apply(_ levers: AnimationLevers, to work: inout ImageWork) {
         let box = work.plan.box
         work.levers = levers
-        work.loadBox = (max(1, Int(Double(box.width) * levers.scale)), max(1, Int(Double(box.height) * levers.scale)))
+        work.loadBox = levers.box(inside: box)
         work.selection = FrameSelection(total: work.plan.frames, keeping: min(levers.frames, work.cappedFrames))
     }
 }

@@ -102,7 +102,7 @@ struct ImageLoadStep: ImageStep {
     static func fit(width: Int, height: Int, inside box: (width: Int, height: Int)) -> (width: Int, height: Int) {
         let scale = min(1, Double(box.width) / Double(max(1, width)), Double(box.height) / Double(max(1, height)))
         guard scale < 1 else { return (width, height) }
-        return (min(box.width, max(1, Int((Double(width) * scale).rounded()))),
-                min(box.height, max(1, Int((Double(height) * scale).rounded()))))
+        return ((Double(width) * scale).clampedInteger(in: 1...max(1, box.width)),
+                (Double(height) * scale).clampedInteger(in: 1...max(1, box.height)))
     }
 }

@@ -111,7 +111,9 @@ struct ImageStillFitStep: ImageStep {
                     original = try materialize(&work)
                     lazy = false
                 }
-                let atFloor = search.sizes[floor] ?? Int64(predicted ?? Double(Int64.max / 2))
+                // A prediction that is no number counts as far over the budget.
+                let predictedBytes = predicted.map { $0.isNaN ? .infinity : $0 } ?? .infinity
+                let atFloor = search.sizes[floor] ?? predictedBytes.clampedInteger(in: 1...Int64.max / 2)
                 floorSizes.append((Double(size.width * size.height), atFloor))
                 guard floorSizes.count <= Self.maximumShrinks else {
                     throw .cannotFit(reason: "at \(size.width)×\(size.height) px and quality \(floor) the \(format.rawValue.uppercased()) is still \(atFloor) bytes, over the \(budget)-byte budget")
@@ -119,7 +121,10 @@ struct ImageStillFitStep: ImageStep {
                 let exponent = Self.exponent(from: floorSizes) ?? Self.areaExponent
                 let areaShare = pow(search.target / Double(atFloor), 1 / exponent)
                 let linear = areaShare.squareRoot() * 0.99
-                let next = (width: Int(Double(size.width) * linear), height: Int(Double(size.height) * linear))
+                // Clamped: the model's share may be anything (NaN from a budget of 0); the guard
+                // below refuses what is too small.
+                let next = (width: (Double(size.width) * linear).clampedInteger(in: 0...size.width, rounding: .towardZero),
+                            height: (Double(size.height) * linear).clampedInteger(in: 0...size.height, rounding: .towardZero))
                 guard max(next.width, next.height) >= Self.minimumLongEdge, next.width >= 1, next.height >= 1 else {
                     throw .cannotFit(reason: "even at quality \(floor) the picture would have to shrink below \(Self.minimumLongEdge) px to fit \(budget) bytes (\(atFloor) bytes at \(size.width)×\(size.height))")
                 }
@@ -214,8 +219,10 @@ struct ImageStillFitStep: ImageStep {
         var scale = 1.0
         for _ in 0..<Self.maximumShrinks {
             try work.job.deadline.check(name)
-            scale *= pow(target / Double(bytes), 1 / Self.areaExponent).squareRoot() * 0.99
-            let width = Int(Double(image.width) * scale), height = Int(Double(image.height) * scale)
+            scale *= pow(target / Double(max(1, bytes)), 1 / Self.areaExponent).squareRoot() * 0.99
+            // Clamped: the guard below refuses what is too small.
+            let width = (Double(image.width) * scale).clampedInteger(in: 0...image.width, rounding: .towardZero)
+            let height = (Double(image.height) * scale).clampedInteger(in: 0...image.height, rounding: .towardZero)
             guard max(width, height) >= Self.minimumLongEdge, width >= 1, height >= 1 else { break }
             let smaller = try ImageFailure.vips(name) { () throws(VipsError) in
                 try image.fitted(width: width, height: height).copyToMemory()
@@ -234,7 +241,7 @@ struct ImageStillFitStep: ImageStep {
                 return
             }
         }
-        throw .cannotFit(reason: "a transparent PNG that keeps its alpha does not fit \(budget) bytes even as a palette PNG shrunk to \(Int(Double(image.width) * scale)) px wide (\(bytes) bytes)")
+        throw .cannotFit(reason: "a transparent PNG that keeps its alpha does not fit \(budget) bytes even as a palette PNG shrunk to \((Double(image.width) * scale).clampedInteger(in: 0...image.width, rounding: .towardZero)) px wide (\(bytes) bytes)")
     }
 
     /// The 256-colour palette PNG and its PSNR against the pixels it stands for.

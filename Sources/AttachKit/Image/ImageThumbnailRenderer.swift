@@ -21,7 +21,8 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
         let size = max(1, request.size)
         let regionEdge = max(clip.width * Double(width), clip.height * Double(height))
         let scale = min(1, Double(size) / max(1, regionEdge))
-        let box = (width: max(1, Int((Double(width) * scale).rounded(.up))), height: max(1, Int((Double(height) * scale).rounded(.up))))
+        let box = (width: (Double(width) * scale).clampedInteger(in: 1...width, rounding: .up),
+                   height: (Double(height) * scale).clampedInteger(in: 1...height, rounding: .up))
 
         let reader = try ImagePlan.reader(for: info, path: path)
         try deadline.check(step)
@@ -30,10 +31,11 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
         do {
             // Decode now (at thumbnail size): damaged data fails here, as corrupt.
             image = try image.copyToMemory()
-            let left = min(image.width - 1, Int((clip.x * Double(image.width)).rounded()))
-            let top = min(image.height - 1, Int((clip.y * Double(image.height)).rounded()))
-            let cropWidth = min(image.width - left, max(1, Int((clip.width * Double(image.width)).rounded())))
-            let cropHeight = min(image.height - top, max(1, Int((clip.height * Double(image.height)).rounded())))
+            // The clip is inside the unit square (``ClippingRect``): clamping keeps at least one pixel.
+            let left = (clip.x * Double(image.width)).clampedInteger(in: 0...max(0, image.width - 1))
+            let top = (clip.y * Double(image.height)).clampedInteger(in: 0...max(0, image.height - 1))
+            let cropWidth = (clip.width * Double(image.width)).clampedInteger(in: 1...max(1, image.width - left))
+            let cropHeight = (clip.height * Double(image.height)).clampedInteger(in: 1...max(1, image.height - top))
             if cropWidth < image.width || cropHeight < image.height {
                 image = try image.cropped(left: left, top: top, width: cropWidth, height: cropHeight)
             }

@@ -21,10 +21,11 @@ struct PixelBudget: Sendable, Equatable {
 
     /// Whether a `width`×`height` frame is within every cap.
     func allows(width: Int, height: Int) -> Bool {
-        let pixels = Int64(width) * Int64(height)
+        // Saturating: the product is only compared with the caps.
+        let pixels = Int64(width).saturatingMultiply(Int64(height))
         if let maxLongEdge, max(width, height) > maxLongEdge { return false }
         if let maxPixels, pixels > maxPixels { return false }
-        if let maxDecodedBytes, pixels * 4 > maxDecodedBytes { return false }
+        if let maxDecodedBytes, pixels.saturatingMultiply(4) > maxDecodedBytes { return false }
         return true
     }
 
@@ -40,7 +41,9 @@ struct PixelBudget: Sendable, Equatable {
         if let maxLongEdge { scale = min(scale, Double(maxLongEdge) / Double(max(width, height))) }
         if let maxPixels { scale = min(scale, (Double(maxPixels) / pixels).squareRoot()) }
         if let maxDecodedBytes { scale = min(scale, (Double(maxDecodedBytes) / 4 / pixels).squareRoot()) }
-        var fitted = (width: max(1, Int(Double(width) * scale + 1e-9)), height: max(1, Int(Double(height) * scale + 1e-9)))
+        // The scale is at most 1: clamping only keeps a NaN (a cap of 0) from trapping.
+        var fitted = (width: (Double(width) * scale + 1e-9).clampedInteger(in: 1...width, rounding: .towardZero),
+                      height: (Double(height) * scale + 1e-9).clampedInteger(in: 1...height, rounding: .towardZero))
         // Floating-point rounding can leave a product one row over a pixel cap: trim the longer side.
         while !allows(width: fitted.width, height: fitted.height), fitted.width > 1 || fitted.height > 1 {
             if fitted.width >= fitted.height { fitted.width = max(1, fitted.width - 1) } else { fitted.height = max(1, fitted.height - 1) }

@@ -79,7 +79,7 @@ struct QualitySearch: Sendable {
     }
 
     /// The smallest size that counts as landing in the window.
-    var windowLow: Int64 { Int64((Double(budget) * Self.windowShare).rounded(.up)) }
+    var windowLow: Int64 { (Double(budget) * Self.windowShare).clampedInteger(in: Int64.min...Int64.max, rounding: .up) }
 
     /// The size aimed at: the geometric middle of the window.
     var target: Double { Double(budget) * Self.windowShare.squareRoot() }

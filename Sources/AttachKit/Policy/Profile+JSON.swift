@@ -94,12 +94,12 @@ private struct PolicyReader {
         guard let pairs = json.objectValue else { throw fail("image", "must be an object") }
         try checkKeys(pairs, allowed: ["types", "maxBytes", "recommendedBytes", "maxLongEdge", "maxPixels", "maxDecodedBytes", "maxFrames"], at: "image")
         if let v = json["types"] { rules.types = try types(v, at: "image.types") }
-        if let v = json["maxBytes"] { rules.maxBytes = try requiredInt64(v, at: "image.maxBytes") }
-        if let v = json["recommendedBytes"] { rules.recommendedBytes = try optionalInt64(v, at: "image.recommendedBytes") }
-        if let v = json["maxLongEdge"] { rules.maxLongEdge = try optionalInt(v, at: "image.maxLongEdge") }
+        if let v = json["maxBytes"] { rules.maxBytes = try required(v, OptionLimits.maxBytes, at: "image.maxBytes") }
+        if let v = json["recommendedBytes"] { rules.recommendedBytes = try optional(v, OptionLimits.maxBytes, at: "image.recommendedBytes") }
+        if let v = json["maxLongEdge"] { rules.maxLongEdge = try optional(v, OptionLimits.maxEdge, at: "image.maxLongEdge") }
         if let v = json["maxPixels"] { rules.maxPixels = try optionalInt64(v, at: "image.maxPixels") }
         if let v = json["maxDecodedBytes"] { rules.maxDecodedBytes = try optionalInt64(v, at: "image.maxDecodedBytes") }
-        if let v = json["maxFrames"] { rules.maxFrames = try optionalInt(v, at: "image.maxFrames") }
+        if let v = json["maxFrames"] { rules.maxFrames = try optional(v, OptionLimits.maxFrames, at: "image.maxFrames") }
     }
 
     func readAudio(_ json: JSONValue, into rules: inout Profile.AudioRules) throws(ProfileError) {
@@ -107,9 +107,9 @@ private struct PolicyReader {
         try checkKeys(pairs, allowed: ["types", "codecs", "maxBytes", "recommendedBytes", "maxDuration"], at: "audio")
         if let v = json["types"] { rules.types = try types(v, at: "audio.types") }
         if let v = json["codecs"] { rules.codecs = try stringList(v, at: "audio.codecs") }
-        if let v = json["maxBytes"] { rules.maxBytes = try requiredInt64(v, at: "audio.maxBytes") }
-        if let v = json["recommendedBytes"] { rules.recommendedBytes = try optionalInt64(v, at: "audio.recommendedBytes") }
-        if let v = json["maxDuration"] { rules.maxDuration = try optionalSeconds(v, at: "audio.maxDuration") }
+        if let v = json["maxBytes"] { rules.maxBytes = try required(v, OptionLimits.maxBytes, at: "audio.maxBytes") }
+        if let v = json["recommendedBytes"] { rules.recommendedBytes = try optional(v, OptionLimits.maxBytes, at: "audio.recommendedBytes") }
+        if let v = json["maxDuration"] { rules.maxDuration = try optionalSeconds(v, OptionLimits.maxDuration, at: "audio.maxDuration") }
     }
 
     func readVideo(_ json: JSONValue, into rules: inout Profile.VideoRules) throws(ProfileError) {
@@ -118,10 +118,10 @@ private struct PolicyReader {
         if let v = json["types"] { rules.types = try types(v, at: "video.types") }
         if let v = json["videoCodecs"] { rules.videoCodecs = try stringList(v, at: "video.videoCodecs") }
         if let v = json["audioCodecs"] { rules.audioCodecs = try stringList(v, at: "video.audioCodecs") }
-        if let v = json["maxBytes"] { rules.maxBytes = try requiredInt64(v, at: "video.maxBytes") }
-        if let v = json["recommendedBytes"] { rules.recommendedBytes = try optionalInt64(v, at: "video.recommendedBytes") }
-        if let v = json["maxDuration"] { rules.maxDuration = try optionalSeconds(v, at: "video.maxDuration") }
-        if let v = json["maxLongEdge"] { rules.maxLongEdge = try optionalInt(v, at: "video.maxLongEdge") }
+        if let v = json["maxBytes"] { rules.maxBytes = try required(v, OptionLimits.maxBytes, at: "video.maxBytes") }
+        if let v = json["recommendedBytes"] { rules.recommendedBytes = try optional(v, OptionLimits.maxBytes, at: "video.recommendedBytes") }
+        if let v = json["maxDuration"] { rules.maxDuration = try optionalSeconds(v, OptionLimits.maxDuration, at: "video.maxDuration") }
+        if let v = json["maxLongEdge"] { rules.maxLongEdge = try optional(v, OptionLimits.maxEdge, at: "video.maxLongEdge") }
     }
 
     func checkKeys(_ pairs: [(String, JSONValue)], allowed: Set<String>, at path: String) throws(ProfileError) {
@@ -176,9 +176,28 @@ private struct PolicyReader {
         return Int(try requiredInt64(value, at: path))
     }
 
-    func optionalSeconds(_ value: JSONValue, at path: String) throws(ProfileError) -> Double? {
+    /// A cap that is also a preparation option: the range ``OptionLimits`` gives it everywhere.
+    func required<Value: FixedWidthInteger>(_ value: JSONValue, _ limit: OptionRange<Value>, at path: String) throws(ProfileError) -> Value {
+        do throws(OptionError) {
+            guard let number = value.doubleValue else { throw limit.error(given: value.serialized, key: path) }
+            return try limit.check(number: number, key: path)
+        } catch {
+            throw fail(path, "must be \(error.expected), not \(error.given)")
+        }
+    }
+
+    func optional<Value: FixedWidthInteger>(_ value: JSONValue, _ limit: OptionRange<Value>, at path: String) throws(ProfileError) -> Value? {
         if value == .null { return nil }
-        guard let n = value.doubleValue, n > 0 else { throw fail(path, "must be a positive number of seconds") }
-        return n
+        return try required(value, limit, at: path)
+    }
+
+    func optionalSeconds(_ value: JSONValue, _ limit: OptionRange<Double>, at path: String) throws(ProfileError) -> Double? {
+        if value == .null { return nil }
+        do throws(OptionError) {
+            guard let number = value.doubleValue else { throw limit.error(given: value.serialized, key: path) }
+            return try limit.check(number, key: path)
+        } catch {
+            throw fail(path, "must be \(error.expected), not \(error.given)")
+        }
     }
 }

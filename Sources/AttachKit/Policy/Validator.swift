@@ -35,7 +35,7 @@ public struct Validator: Sendable {
             return ValidationReport(path: displayPath, profile: profile.name, info: nil, diagnostics: Self.diagnostics(for: error))
         }
         let fileExtension = PathResolver.fileExtension(displayPath)
-        let structure = StructureChecker.check(path: path, sniff: probed.sniff)
+        let structure = StructureChecker.check(path: path, sniff: probed.sniff, limits: safety)
         var findings = diagnostics(for: probed.info, fileExtension: fileExtension, structure: structure)
         // Everything the header allows is checked before any decoding; a deep decode only runs on
         // files that passed the structural check and the safety caps (decompression bombs).

@@ -48,8 +48,10 @@ public struct Preparer: Sendable {
         info.path = input.path
         report.before = info
         if let violation = safety.violation(for: info) { throw .overCap(violation) }
-        if case .corrupt(let reason) = StructureChecker.check(path: input.path, sniff: probed.sniff) {
-            throw .corrupt(reason: reason)
+        switch StructureChecker.check(path: input.path, sniff: probed.sniff, limits: safety) {
+        case .corrupt(let reason): throw .corrupt(reason: reason)
+        case .overCap(let violation): throw .overCap(violation)
+        case .intact, .notChecked: break
         }
         let profile = options.effectiveProfile
         let validator = Validator(profile: profile, prober: prober)
@@ -89,7 +91,7 @@ public struct Preparer: Sendable {
         let folder = output.folder
         let finalPath = folder + "/" + stem + "." + type.preferredExtension
         if PathResolver.realPath(finalPath) == input.path {
-            throw .output(.system(operation: "write", path: finalPath, reason: "the output would replace the input; choose another --out folder"))
+            throw .output(.system(operation: "write", path: finalPath, reason: "the output would replace the input; choose another output folder"))
         }
         do { try output.commit(as: finalPath, ledger: ledger) } catch { throw .output(error) }
         report.output = finalPath
@@ -149,7 +151,7 @@ public struct Preparer: Sendable {
                 == UniformType.of(container: produced.container, kind: produced.kind) else {
             throw .outputInvalid(reason: "the pipeline said \(produced.container) but the bytes are \(checked.info.container)")
         }
-        let structure = StructureChecker.check(path: output.temporaryPath, sniff: checked.sniff)
+        let structure = StructureChecker.check(path: output.temporaryPath, sniff: checked.sniff, limits: safety)
         let type = UniformType.of(container: checked.info.container, kind: checked.info.kind)
         let problems = validator.diagnostics(for: checked.info, fileExtension: type?.preferredExtension ?? "", structure: structure)
             .filter { $0.severity == .error }

@@ -21,15 +21,19 @@ public struct ProbeLimits: Sendable, Equatable {
     }
 
     var avInput: AVInputLimits {
-        AVInputLimits(probeBytes: probeBytes, analyzeMicroseconds: Int(analyzeSeconds * 1_000_000))
+        AVInputLimits(probeBytes: probeBytes, analyzeMicroseconds: analyzeMicroseconds)
     }
+
+    /// ``analyzeSeconds`` in microseconds, clamped to 0...1 hour (a caller's NaN or 1e300 is no
+    /// reason to trap; libavformat never analyses that long anyway).
+    private var analyzeMicroseconds: Int { (analyzeSeconds * 1_000_000).clampedInteger(in: 0...3_600_000_000, rounding: .towardZero) }
 
     /// Limits for containers whose header already describes every stream (ISO base media's
     /// `moov`, Matroska's `Tracks`): libavformat only needs the first packets to fill in the pixel
     /// format, so reading 256 KB / 0.5 s instead of 5 MB / 5 s loses nothing and saves tens of
     /// milliseconds per file.
     var headerDescribed: AVInputLimits {
-        AVInputLimits(probeBytes: min(probeBytes, 256 * 1024), analyzeMicroseconds: min(Int(analyzeSeconds * 1_000_000), 500_000))
+        AVInputLimits(probeBytes: min(probeBytes, 256 * 1024), analyzeMicroseconds: min(analyzeMicroseconds, 500_000))
     }
 }
 

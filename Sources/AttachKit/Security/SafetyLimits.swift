@@ -33,7 +33,11 @@ public struct SafetyLimits: Sendable, Equatable {
             if frames > maxFrames {
                 return SafetyViolation(cap: "maxFrames", detail: "\(frames) frames > \(maxFrames)")
             }
-            if let pixels = info.pixels, pixels * Int64(frames) > maxTotalPixels {
+            if info.container == .gif, frames > DecoderLimits.gifFrames {
+                return SafetyViolation(cap: DecoderLimits.gifFramesCap,
+                                       detail: "\(frames) frames > \(DecoderLimits.gifFrames), the most libvips' GIF decoder reads")
+            }
+            if let pixels = info.pixels, pixels.saturatingMultiply(Int64(frames)) > maxTotalPixels {
                 return SafetyViolation(cap: "maxTotalPixels", detail: "\(pixels) px × \(frames) frames > \(maxTotalPixels)")
             }
         }
@@ -57,7 +61,8 @@ public struct SafetyLimits: Sendable, Equatable {
 
 /// A header declares more than a ``SafetyLimits`` cap allows: the file is refused before decoding.
 public struct SafetyViolation: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The cap's name, as in ``SafetyLimits`` (`maxPixels`, `maxFrames`...).
+    /// The cap's name, as in ``SafetyLimits`` (`maxPixels`, `maxFrames`...), or a decoder's own
+    /// limit (``DecoderLimits``: `gifDecoderFrames`).
     public let cap: String
     /// What the header declares against the cap.
     public let detail: String

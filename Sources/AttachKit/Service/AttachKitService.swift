@@ -223,12 +223,12 @@ public final class AttachKitService: Sendable {
         }
         return PrepareOptions(
             profile: try options.profile(default: profile), outputFolder: out,
-            maxBytes: try options.int("maxBytes", in: 1...Int(Int32.max) * 1000).map(Int64.init),
-            maxEdge: try options.int("maxEdge", in: 16...65_535), maxFrames: try options.int("maxFrames", in: 1...100_000),
-            maxDuration: try options.seconds("maxDuration"), start: try options.seconds("start") ?? 0,
-            deadline: try options.seconds("deadline"), trim: trim, thumbnail: try options.bool("thumbnail"),
+            maxBytes: try options.value(OptionLimits.maxBytes), maxEdge: try options.value(OptionLimits.maxEdge),
+            maxFrames: try options.value(OptionLimits.maxFrames), maxDuration: try options.value(OptionLimits.maxDuration),
+            start: try options.value(OptionLimits.start) ?? 0, deadline: try options.value(OptionLimits.deadline),
+            trim: trim, thumbnail: try options.bool("thumbnail"),
             thumbnailRequest: try options.thumbnailRequest(), keepMetadata: try options.bool("keepMetadata"),
-            qualityFloor: try options.int("qualityFloor", in: 1...100) ?? 50)
+            qualityFloor: try options.value(OptionLimits.qualityFloor) ?? 50)
     }
 
     /// The options a `prepare` request may carry.

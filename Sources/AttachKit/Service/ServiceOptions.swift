@@ -31,16 +31,27 @@ struct ServiceOptions {
         return b
     }
 
-    func int(_ key: String, in range: ClosedRange<Int>) throws(ServiceError) -> Int? {
-        guard let value = self[key] else { return nil }
-        guard let n = value.intValue, range.contains(n) else { throw fail(key, "an integer in \(range.lowerBound)...\(range.upperBound)") }
-        return n
+    /// The option `limit.key` checked against one of ``OptionLimits``' ranges (the CLI and JSON
+    /// policies check the same ones); `nil` when absent.
+    func value<Value: FixedWidthInteger>(_ limit: OptionRange<Value>) throws(ServiceError) -> Value? {
+        guard let value = self[limit.key] else { return nil }
+        guard let number = value.doubleValue else { throw fail(limit, given: value) }
+        do { return try limit.check(number: number) } catch { throw Self.badOption(error) }
     }
 
-    func seconds(_ key: String) throws(ServiceError) -> Double? {
-        guard let value = self[key] else { return nil }
-        guard let n = value.doubleValue, n.isFinite, n >= 0 else { throw fail(key, "a non-negative number of seconds") }
-        return n
+    /// A number of seconds checked against one of ``OptionLimits``' ranges; `nil` when absent.
+    func value(_ limit: OptionRange<Double>) throws(ServiceError) -> Double? {
+        guard let value = self[limit.key] else { return nil }
+        guard let number = value.doubleValue else { throw fail(limit, given: value) }
+        do { return try limit.check(number) } catch { throw Self.badOption(error) }
+    }
+
+    private func fail<Value>(_ limit: OptionRange<Value>, given value: JSONValue) -> ServiceError {
+        Self.badOption(limit.error(given: value.serialized))
+    }
+
+    private static func badOption(_ error: OptionError) -> ServiceError {
+        ServiceError(code: "bad-options", message: "option \(error.key.debugDescription) must be \(error.expected), not \(error.given)")
     }
 
     /// A profile: a built-in name, or an inline JSON policy object.
@@ -60,12 +71,12 @@ struct ServiceOptions {
     /// `size`, `clip`, `frame`, `at` of a thumbnail.
     func thumbnailRequest() throws(ServiceError) -> ThumbnailRequest {
         var request = ThumbnailRequest()
-        if let size = try int("size", in: 16...4096) { request.size = size }
+        if let size = try value(OptionLimits.thumbnailSize) { request.size = size }
         if let clip = try string("clip") {
             do { request.clip = try ClippingRect(parsing: clip) } catch { throw ServiceError(code: "bad-options", message: error.description) }
         }
-        request.frame = try int("frame", in: 0...1_000_000)
-        request.time = try seconds("at")
+        request.frame = try value(OptionLimits.frame)
+        request.time = try value(OptionLimits.at)
         return request
     }
 }

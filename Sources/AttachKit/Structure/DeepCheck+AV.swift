@@ -33,6 +33,7 @@ extension DeepCheck {
             var duration = DecodedDuration(frameRate: stream.frameRate)
             switch decode(path: path, demuxer: demuxer, stream: stream, duration: &duration) {
             case .corrupt(let reason): return .corrupt(reason: reason)
+            case .overCap(let violation): return .overCap(violation)
             case .notChecked: undecodable = true
             case .intact: break
             }

@@ -13,8 +13,9 @@ enum StructureChecker {
     /// - Returns: ``StructureVerdict/corrupt(reason:)`` with byte offsets when the layout is broken
     ///   (a truncated file is corrupt); ``StructureVerdict/notChecked`` for containers without a
     ///   checker (APE, AMR, MPEG-PS, JPEG XL, text...) and for a file that can no longer be opened
-    ///   (the probe reports unreadable files).
-    static func check(path: String, sniff: FormatSniffer.Result) -> StructureVerdict {
+    ///   (the probe reports unreadable files); ``StructureVerdict/overCap(_:)`` when the layout
+    ///   has more parts than `limits` allow (a TIFF's pages over ``SafetyLimits/maxFrames``).
+    static func check(path: String, sniff: FormatSniffer.Result, limits: SafetyLimits = SafetyLimits()) -> StructureVerdict {
         guard let reader = try? FileReader(path: path) else { return .notChecked }
         switch sniff.container {
         case .jpeg: return JPEGStructure.check(reader)
@@ -30,7 +31,7 @@ enum StructureChecker {
         case .flac: return FLACStructure.check(reader, from: sniff.audioOffset)
         case .ogg: return OggStructure.check(reader)
         case .mpegTS: return TransportStreamStructure.check(reader)
-        case .tiff: return TIFFStructure.check(reader)
+        case .tiff: return TIFFStructure.check(reader, maxPages: limits.maxFrames)
         case .bmp: return BMPStructure.check(reader)
         default: return .notChecked
         }

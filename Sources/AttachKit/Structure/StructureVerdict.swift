@@ -6,14 +6,19 @@ enum StructureVerdict: Sendable, Equatable {
     case intact
     /// The layout is broken; `reason` says where and how (offsets in bytes).
     case corrupt(reason: String)
+    /// The layout holds more parts than a cap allows (a TIFF's pages over
+    /// ``SafetyLimits/maxFrames``): not broken, refused before decoding.
+    case overCap(SafetyViolation)
     /// AttachKit has no structural check for this format (a `--deep` decode still can check it).
     case notChecked
 }
 
 extension StructureVerdict {
-    /// Not found broken (intact, or no check exists for the format).
+    /// Not found broken nor over a cap (intact, or no check exists for the format).
     var isIntactOrUnchecked: Bool {
-        if case .corrupt = self { return false }
-        return true
+        switch self {
+        case .intact, .notChecked: return true
+        case .corrupt, .overCap: return false
+        }
     }
 }

@@ -8,8 +8,12 @@
 /// IFD tables and strip/tile arrays of a real file do not overlap, so together they hold less than
 /// the file; a chain that makes the walk read more than twice the file size (IFDs pointing into
 /// each other's tables) is corrupt. That keeps the walk linear in the file size whatever the bytes.
+///
+/// Each IFD is a page: a chain longer than the frame cap is refused as over that cap (a multi-page
+/// scan is not broken for having many pages), and the offsets remembered to find loops stay few.
 enum TIFFStructure {
-    private static let maximumIFDs = 4096
+    /// IFDs walked at most whatever the cap, so the offsets kept to find loops stay bounded.
+    private static let maximumIFDs = 1_000_000
     /// Strip/tile entries compared per read, so any count checks in constant memory.
     private static let valuesPerRead = 4096
 
@@ -40,7 +44,9 @@ enum TIFFStructure {
         let valuesOffset: Int64
     }
 
-    static func check(_ reader: borrowing FileReader) -> StructureVerdict {
+    /// - Parameter maxPages: IFDs (pages) allowed; more is ``StructureVerdict/overCap(_:)``.
+    ///   Default ``SafetyLimits/maxFrames``.
+    static func check(_ reader: borrowing FileReader, maxPages: Int = SafetyLimits().maxFrames) -> StructureVerdict {
         let head = reader.read(at: 0, count: 16)
         let littleEndian: Bool
         if head.matches([0x49, 0x49], at: 0) { littleEndian = true } else if head.matches([0x4D, 0x4D], at: 0) { littleEndian = false } else {
@@ -59,7 +65,9 @@ enum TIFFStructure {
         do throws(StructureProblem) {
             while next != 0 {
                 guard visited.insert(next).inserted else { throw StructureProblem("IFD \(index) at byte \(next) was already read: the IFD chain loops") }
-                guard index < maximumIFDs else { throw StructureProblem("more than \(maximumIFDs) IFDs") }
+                guard index < min(maxPages, maximumIFDs) else {
+                    return .overCap(SafetyViolation(cap: "maxFrames", detail: "more than \(min(maxPages, maximumIFDs)) pages (IFDs)"))
+                }
                 next = try checkIFD(reader, at: next, index: index, layout: layout, budget: &budget)
                 index += 1
             }

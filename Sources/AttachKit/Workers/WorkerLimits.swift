@@ -25,9 +25,9 @@ public struct WorkerLimits: Sendable, Equatable {
         self.executable = executable
     }
 
-    /// Accepted ranges, checked where the options are read: memory 64 MiB…1 TiB, CPU 1…86,400 s,
-    /// wall 1…86,400 s.
-    public static let memoryRange: ClosedRange<Int64> = (64 << 20)...(1 << 40)
+    /// Accepted ranges, checked where the options are read: memory 64 MiB…1 TiB (less cannot
+    /// hold libvips and FFmpeg themselves), CPU and wall time 1…86,400 s.
+    public static let memoryOption = OptionRange<Int64>(key: "workerMemory", (64 << 20)...(1 << 40), noun: "a byte count")
     public static let secondsRange: ClosedRange<Int> = 1...86_400
 }
 

@@ -23,12 +23,7 @@ extension Arguments {
             return .inProcess
         }
         var limits = WorkerLimits()
-        if let memory = try bytes("worker-memory") {
-            guard WorkerLimits.memoryRange.contains(memory) else {
-                throw UsageError("--worker-memory must be between 64MB and 1TB, not \(value("worker-memory")!)")
-            }
-            limits.memoryBytes = memory
-        }
+        if let memory = try bytes("worker-memory", WorkerLimits.memoryOption) { limits.memoryBytes = memory }
         if let cpu = try int("worker-cpu", in: WorkerLimits.secondsRange) { limits.cpuSeconds = cpu }
         if let wall = try int("worker-timeout", in: WorkerLimits.secondsRange) { limits.wallSeconds = Double(wall) }
         return .workers(limits)

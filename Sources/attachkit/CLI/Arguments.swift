@@ -65,7 +65,8 @@ struct Arguments {
     /// Every value given for a repeatable option.
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
-    /// The value of `name` as an integer in `range`.
+    /// The value of `name` as an integer in `range` (for the command's own settings, such as
+    /// `--jobs`; preparation options use ``OptionLimits`` through the overloads below).
     /// - Throws: ``UsageError`` when it is not an integer in range.
     func int(_ name: String, in range: ClosedRange<Int> = 1...Int.max) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
@@ -75,18 +76,25 @@ struct Arguments {
         return number
     }
 
-    /// The value of `name` as a non-negative number.
-    func double(_ name: String) throws(UsageError) -> Double? {
+    /// The value of `--name` as one of ``OptionLimits``' integers: the same range `serve` and JSON
+    /// policies accept.
+    /// - Throws: ``UsageError`` naming `--name` and the range.
+    func value(_ name: String, _ limit: OptionRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
-        guard let number = Double(text), number.isFinite, number >= 0 else {
-            throw UsageError("--\(name) must be a non-negative number, not \(text.debugDescription)")
-        }
-        return number
+        do { return try limit.check(text: text) } catch { throw Self.usage(name, error) }
     }
 
-    /// The value of `name` as a byte count: an integer, optionally with a decimal unit
-    /// (`500KB`, `5MB`, `1.5M`; 1 MB = 1,000,000 bytes, as Apple's limits are stated).
-    func bytes(_ name: String) throws(UsageError) -> Int64? {
+    /// The value of `--name` as one of ``OptionLimits``' numbers of seconds (finite, in range).
+    /// - Throws: ``UsageError`` naming `--name` and the range.
+    func value(_ name: String, _ limit: OptionRange<Double>) throws(UsageError) -> Double? {
+        guard let text = value(name) else { return nil }
+        do { return try limit.check(text: text) } catch { throw Self.usage(name, error) }
+    }
+
+    /// The value of `--name` as a byte count within `limit`: an integer, optionally with a
+    /// decimal unit (`500KB`, `5MB`, `1.5M`; 1 MB = 1,000,000 bytes, as Apple's limits are stated).
+    /// - Throws: ``UsageError`` naming `--name` and the range.
+    func bytes(_ name: String, _ limit: OptionRange<Int64>) throws(UsageError) -> Int64? {
         guard let text = value(name) else { return nil }
         let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
         let upper = text.uppercased()
@@ -97,9 +105,17 @@ struct Arguments {
             scale = factor
             break
         }
-        guard let value = Double(number), value.isFinite, value > 0, value * scale >= 1, value * scale < 1e15 else {
-            throw UsageError("--\(name) must be a positive byte count such as 5000000 or 5MB, not \(text.debugDescription)")
+        // A fraction of a byte rounds to the nearest byte; NaN, infinities and anything out of
+        // range are refused by the check, never converted.
+        guard let value = Double(number), let bytes = (value * scale).checkedInteger(as: Int64.self),
+              let checked = try? limit.check(bytes) else {
+            throw UsageError("--\(name) must be \(limit.expected) such as 5000000 or 5MB, not \(text.debugDescription)")
         }
-        return Int64((value * scale).rounded())
+        return checked
+    }
+
+    /// How an ``OptionError`` reads on the command line: the flag instead of the library's key.
+    private static func usage(_ name: String, _ error: OptionError) -> UsageError {
+        UsageError("--\(name) must be \(error.expected), not \(error.given)")
     }
 }

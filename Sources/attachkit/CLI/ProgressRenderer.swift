@@ -35,7 +35,7 @@ final class ProgressRenderer: Sendable {
                 if terminal { return bar(s) }
                 let status = item.skipped ? "skip" : item.ok ? "ok" : "FAIL"
                 let what = item.outcome?.error.map { "\($0.code): \($0.message)" } ?? item.outcome?.action ?? "done earlier"
-                let ms = item.skipped ? "" : " (\(Int(item.elapsedMilliseconds.rounded())) ms)"
+                let ms = item.skipped ? "" : " (\(item.elapsedMilliseconds.clampedInteger(in: 0...Int.max)) ms)"
                 return "[\(s.done)/\(s.total)] \(status) \(item.relativePath): \(what)\(ms)"
             }
         }
@@ -49,11 +49,11 @@ final class ProgressRenderer: Sendable {
     private func bar(_ s: State) -> String {
         let width = 24
         let fraction = s.total == 0 ? 1 : Double(s.done) / Double(s.total)
-        let filled = Int((fraction * Double(width)).rounded(.down))
+        let filled = (fraction * Double(width)).clampedInteger(in: 0...width, rounding: .down)
         let elapsed = ContinuousClock.now - s.start
         let seconds = max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         let rate = Double(s.done) / seconds
-        let eta = rate > 0 ? Int((Double(s.total - s.done) / rate).rounded()) : 0
+        let eta = rate > 0 ? (Double(s.total - s.done) / rate).clampedInteger(in: 0...Int.max) : 0
         return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
             + "\(s.done)/\(s.total) files  in \(Format.bytes(s.bytesIn)) out \(Format.bytes(s.bytesOut))  "
             + "\((rate * 10).rounded() / 10) files/s  ETA \(eta) s  failures \(s.failed)"
@@ -80,7 +80,7 @@ enum BatchSummaryTable {
         }
         if !summary.slowest.isEmpty {
             var slow = Table(["SLOWEST", "MS"])
-            for item in summary.slowest { slow.add([item.path, String(Int(item.milliseconds.rounded()))]) }
+            for item in summary.slowest { slow.add([item.path, String(item.milliseconds.clampedInteger(in: 0...Int.max))]) }
             lines.append(slow.render())
         }
         lines.append("manifest: \(manifest)")

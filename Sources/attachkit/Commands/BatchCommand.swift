@@ -52,9 +52,9 @@ struct BatchCommand: Command {
         } catch {
             throw UsageError(error.description)
         }
-        let prepare = PrepareOptions(profile: profile, outputFolder: out, maxBytes: try arguments.bytes("max-bytes"),
-                                     maxEdge: try arguments.int("max-edge", in: 16...65_535), maxFrames: try arguments.int("max-frames"),
-                                     maxDuration: try arguments.double("max-duration"), deadline: try arguments.double("deadline"),
+        let prepare = PrepareOptions(profile: profile, outputFolder: out, maxBytes: try arguments.bytes("max-bytes", OptionLimits.maxBytes),
+                                     maxEdge: try arguments.value("max-edge", OptionLimits.maxEdge), maxFrames: try arguments.value("max-frames", OptionLimits.maxFrames),
+                                     maxDuration: try arguments.value("max-duration", OptionLimits.maxDuration), deadline: try arguments.value("deadline", OptionLimits.deadline),
                                      thumbnail: arguments.flag("thumbnails"))
         runner = BatchRunner(options: BatchOptions(inputRoot: arguments.positional[0], outputRoot: out, prepare: prepare,
                                                    jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,

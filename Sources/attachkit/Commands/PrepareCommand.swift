@@ -41,7 +41,6 @@ struct PrepareCommand: Command {
     init(_ arguments: Arguments) throws(UsageError) {
         let profile = try arguments.profile()
         let out = arguments.value("out") ?? "prepared"
-        guard FileSystem.makeFolders(out) else { throw UsageError("cannot create the output folder \(out)") }
         let trim: TrimMode
         if let text = arguments.value("trim") {
             guard let mode = TrimMode(rawValue: text) else { throw UsageError("--trim must be fast or exact") }
@@ -51,12 +50,17 @@ struct PrepareCommand: Command {
         }
         let options = PrepareOptions(
             profile: profile, outputFolder: out,
-            maxBytes: try arguments.bytes("max-bytes"), maxEdge: try arguments.int("max-edge", in: 16...65_535),
-            maxFrames: try arguments.int("max-frames"), maxDuration: try arguments.double("max-duration"),
-            start: try arguments.double("start") ?? 0, deadline: try arguments.double("deadline"), trim: trim,
+            maxBytes: try arguments.bytes("max-bytes", OptionLimits.maxBytes),
+            maxEdge: try arguments.value("max-edge", OptionLimits.maxEdge),
+            maxFrames: try arguments.value("max-frames", OptionLimits.maxFrames),
+            maxDuration: try arguments.value("max-duration", OptionLimits.maxDuration),
+            start: try arguments.value("start", OptionLimits.start) ?? 0,
+            deadline: try arguments.value("deadline", OptionLimits.deadline), trim: trim,
             thumbnail: arguments.flag("thumbnail"), thumbnailRequest: try ThumbnailCommand.request(arguments),
             keepMetadata: arguments.flag("keep-metadata"),
-            qualityFloor: try arguments.int("quality-floor", in: 1...100) ?? 50)
+            qualityFloor: try arguments.value("quality-floor", OptionLimits.qualityFloor) ?? 50)
+        // Only once every option is known good: a usage error leaves no folder behind.
+        guard FileSystem.makeFolders(out) else { throw UsageError("cannot create the output folder \(out)") }
         preparer = Preparer(options: options)
         inputs = try InputSet(arguments.positional, allow: [out])
         json = arguments.flag("json")
@@ -91,7 +95,7 @@ struct PrepareCommand: Command {
                 if let error = report.error { notes.insert("\(error.code): \(error.message)", at: 0) }
                 table.add([report.ok ? "ok" : "FAIL", path, report.action?.rawValue ?? "-",
                            report.output.map(PathResolverCLI.relative) ?? "", brief(report.before), brief(report.after),
-                           String(Int(report.elapsedMilliseconds.rounded()))], notes: notes)
+                           String(report.elapsedMilliseconds.clampedInteger(in: 0...Int.max))], notes: notes)
             }
         }
         if !json {

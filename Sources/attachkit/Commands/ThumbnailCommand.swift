@@ -28,12 +28,12 @@ struct ThumbnailCommand: Command {
     /// The thumbnail options shared with `prepare --thumbnail`.
     static func request(_ arguments: Arguments) throws(UsageError) -> ThumbnailRequest {
         var request = ThumbnailRequest()
-        if let size = try arguments.int("size", in: 16...4096) { request.size = size }
+        if let size = try arguments.value("size", OptionLimits.thumbnailSize) { request.size = size }
         if let clip = arguments.value("clip") {
             do { request.clip = try ClippingRect(parsing: clip) } catch { throw UsageError(error.description) }
         }
-        request.frame = try arguments.int("frame", in: 0...Int.max)
-        request.time = try arguments.double("at")
+        request.frame = try arguments.value("frame", OptionLimits.frame)
+        request.time = try arguments.value("at", OptionLimits.at)
         return request
     }
 

@@ -56,14 +56,12 @@ extension AVInput {
         guard status >= 0 else { throw FFmpegError(operation: "attached picture", code: status) }
     }
 
-    /// `seconds` as a timestamp in `timeBase` (rounded to the nearest unit), saturating at the
-    /// ends of `Int64` so an absurd time from a caller (`--at 1e300`) cannot trap.
+    /// `seconds` as a timestamp in `timeBase` (rounded to the nearest unit), saturating at half
+    /// the range of `Int64` (room for the offsets added to it) so an absurd time from a file or a
+    /// caller cannot trap; NaN or a time base without ticks gives 0.
     static func timestamp(_ seconds: Double, in timeBase: AVRational) -> Int64 {
-        guard timeBase.num > 0, seconds.isFinite else { return seconds > 0 ? Int64.max / 2 : 0 }
-        let units = (seconds * Double(timeBase.den) / Double(timeBase.num)).rounded()
-        if units >= Double(Int64.max / 2) { return Int64.max / 2 }
-        if units <= Double(Int64.min / 2) { return Int64.min / 2 }
-        return Int64(units)
+        guard timeBase.num > 0, !seconds.isNaN else { return 0 }
+        return (seconds * Double(timeBase.den) / Double(timeBase.num)).clampedInteger(in: Int64.min / 2...Int64.max / 2)
     }
 
     /// A timestamp in `timeBase` as seconds.

@@ -145,9 +145,13 @@ struct AVStreamInfo: Sendable {
         var sideDataSize: Int = 0
         if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &sideDataSize), sideDataSize >= 36 {
             let degrees = av_display_rotation_get(UnsafeRawPointer(matrix).assumingMemoryBound(to: Int32.self))
-            // FFmpeg gives the counter-clockwise angle; players rotate clockwise by its negation.
-            let clockwise = Int((-degrees).rounded())
-            rotation = degrees.isNaN ? 0 : ((clockwise % 360) + 360) % 360
+            // FFmpeg gives the counter-clockwise angle; players rotate clockwise by its negation. A
+            // degenerate matrix (all zero, or a zero scale) has no angle: NaN, shown unrotated.
+            if let clockwise = (-degrees).checkedInteger() {
+                rotation = ((clockwise % 360) + 360) % 360
+            } else {
+                rotation = 0
+            }
         } else {
             rotation = 0
         }

@@ -161,7 +161,13 @@ enum FFmpegPictureReader {
                 }
             }
             return Pictures(pixels: pixels, width: width, height: height, sourceWidth: source.0, sourceHeight: source.1,
-                            delays: delays.map { Int($0.rounded()) }, decodedFrames: decoded)
+                            delays: delays.map(Self.delay), decodedFrames: decoded)
+        }
+
+        /// A frame delay in whole milliseconds, clamped to what a GIF can store (16-bit
+        /// centiseconds: 0...655,350 ms). Timestamps come from the file, so a gap may be anything.
+        static func delay(_ milliseconds: Double) -> Int {
+            milliseconds.clampedInteger(in: 0...655_350)
         }
     }
 }

@@ -13,12 +13,13 @@ struct PixelRule: ValidationRule {
                 out.append(Diagnostic(.dimensionsTooLarge, "\(width)×\(height) px: long edge \(longEdge) px is over \(cap) px",
                                       fix: "downscale to \(cap) px"))
             }
-            let pixels = Int64(width) * Int64(height)
+            // Saturating: a header may claim 2³¹-pixel sides; the products are only compared and shown.
+            let pixels = Int64(width).saturatingMultiply(Int64(height))
             if let cap = rules.maxPixels, pixels > cap {
                 out.append(Diagnostic(.tooManyPixels, "\(width)×\(height) = \(pixels) px, over \(cap) px",
                                       fix: "downscale to ≤ \(Self.longEdge(fitting: cap, width: width, height: height)) px long edge"))
             }
-            let decoded = pixels * 4
+            let decoded = pixels.saturatingMultiply(4)
             if let cap = rules.maxDecodedBytes, decoded > cap {
                 out.append(Diagnostic(.decodedSizeTooLarge,
                                       "decodes to \(decoded) bytes (\(width)×\(height)×4), over the \(cap)-byte memory budget",
@@ -38,6 +39,7 @@ struct PixelRule: ValidationRule {
     /// The largest long edge whose image, keeping the aspect ratio, has at most `pixels` pixels.
     static func longEdge(fitting pixels: Int64, width: Int, height: Int) -> Int {
         let scale = (Double(pixels) / (Double(width) * Double(height))).squareRoot()
-        return Int((Double(max(width, height)) * scale).rounded(.down))
+        // Clamped: a zero side (no area) gives an infinite scale, which no long edge fits.
+        return (Double(max(width, height)) * scale).clampedInteger(in: 0...Int.max, rounding: .down)
     }
 }

@@ -1,0 +1,141 @@
+/// The values AttachKit accepts for each preparation and thumbnail option, in one place.
+///
+/// Every front end checks against these same ranges before any work starts: the command line
+/// (`--max-duration`), `serve`'s request `options` (`maxDuration`) and a JSON policy's caps
+/// (`video.maxDuration`). So an option means the same everywhere, and no value an outsider types
+/// can reach the pipelines' arithmetic (bitrates from durations, sample positions from times)
+/// out of range. Keys are the library's names (``PrepareOptions`` and ``ThumbnailRequest``
+/// fields, `serve`'s option keys); each front end renders them its own way.
+public enum OptionLimits {
+    /// `maxBytes` (and a policy's `maxBytes`, `recommendedBytes`): 1,000 bytes ... 2 TB. Under
+    /// 1,000 bytes nothing worth a notification fits (an MP4's own boxes take about 4 KB, a
+    /// 48-pixel JPEG more than that), so such a budget is taken for a slip (bytes typed for
+    /// kilobytes) rather than spent on encodes that cannot succeed; 2 TB is far past the 2 GB
+    /// input cap, and keeps bits-per-second arithmetic far from overflowing.
+    public static let maxBytes = OptionRange<Int64>(key: "maxBytes", 1_000...2_000_000_000_000, noun: "a byte count")
+
+    /// `maxEdge` (and a policy's `maxLongEdge`): 16 ... 65,535 pixels. 16 is the smallest
+    /// thumbnail worth showing; 65,535 is the largest side JPEG and GIF can store (16-bit fields).
+    public static let maxEdge = OptionRange<Int>(key: "maxEdge", 16...65_535, noun: "a number of pixels")
+
+    /// `maxFrames` (and a policy's `image.maxFrames`): 1 ... 100,000 frames, ten times the
+    /// 10,000-frame safety cap (``SafetyLimits/maxFrames``), which is what really stops a file.
+    public static let maxFrames = OptionRange<Int>(key: "maxFrames", 1...100_000, noun: "a number of frames")
+
+    /// `maxDuration` (and a policy's `audio.maxDuration`, `video.maxDuration`): 0.1 s ... 4 h.
+    /// Below a tenth of a second a clip keeps no frame worth sending (and the bitrate a budget
+    /// gives it has no meaning); 4 h is the safety cap on any input (``SafetyLimits/maxDuration``).
+    public static let maxDuration = OptionRange<Double>(key: "maxDuration", 0.1...14_400, noun: "a number of seconds")
+
+    /// `start`: 0 ... 4 h. Where a trimmed clip starts; past the longest input AttachKit accepts
+    /// (``SafetyLimits/maxDuration``) it can only be after the end.
+    public static let start = OptionRange<Double>(key: "start", 0...14_400, noun: "a number of seconds")
+
+    /// `deadline`: 0.01 s ... 24 h per file. Under 10 ms nothing can even be probed; a day is
+    /// longer than any preparation of a 4-hour input takes.
+    public static let deadline = OptionRange<Double>(key: "deadline", 0.01...86_400, noun: "a number of seconds")
+
+    /// `qualityFloor`: JPEG/HEIC quality 1 ... 100, the encoders' own scale.
+    public static let qualityFloor = OptionRange<Int>(key: "qualityFloor", 1...100, noun: "a JPEG quality")
+
+    /// `size` of a thumbnail: 16 ... 4,096 pixels on the long edge. iOS shows thumbnails at a few
+    /// hundred points; 4,096 is already a full-screen picture on any device.
+    public static let thumbnailSize = OptionRange<Int>(key: "size", 16...4_096, noun: "a number of pixels")
+
+    /// `frame` of an animation to show: 0 ... 1,000,000 (`ThumbnailTimeKey` for animated images);
+    /// a frame past the end of the animation shows its last.
+    public static let frame = OptionRange<Int>(key: "frame", 0...1_000_000, noun: "a frame number")
+
+    /// `at`, the time of a movie's poster frame: 0 ... 4 h (``SafetyLimits/maxDuration``), seconds
+    /// (`ThumbnailTimeKey` for movies); a time past the end shows the last frame.
+    public static let at = OptionRange<Double>(key: "at", 0...14_400, noun: "a number of seconds")
+}
+
+/// The values one option accepts, and the check that refuses the others with an ``OptionError``
+/// naming the option and the range.
+public struct OptionRange<Value: Comparable & Sendable>: Sendable {
+    /// The option's key as the library and `serve` name it (`maxDuration`).
+    public let key: String
+    public let range: ClosedRange<Value>
+    /// What a value is (`a number of seconds`), for messages.
+    let noun: String
+
+    init(key: String, _ range: ClosedRange<Value>, noun: String) {
+        self.key = key
+        self.range = range
+        self.noun = noun
+    }
+
+    /// What a value must be: `a number of seconds in 0.1...14400`.
+    public var expected: String {
+        "\(noun) in \(Self.text(range.lowerBound))...\(Self.text(range.upperBound))"
+    }
+
+    /// The error for a value `given` (as text) outside the range, optionally under another key
+    /// (a policy names its key path: `video.maxDuration`).
+    public func error(given: String, key: String? = nil) -> OptionError {
+        OptionError(key: key ?? self.key, expected: expected, given: given)
+    }
+
+    private static func text(_ value: Value) -> String {
+        if let number = value as? Double, let whole = number.checkedInteger(as: Int64.self), Double(whole) == number {
+            return String(whole)
+        }
+        return "\(value)"
+    }
+}
+
+extension OptionRange where Value: FixedWidthInteger {
+    /// `value` when it lies in the range.
+    /// - Throws: ``OptionError`` naming the key (or `key`) and the range.
+    public func check(_ value: Value, key: String? = nil) throws(OptionError) -> Value {
+        guard range.contains(value) else { throw error(given: String(value), key: key) }
+        return value
+    }
+
+    /// A JSON number (or any floating value) that is a whole number in the range.
+    /// - Throws: ``OptionError`` for a fraction, NaN, an infinity or a value out of range.
+    public func check(number: Double, key: String? = nil) throws(OptionError) -> Value {
+        guard let value = Value(exactly: number), range.contains(value) else {
+            throw error(given: "\(number)", key: key)
+        }
+        return value
+    }
+
+    /// Decimal text (`"200"`, `"-1"`) that is a whole number in the range.
+    /// - Throws: ``OptionError`` for anything else (`"1e5"`, `"nan"`, 30 digits).
+    public func check(text: String, key: String? = nil) throws(OptionError) -> Value {
+        guard let value = Value(text), range.contains(value) else { throw error(given: text.debugDescription, key: key) }
+        return value
+    }
+}
+
+extension OptionRange where Value == Double {
+    /// A finite number in the range (negative zero is zero).
+    /// - Throws: ``OptionError`` for NaN, an infinity or a value out of range.
+    public func check(_ value: Double, key: String? = nil) throws(OptionError) -> Double {
+        guard value.isFinite, range.contains(value) else { throw error(given: "\(value)", key: key) }
+        return value == 0 ? 0 : value
+    }
+
+    /// Text Swift reads as a number (`"2.5"`, `"1e-3"`) that is finite and in the range.
+    /// - Throws: ``OptionError`` for anything else, including `"nan"` and `"inf"`.
+    public func check(text: String, key: String? = nil) throws(OptionError) -> Double {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw error(given: text.debugDescription, key: key)
+        }
+        return value == 0 ? 0 : value
+    }
+}
+
+/// An option or policy value outside what ``OptionLimits`` accepts.
+public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The option's key (`maxDuration`), or a policy's key path (`video.maxDuration`).
+    public let key: String
+    /// What the value must be: `a number of seconds in 0.1...14400`.
+    public let expected: String
+    /// The value given, as text.
+    public let given: String
+
+    public var description: String { "\(key) must be \(expected), not \(given)" }
+}
