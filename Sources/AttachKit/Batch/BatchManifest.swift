@@ -41,14 +41,16 @@ final class BatchManifest: Sendable {
     private let optionsHash: String
     private let fd: Int32
     private let writer: Writer
+    /// This shard's lock on the manifest, held as long as the manifest is open (released when it
+    /// is deallocated, at the end of the run).
     private let hold: BatchLock
     /// The file's size before a line whose failed write could not be cut off yet (the cut is
     /// retried before the next line); `nil` when the file ends with a whole line.
     private let pendingCut = Locked<off_t?>(nil)
 
     /// Opens (creating) the manifest at `path` after compacting it, and returns the entries of
-    /// earlier runs that are valid for `optionsHash` and `currentPaths`. The manifest keeps `lock`
-    /// (taken on `path`) until it is released.
+    /// earlier runs that are valid for `optionsHash` and `currentPaths`. The manifest holds `lock`
+    /// (taken on `path`) until it is deallocated.
     /// - Throws: ``OutputError`` when the manifest cannot be written.
     static func open(path: String, optionsHash: String, currentPaths: Set<String>, lock: consuming BatchLock,
                      writer: @escaping Writer = { fd, bytes in Glibc.write(fd, bytes.baseAddress, bytes.count) })
