@@ -21,7 +21,11 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
         let size = max(1, request.size)
         let regionEdge = max(clip.width * Double(width), clip.height * Double(height))
         let scale = min(1, Double(size) / max(1, regionEdge))
-        let box = (width: max(1, Int((Double(width) * scale).rounded(.up))), height: max(1, Int((Double(height) * scale).rounded(.up))))
+        var box = (width: max(1, Int((Double(width) * scale).rounded(.up))), height: max(1, Int((Double(height) * scale).rounded(.up))))
+        // A size asked for beyond what the decode budget allows is loaded smaller (never refused).
+        if let cap = ImagePlan.memoryPixelCap(info: info, safety: limits), Int64(box.width) * Int64(box.height) > cap {
+            box = PixelBudget(maxPixels: cap).fit(width: box.width, height: box.height)
+        }
 
         let reader = try ImagePlan.reader(for: info, path: path)
         try deadline.check(step)

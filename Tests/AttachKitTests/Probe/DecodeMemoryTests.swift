@@ -300,12 +300,19 @@ struct DecodeMemoryTests {
 
     // MARK: The cap
 
-    @Test("maxDecodeBytes is configurable: a stricter cap refuses a real fixture")
+    @Test("maxDecodeBytes is configurable: a stricter cap refuses a real fixture, and prepare loads smaller to fit")
     func configurable() throws {
         let info = try Through.probe(TestEnvironment.fixture("images/heic_800x600.heic"), scope: TestEnvironment.testMedia)
         var strict = SafetyLimits()
         strict.maxDecodeBytes = 1_000_000
         let violation = try #require(strict.violation(for: info))
         #expect(violation.cap == "maxDecodeBytes" && violation.description.contains("libheif"))
+
+        // A streaming PNG has no fixed cost to speak of: a tight budget only shrinks the load size.
+        let png = try Through.probe(TestEnvironment.fixture("images/png_rgb_opaque_400x300.png"), scope: TestEnvironment.testMedia)
+        strict.maxDecodeBytes = (png.decodeMemory?.fixedBytes ?? 0) + 100 * 100 * 8
+        #expect(strict.violation(for: png) == nil)
+        let cap = try #require(ImagePlan.memoryPixelCap(info: png, safety: strict))
+        #expect(cap < 400 * 300 && cap >= 100 * 100 / 2)
     }
 }
