@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates AttachKit's hostile corpus into OUT_DIR (default: a fresh temporary folder, printed on
 # stdout), deterministically, from TestMedia's fixtures and bytes written here. Never downloads.
-# Needs bash, coreutils, gzip (for CRC-32), and the vips CLI. Writes OUT_DIR/expectations.tsv:
+# Needs bash, coreutils, gzip (for CRC-32 and deflate), and the vips CLI (with libheif's HEVC
+# encoder, for one real HEIF tile). Writes OUT_DIR/expectations.tsv:
 #   file <TAB> expectation <TAB> note
 # expectation: refused:CODE  the input must be refused with that error code, nothing written
 #              refused       refused with any clear error code, nothing written
@@ -16,8 +17,8 @@ cd "$out"
 rm -f ./*.* expectations.tsv
 expect() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> expectations.tsv; }
 
-# Bytes from a hex string ("89504e47") on stdout.
-hex() { local h="$1"; local i; for ((i = 0; i < ${#h}; i += 2)); do printf "\\x${h:i:2}"; done; }
+# Bytes from a hex string ("89504e47") on stdout (one printf: a loop per byte takes minutes for 40 KB).
+hex() { printf "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
 # CRC-32 (the PNG/zlib/gzip polynomial) of stdin, as 8 big-endian hex digits: gzip's trailer holds it.
 crc32() { gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | tr -d ' \n' | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/'; echo; }
 # A PNG chunk: TYPE and hex DATA, with length and CRC.
@@ -96,4 +97,93 @@ for source in "${sources[@]}"; do
     expect "flip_${stem}_${offset}.$ext" any "byte $offset of $size flipped"
   done
 done
+# 7. Decode-memory bombs: small files whose decoder must hold a huge picture whole (no streaming),
+#    under the pixel cap, refused from the header (SafetyLimits.maxDecodeBytes, 512 MiB).
+ascii() { printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'; }
+u16() { printf '%04x' "$1"; }
+# An ISO-BMFF box TYPE around hex PAYLOAD; a full box adds VERSION and FLAGS first.
+box() { printf '%08x%s%s' $(( 8 + ${#2} / 2 )) "$(ascii "$1")" "$2"; }
+fullbox() { box "$1" "$(printf '%02x%06x' "$2" "$3")$4"; }
+# COUNT bytes of FILE at OFFSET, as hex; the big-endian 32-bit number at OFFSET.
+slice() { tail -c +$(( $2 + 1 )) "$1" | head -c "$3" | od -An -tx1 -v | tr -d ' \n'; }
+be32at() { od -An -tu1 -j "$2" -N4 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4}'; }
+# heif_grid OUT ROWS COLUMNS TILE_WIDTH TILE_HEIGHT distinct|reused [GRID_ISPE_WIDTH GRID_ISPE_HEIGHT]
+# A HEIC whose primary item is a ROWS x COLUMNS grid of real HEVC tiles (one black tile encoded by
+# libheif through vips, its hvcC and coded bytes copied): ftyp heic; meta with hdlr pict, pitm (the
+# grid), iinf (hidden hvc1 tiles, then the grid), iref dimg (grid -> tiles: one tile item listed
+# ROWS*COLUMNS times when reused, else one item per cell, each with its own copy of the bytes),
+# iprp/ipco (hvcC, tile ispe, grid ispe) + ipma, iloc (tiles in mdat, grid data in idat), idat
+# (the grid: rows, columns, output size); mdat with the tiles.
+heif_grid() {
+  local out="$1" rows="$2" columns="$3" tw="$4" th="$5" mode="$6" k
+  local width=$(( columns * tw )) height=$(( rows * th ))
+  local gw="${7:-$width}" gh="${8:-$height}"
+  vips black "tile.heic[Q=30,strip]" "$tw" "$th" --bands 3
+  local c m; c=$(find_hex tile.heic 68766343); m=$(find_hex tile.heic 6d646174)
+  local hvcc tile; hvcc=$(slice tile.heic $(( c - 4 )) "$(be32at tile.heic $(( c - 4 )))")
+  tile=$(slice tile.heic $(( m + 4 )) $(( $(be32at tile.heic $(( m - 4 ))) - 8 )))
+  rm -f tile.heic
+  local count=$(( rows * columns )) items=1
+  [ "$mode" = distinct ] && items=$count
+  local grid=$(( items + 1 )) length=$(( ${#tile} / 2 ))
+  local infe="" ipma="" refs="" data=""
+  for ((k = 1; k <= items; k++)); do
+    infe+=$(fullbox infe 2 1 "$(u16 $k)0000$(ascii hvc1)00"); ipma+="$(u16 $k)028102"; data+="$tile"
+  done
+  for ((k = 1; k <= count; k++)); do refs+=$(u16 $(( items == 1 ? 1 : k ))); done
+  infe+=$(fullbox infe 2 0 "$(u16 $grid)0000$(ascii grid)00"); ipma+="$(u16 $grid)0103"
+  local ftyp; ftyp=$(box ftyp "$(ascii heic)00000000$(ascii mif1)$(ascii heic)")
+  meta_at() {  # the meta box with the first tile's bytes at file offset $1
+    local iloc="" j
+    for ((j = 1; j <= items; j++)); do iloc+="$(u16 $j)000000000001$(u32 $(( $1 + (j - 1) * length )))$(u32 $length)"; done
+    iloc+="$(u16 $grid)000100000001$(u32 0)$(u32 8)"
+    fullbox meta 0 0 "$(fullbox hdlr 0 0 "00000000$(ascii pict)$(printf '%026d' 0)")$(fullbox pitm 0 0 "$(u16 $grid)")$(
+      fullbox iinf 0 0 "$(u16 $(( items + 1 )))$infe")$(fullbox iref 0 0 "$(box dimg "$(u16 $grid)$(u16 $count)$refs")")$(
+      box iprp "$(box ipco "$hvcc$(fullbox ispe 0 0 "$(u32 $tw)$(u32 $th)")$(fullbox ispe 0 0 "$(u32 $gw)$(u32 $gh)")")$(
+        fullbox ipma 0 0 "$(u32 $(( items + 1 )))$ipma")")$(fullbox iloc 1 0 "4400$(u16 $(( items + 1 )))$iloc")$(
+      box idat "0000$(printf '%02x%02x' $(( rows - 1 )) $(( columns - 1 )))$(u16 $width)$(u16 $height)")"
+  }
+  local meta; meta=$(meta_at 0)
+  meta=$(meta_at $(( ${#ftyp} / 2 + ${#meta} / 2 + 8 )))
+  hex "$ftyp$meta$(box mdat "$data")" > "$out"
+}
+heif_grid heif_grid_bomb_16380x16380.heic 10 10 1638 1638 reused
+expect heif_grid_bomb_16380x16380.heic refused:over-cap "HEIF grid reusing one 1638x1638 tile 100 times: 16380x16380 canvas decoded whole (~1.6 GB)"
+heif_grid heif_grid_distinct_12000x12000.heic 8 8 1500 1500 distinct
+expect heif_grid_distinct_12000x12000.heic refused:over-cap "HEIF grid of 64 distinct 1500x1500 tiles: 12000x12000 canvas decoded whole (~0.9 GB)"
+heif_grid heif_grid_ispe_lies_1638x1638.heic 10 10 1638 1638 reused 1638 1638
+expect heif_grid_ispe_lies_1638x1638.heic refused:over-cap "grid ispe says 1638x1638 (all libvips sees), its data 16380x16380 (what libheif allocates)"
+
+# A PNG chunk TYPE around the bytes of FILE.
+chunk_file() {
+  hex "$(printf '%08x' "$(stat -c %s "$2")")"; printf '%s' "$1"; cat "$2"
+  hex "$({ printf '%s' "$1"; cat "$2"; } | crc32)"
+}
+# A zlib stream of COUNT zero bytes into FILE: gzip's deflate data between a zlib header and the
+# Adler-32 of COUNT zeros (a = 1, b = COUNT mod 65521).
+zlib_zeros() {
+  { hex 78da; head -c "$1" /dev/zero | gzip -9 -n | tail -c +11 | head -c -8
+    hex "$(printf '%04x0001' $(( $1 % 65521 )))"; } > "$2"
+}
+# interlaced_png OUT SIDE: a SIDE x SIDE 1-bit palette PNG (black and white), Adam7-interlaced,
+# all black: every pass's rows (a filter byte, then 1 bit per pixel) are zero bytes.
+interlaced_png() {
+  local side="$2" raw=0 pass xs ys dx dy cols rows
+  for pass in "0 0 8 8" "4 0 8 8" "0 4 4 8" "2 0 4 4" "0 2 2 4" "1 0 2 2" "0 1 1 2"; do
+    read -r xs ys dx dy <<< "$pass"
+    cols=$(( (side - xs + dx - 1) / dx )); rows=$(( (side - ys + dy - 1) / dy ))
+    (( cols > 0 && rows > 0 )) && raw=$(( raw + rows * (1 + (cols + 7) / 8) ))
+  done
+  zlib_zeros "$raw" idat.bin
+  { hex 89504e470d0a1a0a; chunk IHDR "$(u32 "$side")$(u32 "$side")0103000001"; chunk PLTE 000000ffffff
+    chunk_file IDAT idat.bin; chunk IEND ""; } > "$1"
+  rm -f idat.bin
+}
+interlaced_png png_interlaced_16000x16000.png 16000
+expect png_interlaced_16000x16000.png refused:over-cap "valid Adam7 1-bit palette PNG, 256 Mpx: read whole as RGB (768 MB); the same picture not interlaced streams"
+cp "$media/images/jpeg_progressive_800x600.jpg" jpeg_progressive_16000x16000.jpg
+sof=$(find_hex jpeg_progressive_16000x16000.jpg ffc2)
+patch jpeg_progressive_16000x16000.jpg $(( sof + 5 )) "$(printf '%04x%04x' 16000 16000)"
+expect jpeg_progressive_16000x16000.jpg refused:over-cap "SOF2 patched to 16000x16000: libjpeg would hold every coefficient (768 MB); scans are for 800x600"
+
 echo "$out"

@@ -37,6 +37,13 @@ struct AudioVideoPipeline: MediaPipeline {
            let violation = job.safety.wholeFrameViolation(width: width, height: height) {
             throw .overCap(violation)
         }
+        // ...and the decoder's reference frames with x264's at the output size must fit the budget.
+        if let video = strategy.template.video,
+           let memory = DecodeMemoryEstimator.transcode(job.info, threads: DecodeMemoryEstimator.threads(job.options.threads),
+                                                        output: video.geometry.output(maxLongEdge: strategy.template.maxLongEdge)),
+           let violation = job.safety.decodeViolation(memory, loadedPixels: 0) {
+            throw .overCap(violation)
+        }
         if let refusal = strategy.encodeRefusal { throw .cannotFit(reason: "a re-encode is needed but \(refusal)") }
         if let note = strategy.encodeNote { notes.append(note) }
         var fitter = BudgetFitter(job: job, source: source, template: strategy.template)

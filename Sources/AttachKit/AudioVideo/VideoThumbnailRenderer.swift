@@ -23,6 +23,10 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
             if let width = info.width, let height = info.height, let violation = limits.wholeFrameViolation(width: width, height: height) {
                 throw .overCap(violation)
             }
+            if let memory = DecodeMemoryEstimator.videoDecoder(info, threads: DecodeMemoryEstimator.threads(decoding.threads)),
+               let violation = limits.decodeViolation(memory, loadedPixels: 0) {
+                throw .overCap(violation)
+            }
             let duration = info.duration ?? 0
             let time = request.time ?? (duration > 0 && duration < 2 ? duration / 2 : 1)
             guard time.isFinite, time >= 0 else { throw .unsupported(reason: "thumbnail time \(time) s is not a time in the clip") }

@@ -28,6 +28,9 @@ struct ImageLoadStep: ImageStep {
             if !work.plan.outputsGIF, !work.notes.contains(where: { $0.hasPrefix("downscaled") }) {
                 work.notes.append("downscaled \(work.plan.width)×\(work.plan.height) → \(width)×\(height)")
             }
+            if work.plan.memoryLimited, !work.notes.contains(where: { $0.hasPrefix("loaded at") }) {
+                work.notes.append("loaded at \(width)×\(height) to decode within the \(DecodeMemory.megabytes(work.job.safety.maxDecodeBytes)) budget (maxDecodeBytes)")
+            }
         }
         if work.strip, !work.actions.contains(.metadataStripped) {
             let blocks = (work.image?.metadataBlocks ?? []).filter { $0 != "icc-profile-data" || work.job.info.hasICCProfile == true }

@@ -27,7 +27,7 @@ struct ImagePipeline: MediaPipeline {
     /// still not decode). Other still formats' structure checks already reach the end of the data.
     func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
         guard [.heic, .heif, .avif].contains(job.info.container) else { return nil }
-        if case .corrupt(let reason) = DeepCheck.check(path: job.inputPath, info: job.info) {
+        if case .corrupt(let reason) = DeepCheck.check(path: job.inputPath, info: job.info, maxDecodeBytes: job.safety.maxDecodeBytes) {
             throw .corrupt(reason: reason)
         }
         return nil

@@ -21,8 +21,11 @@ struct ImagePlan: Sendable {
     let animated: Bool
     /// Whether the output is a GIF: an animation, or a still GIF kept a GIF (when the profile allows GIF).
     let outputsGIF: Bool
-    /// The profile's pixel caps on one frame.
+    /// The profile's pixel caps on one frame, tightened so the decode fits
+    /// ``SafetyLimits/maxDecodeBytes`` (``memoryPixelCap(info:safety:)``).
     let caps: PixelBudget
+    /// Whether the decode budget, not the profile, sets the load size.
+    let memoryLimited: Bool
     /// Bytes the output may take: the profile's image limit (already tightened by `--max-bytes`).
     let budget: Int64
     /// `"srgb"` when the input carries an ICC profile or is CMYK (so libvips converts its colours
@@ -39,7 +42,13 @@ struct ImagePlan: Sendable {
         width = max(1, info.displayWidth ?? info.width ?? 1)
         height = max(1, info.displayHeight ?? info.height ?? 1)
         frames = max(1, info.frames ?? 1)
-        caps = PixelBudget(job.profile.image)
+        var caps = PixelBudget(job.profile.image)
+        let profileBox = caps.fit(width: width, height: height)
+        if let memoryCap = Self.memoryPixelCap(info: info, safety: job.safety) {
+            caps.maxPixels = min(caps.maxPixels ?? memoryCap, memoryCap)
+        }
+        self.caps = caps
+        memoryLimited = caps.fit(width: width, height: height) != profileBox
         budget = job.profile.image.maxBytes
         reader = try Self.reader(for: info, path: job.inputPath)
         let sequence = info.container == .heifSequence || (info.container == .avif && frames > 1 && reader != .vips)
@@ -52,6 +61,21 @@ struct ImagePlan: Sendable {
 
     /// The size within the caps, upright.
     var box: (width: Int, height: Int) { caps.fit(width: width, height: height) }
+
+    /// Bytes per loaded pixel the pipeline itself holds beside the decoder's: the decoded picture
+    /// kept in memory for byte fitting (``ImageMemoryStep``, 8-bit RGBA at most: 4 B/px) and the
+    /// encoder's working copy (libjpeg's coefficients with optimized Huffman tables are ~3 B/px,
+    /// a PNG palette search a few): 8 B/px.
+    static let pipelineBytesPerPixel = 8.0
+
+    /// The most pixels a frame may be loaded at so that the decoder (``MediaInfo/decodeMemory``)
+    /// and the pipeline's own copies stay within ``SafetyLimits/maxDecodeBytes``: shrink-on-load
+    /// to fit, rather than refuse, a picture only a profile without pixel caps would load whole.
+    static func memoryPixelCap(info: MediaInfo, safety: SafetyLimits) -> Int64? {
+        var whole = info.decodeMemory ?? DecodeMemory(fixedBytes: 0, basis: "")
+        whole.bytesPerLoadedPixel += pipelineBytesPerPixel
+        return whole.largestLoad(within: safety.maxDecodeBytes).map { max(1, $0) }
+    }
 
     /// libvips when it can open the header (even leniently: decode damage is judged later, with
     /// warnings as errors); FFmpeg for what libvips cannot read at all, and for APNG animations

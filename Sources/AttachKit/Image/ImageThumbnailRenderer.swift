@@ -21,8 +21,12 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
         let size = max(1, request.size)
         let regionEdge = max(clip.width * Double(width), clip.height * Double(height))
         let scale = min(1, Double(size) / max(1, regionEdge))
-        let box = (width: (Double(width) * scale).clampedInteger(in: 1...width, rounding: .up),
+        var box = (width: (Double(width) * scale).clampedInteger(in: 1...width, rounding: .up),
                    height: (Double(height) * scale).clampedInteger(in: 1...height, rounding: .up))
+        // A size asked for beyond what the decode budget allows is loaded smaller (never refused).
+        if let cap = ImagePlan.memoryPixelCap(info: info, safety: limits), Int64(box.width) * Int64(box.height) > cap {
+            box = PixelBudget(maxPixels: cap).fit(width: box.width, height: box.height)
+        }
 
         let reader = try ImagePlan.reader(for: info, path: path)
         try deadline.check(step)

@@ -51,6 +51,10 @@ public struct MediaInfo: Sendable, Equatable {
     public var streams: Int?
     /// Audio files with cover art carry it as an attached picture.
     public var attachedPictures: Int?
+    /// What decoding the picture takes in memory, estimated from the header (images; `nil` for
+    /// audio and video, whose decoders are estimated where a decode is planned). See
+    /// ``SafetyLimits/maxDecodeBytes``.
+    public var decodeMemory: DecodeMemory?
 
     public init(path: String, bytes: Int64, kind: MediaKind, container: Container) {
         self.path = path

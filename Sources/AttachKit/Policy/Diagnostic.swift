@@ -34,6 +34,9 @@ public struct Diagnostic: Sendable, Equatable {
         case largerThanRecommended = "larger-than-recommended"
         /// The file could not be read at all (permissions, not a file, outside the allowed scope).
         case unreadable = "unreadable"
+        /// (`--deep`) Over a ``SafetyLimits`` cap (pixels, frames, decode memory...): refused before
+        /// any decoding, as `prepare` and `thumbnail` refuse it.
+        case overCap = "over-cap"
         /// `prepare --thumbnail` could not render the thumbnail (a warning: the attachment is fine).
         case thumbnailFailed = "thumbnail-failed"
 

@@ -38,11 +38,16 @@ public struct Validator: Sendable {
         let structure = StructureChecker.check(path: path, sniff: probed.sniff, limits: safety)
         var findings = diagnostics(for: probed.info, fileExtension: fileExtension, structure: structure)
         // Everything the header allows is checked before any decoding; a deep decode only runs on
-        // files that passed the structural check and the safety caps (decompression bombs).
-        if deep, structure.isIntactOrUnchecked, safety.violation(for: probed.info) == nil {
-            let verdict = DeepCheck.check(path: path, info: probed.info)
-            if case .corrupt = verdict {
-                findings = diagnostics(for: probed.info, fileExtension: fileExtension, structure: verdict)
+        // files that passed the structural check and the safety caps (decompression bombs), and a
+        // file over a cap is refused as `prepare` refuses it.
+        if deep, structure.isIntactOrUnchecked {
+            if let violation = safety.violation(for: probed.info) {
+                findings.append(Diagnostic(.overCap, "not decoded: \(violation)", fix: nil))
+            } else {
+                let verdict = DeepCheck.check(path: path, info: probed.info, maxDecodeBytes: safety.maxDecodeBytes)
+                if case .corrupt = verdict {
+                    findings = diagnostics(for: probed.info, fileExtension: fileExtension, structure: verdict)
+                }
             }
         }
         return ValidationReport(path: displayPath, profile: profile.name, info: probed.info, diagnostics: findings)

@@ -72,6 +72,7 @@ public struct Prober: Sendable {
         case .image:
             info.kind = .image
             try readImage(path: path, reader: reader, into: &info)
+            info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         case .video, .audio:
             try readAudioVideo(path: path, demuxer: Demuxers.name(for: sniff.container), into: &info)
         case .unknown:

@@ -18,6 +18,13 @@ public struct SafetyLimits: Sendable, Equatable {
     /// (video frames, and images only FFmpeg reads: BMP, 12-bit JPEG, JPEG XL, HEIF sequences).
     /// Default 64 Mpx (256 MB as RGBA), more than 8K video's 33 Mpx.
     public var maxWholeFramePixels: Int64 = 64_000_000
+    /// Memory one job's decoder may need, estimated from the header (``DecodeMemory``: the whole
+    /// canvas of a HEIF/AVIF image, an interlaced PNG or a GIF, a progressive JPEG's coefficients,
+    /// FFmpeg's whole frames and reference frames, a streaming decoder's row window). Checked before
+    /// anything is decoded: an image whose decoder needs more whatever size it is loaded at is
+    /// refused (`over-cap`); one whose buffers shrink with shrink-on-load is loaded small enough to
+    /// fit. Process overhead (~55 MB of libraries) comes on top. Default 512 MiB (536,870,912 bytes).
+    public var maxDecodeBytes: Int64 = 512 << 20
 
     public init() {}
 
@@ -47,7 +54,20 @@ public struct SafetyLimits: Sendable, Equatable {
         if let streams = info.streams, streams > maxStreams {
             return SafetyViolation(cap: "maxStreams", detail: "\(streams) streams > \(maxStreams)")
         }
+        // An image's decoder needs its fixed part whatever size it is loaded at. (Audio and video
+        // are checked where a decode is planned: a stream copy decodes nothing.)
+        if info.kind == .image, let memory = info.decodeMemory {
+            return decodeViolation(memory, loadedPixels: 0)
+        }
         return nil
+    }
+
+    /// The cap a decode is over when the picture is loaded at `loadedPixels` (see ``maxDecodeBytes``).
+    public func decodeViolation(_ memory: DecodeMemory, loadedPixels: Int64) -> SafetyViolation? {
+        let bytes = memory.bytes(loadedPixels: loadedPixels)
+        guard bytes > maxDecodeBytes else { return nil }
+        return SafetyViolation(cap: "maxDecodeBytes",
+                               detail: "decoding needs about \(DecodeMemory.megabytes(bytes)) (\(memory.basis)), over \(DecodeMemory.megabytes(maxDecodeBytes))")
     }
 
     /// The cap a picture decoded whole into memory is over, if any (see ``maxWholeFramePixels``).

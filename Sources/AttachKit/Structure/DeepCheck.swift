@@ -25,10 +25,17 @@ enum DeepCheck {
     ///
     /// - Returns: ``StructureVerdict/intact`` when everything decoded; ``StructureVerdict/corrupt(reason:)``
     ///   on a decode error or a short decode; ``StructureVerdict/notChecked`` when no decoder exists
-    ///   for the format or one of its streams, or the picture is over ``maximumPixels`` (a valid
-    ///   large picture is not corrupt: it is simply not decoded).
-    static func check(path: String, info: MediaInfo) -> StructureVerdict {
+    ///   for the format or one of its streams, or the picture is over ``maximumPixels`` or its
+    ///   decode over `maxDecodeBytes` (a valid large picture is not corrupt: it is simply not decoded).
+    ///
+    /// - Parameter maxDecodeBytes: a picture whose decode at full size is estimated above this
+    ///   (``MediaInfo/decodeMemory``; for video, the decoder's frames) is not decoded either.
+    static func check(path: String, info: MediaInfo, maxDecodeBytes: Int64 = SafetyLimits().maxDecodeBytes) -> StructureVerdict {
         if let width = info.width, let height = info.height, Double(width) * Double(height) > Double(maximumPixels) {
+            return .notChecked
+        }
+        let memory = info.kind == .image ? info.decodeMemory : DecodeMemoryEstimator.videoDecoder(info, threads: 1)
+        if let memory, memory.bytes(loadedPixels: info.pixels ?? 0) > maxDecodeBytes {
             return .notChecked
         }
         if info.kind == .image, !ffmpegOnlyImages.contains(info.container),

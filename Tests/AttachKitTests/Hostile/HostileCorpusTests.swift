@@ -92,12 +92,13 @@ struct ProcessUsage {
     let status: Int32
     let wall: Double
     let peakMB: Double
+    let stdout: String
 
     static func run(_ executable: String, _ arguments: [String]) throws -> ProcessUsage {
         let start = Date()
         let result = try TestEnvironment.run("env", ["ATTACHKIT_PEAK_RSS=1", executable] + arguments)
         let line = result.stderr.split(separator: "\n").first { $0.contains("peak RSS") } ?? ""
         let kilobytes = Double(line.split(separator: " ").compactMap { Int($0) }.first ?? 0)
-        return ProcessUsage(status: result.status, wall: Date().timeIntervalSince(start), peakMB: kilobytes / 1024)
+        return ProcessUsage(status: result.status, wall: Date().timeIntervalSince(start), peakMB: kilobytes / 1024, stdout: result.stdout)
     }
 }
