@@ -110,11 +110,13 @@ struct ServeProcessTests {
         #expect(codes.contains("malformed-request"))
         let log = String(decoding: logs, as: UTF8.self)
         #expect(log.contains("0 outstanding, 0 leaked"), "\(log)")
-        // Memory flat: the last sample is within 40 MB of the one after the first 100 requests.
+        // Memory flat: the last sample is within 40 MB of the one after the first 200 requests
+        // (on a loaded machine the first sample can come before the server has warmed up).
         // Not under AddressSanitizer (scripts/sanitize.sh sets ATTACHKIT_SANITIZER): its quarantine
         // keeps up to 256 MB of freed memory resident on purpose, so RSS grows without a leak.
         let sanitized = ProcessInfo.processInfo.environment["ATTACHKIT_SANITIZER"] != nil
-        if !sanitized, let first = rssSamples.first, let last = rssSamples.last {
+        if !sanitized, rssSamples.count > 1, let last = rssSamples.last {
+            let first = rssSamples[1]
             #expect(last - first < 40_000, "RSS grew from \(first) KB to \(last) KB (peak \(peakKB) KB)")
         }
         print("serve: 500 requests, RSS samples \(rssSamples) KB, peak \(peakKB) KB")
