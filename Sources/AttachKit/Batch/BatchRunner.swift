@@ -175,7 +175,7 @@ private struct BatchWork: Sendable {
             let reader = try FileReader(path: handle.path)
             hash = SHA256.hex(file: reader)
         } catch {
-            var report = PrepareReport(input: handle.path)
+            var report = PrepareReport(input: handle.resolvedPath)
             report.error = .probe(.unreadable(path: relative, reason: error.message))
             handle.release()
             return record(relative, hash: "", report: report, start: start)
@@ -192,7 +192,7 @@ private struct BatchWork: Sendable {
         if FileSystem.makeFolders(folder) {
             report = preparer.prepare(handle, ledger: ledger, outputStem: assignment.stem)
         } else {
-            var failed = PrepareReport(input: handle.path)
+            var failed = PrepareReport(input: handle.resolvedPath)
             failed.error = .output(.system(operation: "mkdir", path: folder, reason: String(cString: strerror(errno))))
             report = failed
         }
