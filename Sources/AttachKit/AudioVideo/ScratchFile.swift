@@ -4,7 +4,7 @@ import Glibc
 
 /// A second file beside the output's temporary file, for an encode attempt that may or may not
 /// beat the first: deleted when the value goes away. Made by ``AtomicOutput/makeScratch()``:
-/// `.STEM.XXXXXX.retry.tmp` in the same folder (a killed run's leftover is still a `*.tmp`
+/// `.STEM.PID.XXXXXX.retry.tmp` in the same folder (a killed run's leftover is still a `*.tmp`
 /// the next batch removes), created relative to the folder's descriptor like the output itself.
 struct ScratchFile: ~Copyable {
     /// Where the attempt writes: `/proc/self/fd/N`, the scratch file itself.

@@ -102,28 +102,16 @@ public struct BatchRunner: Sendable {
 
 
     /// Removes what a killed run of this batch (this shard) left: the temporaries of its own
-    /// outputs and thumbnails (`.STEM.XXXXXX.tmp`, exact names, see ``AtomicOutput``) and a
-    /// half-written compaction of its own manifest. Other shards writing into the same folder at
-    /// the same time, and any other file, are never touched.
+    /// outputs and thumbnails (`.STEM.PID.XXXXXX.tmp` whose process is gone, exact names, see
+    /// ``AtomicOutput``) and a half-written compaction of its own manifest. Other shards and runs
+    /// writing into the same folder at the same time, and any other file, are never touched.
     static func removeStaleTemporaries(of assignments: [(folder: String, stem: String)], under root: String, manifest: String) {
         unlink(root + "/" + manifest + ".compact.tmp")
         var stemsByFolder: [String: Set<String>] = [:]
         for assignment in assignments { stemsByFolder[assignment.folder, default: []].insert(assignment.stem) }
         for (folder, stems) in stemsByFolder {
-            let path = folder.isEmpty ? root : root + "/" + folder
-            guard let directory = opendir(path) else { continue }
-            defer { closedir(directory) }
-            var doomed: [String] = []
-            while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
-                if stems.contains(where: { AtomicOutput.isTemporary(name, stem: $0) || AtomicOutput.isTemporary(name, stem: $0 + ".thumbnail.jpg") }) {
-                    doomed.append(name)
-                }
-            }
-            for name in doomed { unlink(path + "/" + name) }
+            AtomicOutput.removeStaleTemporaries(in: folder.isEmpty ? root : root + "/" + folder,
+                                                stems: stems.union(stems.map { $0 + ".thumbnail.jpg" }))
         }
     }
 }

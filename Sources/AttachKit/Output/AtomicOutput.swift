@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// An output file under construction: written under a temporary name (`.STEM.XXXXXX.tmp`) in the
-/// destination folder, then flushed to disk and renamed into
+/// An output file under construction: written under a temporary name (`.STEM.PID.XXXXXX.tmp`,
+/// PID the creating process) in the destination folder, then flushed to disk and renamed into
 /// place by ``commit(named:)``, so a reader never sees a partial file and a crash leaves at most a
 /// `*.tmp` behind. Dropping the value without committing deletes the temporary file.
 ///
@@ -62,12 +62,12 @@ struct AtomicOutput: ~Copyable {
         String(stem.prefix(64).map { $0 == "/" ? "_" : $0 })
     }
 
-    /// `.STEM.RANDOM.tmp`.
+    /// `.STEM.PID.RANDOM.tmp`, PID this process.
     static func name(stem: String, random: String) -> String {
-        "." + safe(stem) + "." + random + ".tmp"
+        "." + safe(stem) + "." + String(getpid()) + "." + random + ".tmp"
     }
 
-    /// Creates a new, empty file named `.STEM.RANDOM.tmp` (mode 0644) in `directory`, never
+    /// Creates a new, empty file named `.STEM.PID.RANDOM.tmp` (mode 0644) in `directory`, never
     /// following or reusing an existing name.
     private static func create(in directory: Int32, stem: String) -> Result<(descriptor: Int32, name: String), SystemError> {
         let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
@@ -84,17 +84,53 @@ struct AtomicOutput: ~Copyable {
     }
 
     /// Whether `name` is a temporary file an ``AtomicOutput`` with this stem creates (or a retry
-    /// scratch file beside one): `.STEM.XXXXXX.tmp` or `.STEM.XXXXXX.retry.tmp`. Exact, so that a
-    /// batch cleaning up after a killed run never touches another input's (or shard's) files.
+    /// scratch file beside one): `.STEM.PID.XXXXXX.tmp` or `.STEM.PID.XXXXXX.retry.tmp`. Exact, so
+    /// that a batch cleaning up after a killed run never touches another input's (or shard's) files.
     static func isTemporary(_ name: String, stem: String) -> Bool {
-        let prefix = "." + safe(stem) + "."
-        guard name.hasPrefix(prefix) else { return false }
-        var rest = name.dropFirst(prefix.count)
-        if rest.hasSuffix(".retry.tmp") { rest = rest.dropLast(".retry.tmp".count) } else if rest.hasSuffix(".tmp") { rest = rest.dropLast(4) } else { return false }
-        return rest.count == 6 && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        owner(ofTemporary: name, stem: stem) != nil
     }
 
-    /// A second temporary file beside this one (`.STEM.XXXXXX.retry.tmp`, the same random
+    /// The process id in a temporary file's name, when `name` is one of `stem`'s temporaries.
+    static func owner(ofTemporary name: String, stem: String) -> pid_t? {
+        let prefix = "." + safe(stem) + "."
+        guard name.hasPrefix(prefix) else { return nil }
+        var rest = name.dropFirst(prefix.count)
+        if rest.hasSuffix(".retry.tmp") { rest = rest.dropLast(".retry.tmp".count) } else if rest.hasSuffix(".tmp") { rest = rest.dropLast(4) } else { return nil }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 6, parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+              !parts[0].isEmpty, parts[0].count <= 10, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }),
+              let pid = pid_t(parts[0]), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Removes, in `folder`, the temporaries of `stems` (exact names, see ``isTemporary(_:stem:)``)
+    /// whose creating process is gone (`kill(pid, 0)` fails with `ESRCH`). A live run's in-flight
+    /// temporaries, this process's included, are never touched; neither is any other file.
+    /// - Returns: how many were removed.
+    @discardableResult
+    static func removeStaleTemporaries(in folder: String, stems: Set<String>) -> Int {
+        guard let stream = opendir(folder) else { return 0 }
+        defer { closedir(stream) }
+        let directory = dirfd(stream)
+        var doomed: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
+            let owners = stems.compactMap { owner(ofTemporary: name, stem: $0) }
+            if let pid = owners.first, isGone(pid) { doomed.append(name) }
+        }
+        return doomed.filter { unlinkat(directory, $0, 0) == 0 }.count
+    }
+
+    /// Whether no process `pid` exists any more (one that exists but belongs to another user
+    /// answers `EPERM`: it is alive).
+    static func isGone(_ pid: pid_t) -> Bool {
+        pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// A second temporary file beside this one (`.STEM.PID.XXXXXX.retry.tmp`, the same random
     /// part), for an encode attempt that may or may not replace the first.
     /// - Throws: ``OutputError/system(operation:path:reason:)`` when it cannot be created.
     func makeScratch() throws(OutputError) -> ScratchFile {
