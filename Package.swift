@@ -21,9 +21,11 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        // Linux system calls glibc only reaches through variadic syscall(2): openat2, Landlock.
+        .systemLibrary(name: "CSystem"),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg"]
+            dependencies: ["CVips", "CFFmpeg", "CSystem"]
         ),
         .executableTarget(
             name: "attachkit",

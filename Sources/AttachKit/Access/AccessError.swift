@@ -7,6 +7,12 @@ public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
     case outsideScope(path: String, resolved: String)
     /// No scope was given at all.
     case noScope(path: String)
+    /// The path kept changing while it was being opened (a symbolic link in it swapped back and
+    /// forth), so the file checked could not be pinned down.
+    case changed(path: String)
+    /// The path is inside a scope but is not something that can be granted: a folder, a FIFO or a
+    /// device where a file is read, a file where a folder is written into, or an `open` that failed.
+    case unusable(path: String, reason: String)
     /// A handle was released a second time.
     case doubleRelease(path: String, acquiredAt: String)
     /// A handle went away without being released.
@@ -16,7 +22,8 @@ public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: String {
         switch self {
         case .notFound: return "not-found"
-        case .outsideScope, .noScope: return "access-denied"
+        case .outsideScope, .noScope, .changed: return "access-denied"
+        case .unusable: return "unreadable"
         case .doubleRelease: return "double-release"
         case .leaked: return "handle-leak"
         }
@@ -28,6 +35,8 @@ public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outsideScope(let path, let resolved):
             return "\(path) resolves to \(resolved), which escapes every allowed scope"
         case .noScope(let path): return "\(path): no access scope was granted"
+        case .changed(let path): return "\(path) changed while it was being opened (a symbolic link in it was swapped), refused"
+        case .unusable(let path, let reason): return "\(path): \(reason)"
         case .doubleRelease(let path, let site): return "access handle for \(path) (acquired at \(site)) released twice"
         case .leaked(let path, let site): return "access handle for \(path) (acquired at \(site)) was never released"
         }

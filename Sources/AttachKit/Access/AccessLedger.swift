@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 
 /// Grants ``AccessHandle``s inside allowed scopes and keeps count: which handles are outstanding,
 /// where each was acquired, and every misuse (a leak, a double release). Safe to share between
@@ -65,34 +69,26 @@ public final class AccessLedger: Sendable {
 
     /// Grants access to `path` inside one of the ledger's scopes.
     ///
-    /// For `.read` the file must exist and resolve (symbolic links followed) inside a scope. For
-    /// `.write` the folder must exist and resolve inside a folder scope; the file itself may not
-    /// exist yet (and if it is a symbolic link, the link is resolved too).
+    /// For `.read` the file must exist, resolve (symbolic links followed) inside a scope and be a
+    /// regular file; it is opened there and then, once, beneath the scope's root descriptor, and
+    /// every later read goes through that descriptor (``AccessHandle/path``). For `.write` the
+    /// folder must exist and resolve inside a folder scope; the folder is opened the same way and
+    /// the file itself may not exist yet (`..` is applied to the text of the path, and the name
+    /// is never followed: outputs replace it, never what a link there points to).
+    ///
+    /// Symbolic links inside a scope that stay inside it are followed. The path is resolved first
+    /// to choose the scope, then opened beneath the root with no link followed at all, so a link
+    /// swapped in between fails the open instead of leading outside; a path that keeps changing
+    /// is refused with ``AccessError/changed(path:)``.
     /// - Throws: ``AccessError/notFound(path:)``, ``AccessError/outsideScope(path:resolved:)``,
-    ///   ``AccessError/noScope(path:)``.
+    ///   ``AccessError/noScope(path:)``, ``AccessError/changed(path:)``,
+    ///   ``AccessError/unusable(path:reason:)`` (a folder, FIFO or device to read; a file to
+    ///   write into).
     public func acquire(_ path: String, mode: AccessMode = .read,
                         fileID: String = #fileID, line: Int = #line) throws(AccessError) -> AccessHandle {
         guard !scopes.isEmpty else { throw .noScope(path: path) }
-        let absolute = PathResolver.absolute(path)
-        let resolved: String
-        switch mode {
-        case .read:
-            guard let real = PathResolver.realPath(absolute) else { throw .notFound(path: path) }
-            resolved = real
-        case .write:
-            if let real = PathResolver.realPath(absolute) {
-                resolved = real
-            } else {
-                let normalized = PathResolver.normalized(absolute)
-                guard let folder = PathResolver.realPath(PathResolver.directory(normalized)) else { throw .notFound(path: path) }
-                resolved = (folder == "/" ? "" : folder) + "/" + PathResolver.fileName(normalized)
-            }
-        }
-        let allowed = scopes.contains { scope in
-            mode == .write && scope.kind == .file ? false : scope.contains(resolvedPath: resolved)
-        }
-        guard allowed else { throw .outsideScope(path: path, resolved: resolved) }
-        let record = Record(path: resolved, mode: mode, acquiredAt: "\(fileID):\(line)")
+        let opened = mode == .read ? try openFile(path) : try openFolder(path)
+        let record = Record(path: opened.resolved, mode: mode, acquiredAt: "\(fileID):\(line)")
         let token = state.withLock { state -> Token in
             let id = state.nextID
             state.nextID += 1
@@ -100,7 +96,94 @@ public final class AccessLedger: Sendable {
             state.acquired += 1
             return Token(id: id)
         }
-        return AccessHandle(path: resolved, requestedPath: path, mode: mode, token: token, ledger: self)
+        return AccessHandle(descriptor: opened.descriptor, resolvedPath: opened.resolved, requestedPath: path, mode: mode,
+                            fileName: opened.fileName, token: token, ledger: self)
+    }
+
+    /// How many times a path whose links change under the open is tried again before it is
+    /// refused as ``AccessError/changed(path:)``.
+    static let attempts = 4
+
+    private struct Opened {
+        let descriptor: Int32
+        let resolved: String
+        let fileName: String
+    }
+
+    /// Opens an existing regular file (`O_PATH`: no read happens, a FIFO cannot block, and each
+    /// reader's own open is checked against the file's permissions as usual).
+    private func openFile(_ path: String) throws(AccessError) -> Opened {
+        let absolute = PathResolver.absolute(path)
+        for _ in 0..<Self.attempts {
+            guard let hint = PathResolver.realPath(absolute) else { throw .notFound(path: path) }
+            guard let scope = scopes.first(where: { $0.contains(resolvedPath: hint) }) else {
+                throw .outsideScope(path: path, resolved: hint)
+            }
+            let result: Result<Int32, SystemError> = scope.kind == .folder
+                ? Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(hint), flags: Descriptors.pathOnly)
+                : Self.openGranted(file: hint, identity: scope.anchor.identity)
+            switch result {
+            case .success(let descriptor):
+                if let kind = Descriptors.irregularKind(of: descriptor) {
+                    close(descriptor)
+                    throw .unusable(path: path, reason: "\(kind), not a regular file")
+                }
+                return Opened(descriptor: descriptor, resolved: Descriptors.location(of: descriptor) ?? hint, fileName: "")
+            case .failure(let error) where Self.isRace(error):
+                continue
+            case .failure(let error):
+                throw .unusable(path: path, reason: "cannot open: \(error)")
+            }
+        }
+        throw .changed(path: path)
+    }
+
+    /// Opens the folder an output will be created in (read-only, for `fsync`; `O_PATH` when the
+    /// folder cannot be listed), beneath a folder scope.
+    private func openFolder(_ path: String) throws(AccessError) -> Opened {
+        let normalized = PathResolver.normalized(PathResolver.absolute(path))
+        let name = PathResolver.fileName(normalized)
+        guard !name.isEmpty else { throw .notFound(path: path) }
+        for _ in 0..<Self.attempts {
+            guard let folder = PathResolver.realPath(PathResolver.directory(normalized)) else { throw .notFound(path: path) }
+            let target = (folder == "/" ? "" : folder) + "/" + name
+            guard let scope = scopes.first(where: { $0.kind == .folder && $0.contains(resolvedPath: folder) }) else {
+                throw .outsideScope(path: path, resolved: target)
+            }
+            var result = Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(folder), flags: O_RDONLY | O_DIRECTORY)
+            if case .failure(let error) = result, error.code == EACCES {
+                result = Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(folder), flags: Descriptors.pathOnly | O_DIRECTORY)
+            }
+            switch result {
+            case .success(let descriptor):
+                let resolved = Descriptors.location(of: descriptor) ?? folder
+                return Opened(descriptor: descriptor, resolved: (resolved == "/" ? "" : resolved) + "/" + name, fileName: name)
+            case .failure(let error) where Self.isRace(error):
+                continue
+            case .failure(let error) where error.code == ENOTDIR:
+                throw .unusable(path: path, reason: "\(PathResolver.directory(normalized)) is not a folder")
+            case .failure(let error):
+                throw .unusable(path: path, reason: "cannot open the folder: \(error)")
+            }
+        }
+        throw .changed(path: path)
+    }
+
+    /// Opens the file a file scope grants, by its resolved path, if it is still that file.
+    private static func openGranted(file: String, identity: FileIdentity) -> Result<Int32, SystemError> {
+        let descriptor = open(file, Descriptors.pathOnly | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(SystemError(code: errno)) }
+        guard FileIdentity(descriptor: descriptor) == identity else {
+            close(descriptor)
+            return .failure(SystemError(code: EXDEV))
+        }
+        return .success(descriptor)
+    }
+
+    /// Failures that mean the path changed between resolving it and opening it: a symbolic link
+    /// appeared (ELOOP), the walk would leave the root (EXDEV), or the entry vanished (ENOENT).
+    private static func isRace(_ error: SystemError) -> Bool {
+        error.code == ELOOP || error.code == EXDEV || error.code == ENOENT || error.code == EAGAIN
     }
 
     /// Ends an acquisition; a second end of the same token is recorded as a double release.

@@ -4,6 +4,11 @@ import Glibc
 
 /// Where access may be granted: a folder (everything below it) or one explicitly granted file.
 /// The iOS analogue is a security-scoped URL: a handle is only ever granted inside one.
+///
+/// A folder scope holds its root open (an `O_PATH` descriptor, shared by the copies of the value
+/// and closed when the last one goes away): every handle is opened beneath that descriptor, so a
+/// root renamed or replaced after the scope was made changes nothing. A file scope remembers the
+/// file's identity (device and inode) and grants only that file.
 public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// Everything under a folder, following no symbolic link out of it.
@@ -15,19 +20,32 @@ public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
     /// The scope's root with symbolic links resolved (absolute).
     public let root: String
     public let kind: Kind
+    /// The root held open (folders) or its identity (files).
+    let anchor: Anchor
 
     /// A folder scope.
     /// - Throws: ``AccessError/notFound(path:)`` when the folder does not exist.
     public static func folder(_ path: String) throws(AccessError) -> AccessScope {
         guard let resolved = PathResolver.realPath(PathResolver.absolute(path)) else { throw .notFound(path: path) }
-        return AccessScope(root: resolved, kind: .folder)
+        let descriptor = open(resolved, Descriptors.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .notFound(path: path) }
+        guard let identity = FileIdentity(descriptor: descriptor) else {
+            close(descriptor)
+            throw .notFound(path: path)
+        }
+        return AccessScope(root: resolved, kind: .folder, anchor: Anchor(descriptor: descriptor, identity: identity))
     }
 
     /// A scope granting exactly one existing file.
     /// - Throws: ``AccessError/notFound(path:)`` when the file does not exist.
     public static func file(_ path: String) throws(AccessError) -> AccessScope {
         guard let resolved = PathResolver.realPath(PathResolver.absolute(path)) else { throw .notFound(path: path) }
-        return AccessScope(root: resolved, kind: .file)
+        // Only the identity is kept: a command line may name thousands of files.
+        let descriptor = open(resolved, Descriptors.pathOnly | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .notFound(path: path) }
+        defer { close(descriptor) }
+        guard let identity = FileIdentity(descriptor: descriptor) else { throw .notFound(path: path) }
+        return AccessScope(root: resolved, kind: .file, anchor: Anchor(descriptor: -1, identity: identity))
     }
 
     /// Whether a resolved absolute path lies inside this scope.
@@ -38,7 +56,36 @@ public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `path` (resolved, inside the scope) relative to the root: "" for the root itself.
+    func relative(_ path: String) -> String {
+        path == root ? "" : String(path.dropFirst(root == "/" ? 1 : root.count + 1))
+    }
+
     public var description: String { kind == .folder ? "\(root)/" : root }
+
+    public static func == (lhs: AccessScope, rhs: AccessScope) -> Bool {
+        lhs.root == rhs.root && lhs.kind == rhs.kind && lhs.anchor.identity == rhs.anchor.identity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(root)
+        hasher.combine(kind)
+    }
+
+    /// The open root of a folder scope (descriptor -1 for a file scope) and the root's identity.
+    final class Anchor: Sendable {
+        let descriptor: Int32
+        let identity: FileIdentity
+
+        init(descriptor: Int32, identity: FileIdentity) {
+            self.descriptor = descriptor
+            self.identity = identity
+        }
+
+        deinit {
+            if descriptor >= 0 { close(descriptor) }
+        }
+    }
 }
 
 /// Path arithmetic without touching the file system, and `realpath(3)` where links must be followed.

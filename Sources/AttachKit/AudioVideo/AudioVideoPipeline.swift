@@ -47,7 +47,7 @@ struct AudioVideoPipeline: MediaPipeline {
         if let refusal = strategy.encodeRefusal { throw .cannotFit(reason: "a re-encode is needed but \(refusal)") }
         if let note = strategy.encodeNote { notes.append(note) }
         var fitter = BudgetFitter(job: job, source: source, template: strategy.template)
-        let fitted = try fitter.run(into: output.temporaryPath)
+        let fitted = try fitter.run(into: output)
         notes += fitted.notes
         return result(plan: fitted.plan, outcome: fitted.outcome, source: source, attempts: attempts + fitted.attempts,
                       notes: notes, shortened: fitted.shortened)

@@ -114,9 +114,10 @@ struct BudgetFitter {
         return plan
     }
 
-    /// Encodes into `path` (and a scratch file beside it for a second try that must not lose the first).
+    /// Encodes into `output` (and a scratch file beside it for a second try that must not lose the first).
     /// - Throws: ``PrepareError/cannotFit(reason:)`` when no encode fits, and what ``ClipWriter`` throws.
-    mutating func run(into path: String) throws(PrepareError) -> Fitted {
+    mutating func run(into output: borrowing AtomicOutput) throws(PrepareError) -> Fitted {
+        let path = output.temporaryPath
         var notes: [String] = []
         var shortened = false
         guard let duration = template.window.span(total: source.duration), duration > 0 else {
@@ -174,11 +175,11 @@ struct BudgetFitter {
                 first = corrected
             } else {
                 // The first file fits: a second try that fails or overshoots leaves it in place.
-                let scratch = ScratchFile(beside: path)
                 do {
+                    let scratch = try ScratchFile(beside: output)
                     let second = try writer.write(to: scratch.path)
                     if second.bytes <= budget && second.bytes > outcome.bytes {
-                        try scratch.move(over: path)
+                        try scratch.move(over: output)
                         outcome = second
                         plan = retryPlan
                         first = corrected

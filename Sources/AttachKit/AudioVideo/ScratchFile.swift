@@ -3,25 +3,52 @@ import Glibc
 #endif
 
 /// A second file beside the output's temporary file, for an encode attempt that may or may not
-/// beat the first: deleted when the value goes away unless it was moved over the output.
+/// beat the first: deleted when the value goes away. Made by ``AtomicOutput/makeScratch()``:
+/// `.STEM.PID.XXXXXX.retry.tmp` in the same folder (a killed run's leftover is still a `*.tmp`
+/// the next batch removes), created relative to the folder's descriptor like the output itself.
 struct ScratchFile: ~Copyable {
+    /// Where the attempt writes: `/proc/self/fd/N`, the scratch file itself.
     let path: String
+    private let directory: Int32
+    private let name: String
+    private let file: Int32
 
-    /// `BESIDE` with `.retry` before its `.tmp` suffix (same folder, so the move is a rename on one
-    /// file system, and a killed run's leftover is still a `*.tmp` the next batch removes).
-    init(beside path: String) {
-        self.path = path.hasSuffix(".tmp") ? String(path.dropLast(4)) + ".retry.tmp" : path + ".retry.tmp"
-        unlink(self.path)
+    /// Takes ownership of `directory` (a descriptor of the folder) and `descriptor` (the new file
+    /// `name` in it).
+    init(directory: Int32, name: String, descriptor: Int32) {
+        self.directory = directory
+        self.name = name
+        self.file = descriptor
+        self.path = Descriptors.path(of: descriptor)
     }
 
-    deinit { unlink(path) }
+    /// Convenience for the pipelines: a scratch file beside `output`.
+    /// - Throws: ``PrepareError/output(_:)`` when it cannot be created.
+    init(beside output: borrowing AtomicOutput) throws(PrepareError) {
+        do {
+            self = try output.makeScratch()
+        } catch {
+            throw .output(error)
+        }
+    }
 
-    /// Renames the scratch file over `target` (the scratch name is then gone; `deinit` finds
-    /// nothing to delete).
-    /// - Throws: ``PrepareError/output(_:)`` when the rename fails (the scratch file is deleted).
-    consuming func move(over target: String) throws(PrepareError) {
-        guard rename(path, target) == 0 else {
-            throw .output(.system(operation: "rename", path: target, reason: String(cString: strerror(errno))))
+    deinit {
+        if FileIdentity(named: name, in: directory, followingLinks: false) == FileIdentity(descriptor: file) {
+            unlinkat(directory, name, 0)
+        }
+        close(file)
+        close(directory)
+    }
+
+    /// Makes the scratch file's content the output's (the output keeps its own file and
+    /// descriptor, so what it re-checks and renames is still what it wrote); the scratch file is
+    /// then deleted.
+    /// - Throws: ``PrepareError/output(_:)`` when the copy fails.
+    consuming func move(over output: borrowing AtomicOutput) throws(PrepareError) {
+        do {
+            try output.copy(from: path)
+        } catch {
+            throw .output(error)
         }
     }
 }

@@ -43,18 +43,18 @@ enum BatchExecutor: Sendable {
             return PrepareOutcome(report: preparer.prepare(handle, ledger: ledger, outputStem: stem))
         case .workers(let pool, let shared):
             let request = JSONValue.object([
-                ("id", .number(0)), ("op", .string("prepare")), ("path", .string(handle.path)),
+                ("id", .number(0)), ("op", .string("prepare")), ("path", .string(handle.resolvedPath)),
                 ("options", .object(shared + [("out", .string(folder)), ("stem", .string(stem))])),
             ])
-            switch pool.run(request.serialized) {
+            switch pool.run(request.serialized, outputFolder: folder) {
             case .failure(let failure):
-                return PrepareOutcome(input: handle.path, error: ServiceError(code: failure.code, message: failure.message))
+                return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: failure.code, message: failure.message))
             case .success(let line):
                 guard let answer = try? JSONValue.parse(line) else {
-                    return PrepareOutcome(input: handle.path, error: ServiceError(code: "processing-failed", message: "the worker's answer is not JSON"))
+                    return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "processing-failed", message: "the worker's answer is not JSON"))
                 }
                 guard case .object(var fields)? = answer["result"] else {
-                    return PrepareOutcome(input: handle.path, error: ServiceError(
+                    return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(
                         code: answer["error"]?["code"]?.stringValue ?? "processing-failed",
                         message: answer["error"]?["message"]?.stringValue ?? "the worker gave no report"))
                 }

@@ -64,8 +64,7 @@ public struct BatchRunner: Sendable {
             throw .workers(error.message)
         }
         let work = BatchWork(layout: layout, inputRoot: inputRoot, outputRoot: outputRoot, finished: finished,
-                             optionsHash: optionsHash, ledger: ledger, manifest: manifest, executor: executor,
-                             manifestName: options.manifestName)
+                             optionsHash: optionsHash, ledger: ledger, manifest: manifest, executor: executor)
         onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0]?.isFinal == true }.count,
                          bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }, isolation: executor.summary))
 
@@ -108,28 +107,16 @@ public struct BatchRunner: Sendable {
 
 
     /// Removes what a killed run of this batch (this shard) left: the temporaries of its own
-    /// outputs and thumbnails (`.STEM.XXXXXX.tmp`, exact names, see ``AtomicOutput``) and a
-    /// half-written compaction of its own manifest. Other shards writing into the same folder at
-    /// the same time, and any other file, are never touched.
+    /// outputs and thumbnails (`.STEM.PID.XXXXXX.tmp` whose process is gone, exact names, see
+    /// ``AtomicOutput``) and a half-written compaction of its own manifest. Other shards and runs
+    /// writing into the same folder at the same time, and any other file, are never touched.
     static func removeStaleTemporaries(of assignments: [(folder: String, stem: String)], under root: String, manifest: String) {
         unlink(root + "/" + manifest + ".compact.tmp")
         var stemsByFolder: [String: Set<String>] = [:]
         for assignment in assignments { stemsByFolder[assignment.folder, default: []].insert(assignment.stem) }
         for (folder, stems) in stemsByFolder {
-            let path = folder.isEmpty ? root : root + "/" + folder
-            guard let directory = opendir(path) else { continue }
-            defer { closedir(directory) }
-            var doomed: [String] = []
-            while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
-                if stems.contains(where: { AtomicOutput.isTemporary(name, stem: $0) || AtomicOutput.isTemporary(name, stem: $0 + ".thumbnail.jpg") }) {
-                    doomed.append(name)
-                }
-            }
-            for name in doomed { unlink(path + "/" + name) }
+            AtomicOutput.removeStaleTemporaries(in: folder.isEmpty ? root : root + "/" + folder,
+                                                stems: stems.union(stems.map { $0 + ".thumbnail.jpg" }))
         }
     }
 }
@@ -171,7 +158,6 @@ private struct BatchWork: Sendable {
     let ledger: AccessLedger
     let manifest: BatchManifest
     let executor: BatchExecutor
-    let manifestName: String
 
     func handle(_ relative: String) -> BatchItem {
         let start = ContinuousClock.now
@@ -190,7 +176,7 @@ private struct BatchWork: Sendable {
             let reader = try FileReader(path: handle.path)
             hash = SHA256.hex(file: reader)
         } catch {
-            let outcome = PrepareOutcome(input: handle.path, error: ServiceError(code: "unreadable", message: error.message))
+            let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "unreadable", message: error.message))
             handle.release()
             return record(relative, hash: "", outcome: outcome, start: start)
         }
@@ -203,12 +189,8 @@ private struct BatchWork: Sendable {
         let outcome: PrepareOutcome
         if FileSystem.makeFolders(folder) {
             outcome = executor.prepare(handle, into: folder, stem: assignment.stem)
-            if outcome.error.map({ WorkerFailure.codes.contains($0.code) }) == true {
-                // The worker died with this input: its temporaries are this input's alone.
-                BatchRunner.removeStaleTemporaries(of: [assignment], under: outputRoot, manifest: manifestName)
-            }
         } else {
-            outcome = PrepareOutcome(input: handle.path, error: ServiceError(code: "write-failed", message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
+            outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "write-failed", message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
         }
         handle.release()
         return record(relative, hash: hash, outcome: outcome, start: start)

@@ -2,44 +2,59 @@
 import Glibc
 #endif
 
-/// An output file under construction: written under a temporary name (`.NAME.XXXXXX.tmp`) in the
-/// destination folder, then flushed to disk and renamed into place by ``commit(as:)``, so a reader
-/// never sees a partial file and a crash leaves at most a `*.tmp` behind. Dropping the value
-/// without committing deletes the temporary file.
+/// An output file under construction: written under a temporary name (`.STEM.PID.XXXXXX.tmp`,
+/// PID the creating process) in the destination folder, then flushed to disk and renamed into
+/// place by ``commit(named:)``, so a reader never sees a partial file and a crash leaves at most a
+/// `*.tmp` behind. Dropping the value without committing deletes the temporary file.
 ///
-/// Writers (libvips savers, FFmpeg muxers, plain byte writes) write to ``temporaryPath``.
+/// The folder is opened once, beneath its access scope, and everything happens relative to that
+/// descriptor: the temporary file is created in it (`O_CREAT | O_EXCL | O_NOFOLLOW`), renamed in
+/// it (`renameat`) and the folder is flushed through it. Writers (FFmpeg muxers, byte writes) get
+/// ``temporaryPath``, a path through the temporary file's own descriptor, so neither a folder
+/// swapped for a link nor a temporary name swapped for a link can send a byte elsewhere.
 struct AtomicOutput: ~Copyable {
-    /// Where bytes go until ``commit(as:)``.
+    /// Where bytes go until ``commit(named:)``: `/proc/self/fd/N`, the temporary file itself.
     let temporaryPath: String
+    /// The temporary file's name in the folder.
+    let temporaryName: String
+    /// The folder's real path (symbolic links resolved when it was opened), for final paths and
+    /// reports.
     let folder: String
+    private let directory: Int32
+    private let file: Int32
     private var committed = false
 
-    /// Creates an empty temporary file in `folder` (which must be inside a scope of `ledger`).
+    /// Creates an empty temporary file in `folder` (which must be inside a folder scope of `ledger`).
     /// - Parameter stem: used in the temporary name, for people looking at the folder.
     /// - Throws: ``OutputError``: folder out of scope or missing, cannot create.
     init(folder: String, stem: String, ledger: AccessLedger) throws(OutputError) {
-        let template = PathResolver.absolute(folder) + "/." + Self.safe(stem) + ".XXXXXX.tmp"
         let handle: AccessHandle
         do {
-            handle = try ledger.acquire(template, mode: .write)
+            handle = try ledger.acquire(PathResolver.absolute(folder) + "/." + Self.safe(stem) + ".tmp", mode: .write)
         } catch {
             throw .access(error)
         }
-        var bytes = Array(handle.path.utf8CString)
-        handle.release()
-        let fd = bytes.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-        guard fd >= 0 else {
-            throw .system(operation: "create", path: template, reason: String(cString: strerror(errno)))
+        let resolvedFolder = PathResolver.directory(handle.resolvedPath)
+        let directory = handle.releaseTakingDescriptor()
+        switch Self.create(in: directory, stem: stem) {
+        case .success(let made):
+            self.directory = directory
+            self.file = made.descriptor
+            self.temporaryName = made.name
+            self.temporaryPath = Descriptors.path(of: made.descriptor)
+            self.folder = resolvedFolder
+        case .failure(let error):
+            close(directory)
+            throw .system(operation: "create", path: resolvedFolder + "/" + Self.name(stem: stem, random: "XXXXXX"), reason: error.description)
         }
-        close(fd)
-        let path = String(cString: bytes)
-        chmod(path, 0o644)
-        self.temporaryPath = path
-        self.folder = PathResolver.directory(path)
     }
 
     deinit {
-        if !committed { unlink(temporaryPath) }
+        if !committed, FileIdentity(named: temporaryName, in: directory, followingLinks: false) == FileIdentity(descriptor: file) {
+            unlinkat(directory, temporaryName, 0)
+        }
+        close(file)
+        close(directory)
     }
 
     /// The stem as it appears in temporary names (at most 64 characters, no `/`).
@@ -47,94 +62,173 @@ struct AtomicOutput: ~Copyable {
         String(stem.prefix(64).map { $0 == "/" ? "_" : $0 })
     }
 
+    /// `.STEM.PID.RANDOM.tmp`, PID this process.
+    static func name(stem: String, random: String) -> String {
+        "." + safe(stem) + "." + String(getpid()) + "." + random + ".tmp"
+    }
+
+    /// Creates a new, empty file named `.STEM.PID.RANDOM.tmp` (mode 0644) in `directory`, never
+    /// following or reusing an existing name.
+    private static func create(in directory: Int32, stem: String) -> Result<(descriptor: Int32, name: String), SystemError> {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        for _ in 0..<100 {
+            let name = Self.name(stem: stem, random: String((0..<6).map { _ in letters.randomElement()! }))
+            let descriptor = openat(directory, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 {
+                fchmod(descriptor, 0o644)
+                return .success((descriptor, name))
+            }
+            if errno != EEXIST { return .failure(SystemError(code: errno)) }
+        }
+        return .failure(SystemError(code: EEXIST))
+    }
+
     /// Whether `name` is a temporary file an ``AtomicOutput`` with this stem creates (or a retry
-    /// scratch file beside one): `.STEM.XXXXXX.tmp` or `.STEM.XXXXXX.retry.tmp`. Exact, so that a
-    /// batch cleaning up after a killed run never touches another input's (or shard's) files.
+    /// scratch file beside one): `.STEM.PID.XXXXXX.tmp` or `.STEM.PID.XXXXXX.retry.tmp`. Exact, so
+    /// that a batch cleaning up after a killed run never touches another input's (or shard's) files.
     static func isTemporary(_ name: String, stem: String) -> Bool {
+        owner(ofTemporary: name, stem: stem) != nil
+    }
+
+    /// The process id in a temporary file's name, when `name` is one of `stem`'s temporaries.
+    static func owner(ofTemporary name: String, stem: String) -> pid_t? {
         let prefix = "." + safe(stem) + "."
-        guard name.hasPrefix(prefix) else { return false }
+        guard name.hasPrefix(prefix) else { return nil }
         var rest = name.dropFirst(prefix.count)
-        if rest.hasSuffix(".retry.tmp") { rest = rest.dropLast(".retry.tmp".count) } else if rest.hasSuffix(".tmp") { rest = rest.dropLast(4) } else { return false }
-        return rest.count == 6 && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        if rest.hasSuffix(".retry.tmp") { rest = rest.dropLast(".retry.tmp".count) } else if rest.hasSuffix(".tmp") { rest = rest.dropLast(4) } else { return nil }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 6, parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+              !parts[0].isEmpty, parts[0].count <= 10, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }),
+              let pid = pid_t(parts[0]), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Removes, in `folder`, the temporaries of `stems` (exact names, see ``isTemporary(_:stem:)``)
+    /// whose creating process is gone (`kill(pid, 0)` fails with `ESRCH`). A live run's in-flight
+    /// temporaries, this process's included, are never touched; neither is any other file.
+    /// - Returns: how many were removed.
+    @discardableResult
+    static func removeStaleTemporaries(in folder: String, stems: Set<String>) -> Int {
+        guard let stream = opendir(folder) else { return 0 }
+        defer { closedir(stream) }
+        let directory = dirfd(stream)
+        var doomed: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
+            let owners = stems.compactMap { owner(ofTemporary: name, stem: $0) }
+            if let pid = owners.first, isGone(pid) { doomed.append(name) }
+        }
+        return doomed.filter { unlinkat(directory, $0, 0) == 0 }.count
+    }
+
+    /// Whether no process `pid` exists any more (one that exists but belongs to another user
+    /// answers `EPERM`: it is alive).
+    static func isGone(_ pid: pid_t) -> Bool {
+        pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// A second temporary file beside this one (`.STEM.PID.XXXXXX.retry.tmp`, the same random
+    /// part), for an encode attempt that may or may not replace the first.
+    /// - Throws: ``OutputError/system(operation:path:reason:)`` when it cannot be created.
+    func makeScratch() throws(OutputError) -> ScratchFile {
+        let base = String(temporaryName.dropLast(4))
+        let name = base + ".retry.tmp"
+        let descriptor = openat(directory, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .system(operation: "create", path: folder + "/" + name, reason: SystemError(code: errno).description)
+        }
+        let folderCopy = fcntl(directory, F_DUPFD_CLOEXEC, 0)
+        guard folderCopy >= 0 else {
+            let error = SystemError(code: errno)
+            unlinkat(directory, name, 0)
+            close(descriptor)
+            throw .system(operation: "create", path: folder + "/" + name, reason: error.description)
+        }
+        return ScratchFile(directory: folderCopy, name: name, descriptor: descriptor)
     }
 
     /// Writes `bytes` as the whole content of the temporary file.
     /// - Throws: ``OutputError/system(operation:path:reason:)`` (disk full, I/O error).
     func write(_ bytes: [UInt8]) throws(OutputError) {
-        let fd = open(temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard fd >= 0 else { throw .system(operation: "open", path: temporaryPath, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        guard ftruncate(file, 0) == 0 else { throw failure("write") }
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            let n = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress! + written, bytes.count - written, off_t(written)) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .system(operation: "write", path: temporaryPath, reason: String(cString: strerror(errno)))
+                throw failure("write")
             }
             written += n
         }
     }
 
-    /// Copies the file at `source` (read through its own handle) as the whole content.
+    /// Copies the file at `source` (an input handle's path, or a scratch file's) as the whole content.
     func copy(from source: String) throws(OutputError) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .system(operation: "open", path: source, reason: String(cString: strerror(errno))) }
+        guard input >= 0 else { throw .system(operation: "open", path: source, reason: SystemError(code: errno).description) }
         defer { close(input) }
-        let output = open(temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard output >= 0 else { throw .system(operation: "open", path: temporaryPath, reason: String(cString: strerror(errno))) }
-        defer { close(output) }
+        guard ftruncate(file, 0) == 0 else { throw failure("write") }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
             if n == 0 { return }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .system(operation: "read", path: source, reason: String(cString: strerror(errno)))
+                throw .system(operation: "read", path: source, reason: SystemError(code: errno).description)
             }
             var done = 0
             while done < n {
-                let w = buffer.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + done, n - done) }
+                let w = buffer.withUnsafeBytes { pwrite(file, $0.baseAddress! + done, n - done, offset + off_t(done)) }
                 if w < 0 {
                     if errno == EINTR { continue }
-                    throw .system(operation: "write", path: temporaryPath, reason: String(cString: strerror(errno)))
+                    throw failure("write")
                 }
                 done += w
             }
+            offset += off_t(n)
         }
     }
 
     /// Size of what has been written so far.
     var size: Int64 {
         var status = stat()
-        return stat(temporaryPath, &status) == 0 ? Int64(status.st_size) : 0
+        return fstat(file, &status) == 0 ? Int64(status.st_size) : 0
     }
 
-    /// Flushes the file to disk, renames it to `finalPath` (replacing what is there) and flushes
-    /// the folder, so the new name survives a power cut. Consumes the output.
+    /// The identity of what `name` names in the folder now (links followed), `nil` when nothing.
+    func identity(ofExisting name: String) -> FileIdentity? {
+        FileIdentity(named: name, in: directory, followingLinks: true)
+    }
+
+    /// Flushes the file to disk, renames it to `name` in the same folder (replacing what is
+    /// there: a symbolic link of that name is replaced, never followed) and flushes the folder,
+    /// so the new name survives a power cut. Consumes the output.
+    /// - Returns: the final path (the folder's real path and `name`).
     /// - Throws: ``OutputError``; the temporary file is removed on failure.
-    consuming func commit(as finalPath: String, ledger: AccessLedger) throws(OutputError) {
-        let handle: AccessHandle
-        do {
-            handle = try ledger.acquire(finalPath, mode: .write)
-        } catch {
-            throw .access(error)
+    consuming func commit(named name: String) throws(OutputError) -> String {
+        let destination = (folder == "/" ? "" : folder) + "/" + name
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
+            throw .system(operation: "rename", path: destination, reason: "not a file name")
         }
-        let destination = handle.path
-        handle.release()
-        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .system(operation: "open", path: temporaryPath, reason: String(cString: strerror(errno))) }
-        let synced = fsync(fd) == 0
-        let syncError = errno
-        close(fd)
-        guard synced else { throw .system(operation: "fsync", path: temporaryPath, reason: String(cString: strerror(syncError))) }
-        guard rename(temporaryPath, destination) == 0 else {
-            throw .system(operation: "rename", path: destination, reason: String(cString: strerror(errno)))
+        guard fsync(file) == 0 else { throw failure("fsync") }
+        // Someone who can write in the folder could have replaced the temporary name: rename only
+        // the file this output wrote.
+        guard FileIdentity(named: temporaryName, in: directory, followingLinks: false) == FileIdentity(descriptor: file) else {
+            throw .system(operation: "rename", path: destination, reason: "the temporary file \(temporaryName) was replaced")
+        }
+        guard renameat(directory, temporaryName, directory, name) == 0 else {
+            throw .system(operation: "rename", path: destination, reason: SystemError(code: errno).description)
         }
         committed = true
-        let directory = open(PathResolver.directory(destination), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        fsync(directory)
+        return destination
+    }
+
+    private func failure(_ operation: String) -> OutputError {
+        .system(operation: operation, path: folder + "/" + temporaryName, reason: SystemError(code: errno).description)
     }
 }

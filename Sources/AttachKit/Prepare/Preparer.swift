@@ -23,7 +23,7 @@ public struct Preparer: Sendable {
     /// - Returns: the report; ``PrepareReport/error`` says why when nothing was written.
     public func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, outputStem: String? = nil) -> PrepareReport {
         let deadline = Deadline(seconds: options.deadline)
-        var report = PrepareReport(input: input.path)
+        var report = PrepareReport(input: input.resolvedPath)
         report.deadline = options.deadline
         do {
             try run(input: input, ledger: ledger, stem: outputStem ?? Self.stem(of: input.requestedPath), deadline: deadline, report: &report)
@@ -45,7 +45,7 @@ public struct Preparer: Sendable {
             throw .probe(error)
         }
         var info = probed.info
-        info.path = input.path
+        info.path = input.resolvedPath
         report.before = info
         if let violation = safety.violation(for: info) { throw .overCap(violation) }
         switch StructureChecker.check(path: input.path, sniff: probed.sniff, limits: safety) {
@@ -89,38 +89,49 @@ public struct Preparer: Sendable {
             throw .outputInvalid(reason: "the output has no attachment type")
         }
         let folder = output.folder
-        let finalPath = folder + "/" + stem + "." + type.preferredExtension
-        if PathResolver.realPath(finalPath) == input.path {
-            throw .output(.system(operation: "write", path: finalPath, reason: "the output would replace the input; choose another output folder"))
+        let name = stem + "." + type.preferredExtension
+        if let existing = output.identity(ofExisting: name), existing == input.identity {
+            throw .output(.system(operation: "write", path: folder + "/" + name, reason: "the output would replace the input; choose another output folder"))
         }
-        do { try output.commit(as: finalPath, ledger: ledger) } catch { throw .output(error) }
+        // The thumbnail is rendered from the output's own file, before its name exists.
+        let thumbnail = options.thumbnail ? renderThumbnail(of: after, path: output.temporaryPath, deadline: deadline) : nil
+        let finalPath: String
+        do { finalPath = try output.commit(named: name) } catch { throw .output(error) }
         report.output = finalPath
         var afterInfo = after
         afterInfo.path = finalPath
         report.after = afterInfo
         report.options = AttachmentOptions(typeHint: type.identifier, clippingRect: options.thumbnailRequest.clip)
         if report.attempts == 0 { report.attempts = report.actions.contains(where: \.changesBytes) ? 1 : 0 }
-        if options.thumbnail {
-            writeThumbnail(of: afterInfo, beside: folder + "/" + stem, ledger: ledger, deadline: deadline, report: &report)
+        if let thumbnail {
+            writeThumbnail(thumbnail, of: afterInfo, beside: folder + "/" + stem, ledger: ledger, report: &report)
         }
     }
 
-    /// Renders the thumbnail of the prepared file (what the device will show) to `STEM.thumbnail.jpg`.
-    /// A thumbnail that cannot be made does not fail the attachment: it is reported as a warning.
-    private func writeThumbnail(of info: MediaInfo, beside stemPath: String, ledger: AccessLedger, deadline: Deadline,
-                                report: inout PrepareReport) {
-        let path = stemPath + ".thumbnail.jpg"
+    /// Renders the thumbnail of the prepared file (what the device will show).
+    private func renderThumbnail(of info: MediaInfo, path: String, deadline: Deadline) -> Result<RenderedThumbnail, PrepareError> {
         let thumbnailer = Thumbnailer(safety: safety, prober: prober)
         do throws(PrepareError) {
-            let rendered = try thumbnailer.render(path: info.path, info: info, request: options.thumbnailRequest, deadline: deadline)
+            return .success(try thumbnailer.render(path: path, info: info, request: options.thumbnailRequest, deadline: deadline))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Writes the rendered thumbnail to `STEM.thumbnail.jpg`. A thumbnail that cannot be made does
+    /// not fail the attachment: it is reported as a warning.
+    private func writeThumbnail(_ rendered: Result<RenderedThumbnail, PrepareError>, of info: MediaInfo, beside stemPath: String,
+                                ledger: AccessLedger, report: inout PrepareReport) {
+        let path = stemPath + ".thumbnail.jpg"
+        do throws(PrepareError) {
+            let rendered = try rendered.get()
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger)
                 try output.write(rendered.jpeg)
-                try output.commit(as: path, ledger: ledger)
+                report.thumbnail = try output.commit(named: PathResolver.fileName(path))
             } catch {
                 throw .output(error)
             }
-            report.thumbnail = path
             report.options = Thumbnailer.options(for: info, request: options.thumbnailRequest, rendered: rendered)
         } catch {
             report.diagnostics.append(Diagnostic(.thumbnailFailed, "no thumbnail: \(error.message)", fix: nil, severity: .warning))
@@ -143,7 +154,7 @@ public struct Preparer: Sendable {
         var headerProber = prober
         headerProber.limits.headerOnly = true
         do {
-            checked = try headerProber.probeWithSniff(path: output.temporaryPath, displayPath: output.temporaryPath)
+            checked = try headerProber.probeWithSniff(path: output.temporaryPath, displayPath: output.folder + "/" + output.temporaryName)
         } catch {
             throw .outputInvalid(reason: "the output cannot be probed: \(error.message)")
         }

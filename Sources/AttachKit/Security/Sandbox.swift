@@ -1,7 +1,17 @@
-// PLACEHOLDER until the Landlock sandbox lands (same API).
+import CSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What ``Sandbox/confine(readOnly:readWrite:)`` achieved.
 public enum SandboxStatus: Sendable, Equatable {
+    /// The process is confined by Landlock, at this ABI version of the running kernel.
     case landlock(abi: Int)
+    /// Nothing was restricted, and why: the kernel has no Landlock (`ENOSYS`), it is disabled at
+    /// boot (`EOPNOTSUPP`), or a Landlock call failed before anything was applied.
     case none(reason: String)
+
+    /// `"landlock"` or `"none"`, for logs and reports.
     public var name: String {
         switch self {
         case .landlock: return "landlock"
@@ -10,8 +20,157 @@ public enum SandboxStatus: Sendable, Equatable {
     }
 }
 
+/// Confines the process that parses hostile media with Landlock (Linux 5.13 and later), so that
+/// a decoder bug cannot read or write beyond what the job needs, whatever paths it is tricked into.
 public enum Sandbox {
+    /// Restricts the calling thread, and every thread and process it creates afterwards, to:
+    ///
+    /// * read beneath the system folders libvips, GLib and FFmpeg use after start-up (`/usr`,
+    ///   `/lib`, `/lib64`, with execute, for their modules and libraries; `/etc`, `/proc`, `/sys`,
+    ///   `/dev`), and write `/dev/null`;
+    /// * read beneath each of `readOnly` (the input roots);
+    /// * read, create, write, truncate, rename and remove beneath each of `readWrite` (the output
+    ///   roots) — but never make links, devices, FIFOs or sockets, nor execute;
+    /// * the same beneath a private temporary folder made for this process
+    ///   (`$TMPDIR/attachkit-PID-XXXXXX`, or under `/tmp`), which becomes `$TMPDIR` (libvips
+    ///   spills large random-access images there; liborc maps its compiled code from there). It is
+    ///   removed at exit when empty.
+    ///
+    /// With Landlock ABI 4 and later, TCP `bind` and `connect` are denied as well (FFmpeg inputs
+    /// are held to the `file` protocol anyway). Access rights the running kernel does not know are
+    /// left out, as the kernel documentation's sample does, so the same call works from ABI 1 on.
+    /// Paths that do not exist are skipped.
+    ///
+    /// Call it at start-up, before `vips_init`, before any input is touched and before other
+    /// threads start: threads that already run are not confined. Confinement cannot be undone;
+    /// calling again only narrows it. Descriptors opened before the call keep working.
+    /// - Returns: `.landlock(abi:)` when confined; `.none(reason:)` when nothing was restricted
+    ///   (no Landlock here, or a call failed): the caller decides whether to run unconfined.
     public static func confine(readOnly: [String], readWrite: [String]) -> SandboxStatus {
-        .none(reason: "not built")
+        let abi = ak_landlock_abi_version()
+        guard abi > 0 else { return .none(reason: unavailable(errno)) }
+        let rights = LandlockRights(abi: Int(abi))
+        let temporary = PrivateTemporary.make()
+        let rules = systemRules(rights) + readOnly.map { ($0, rights.read) } + (readWrite + [temporary].compactMap { $0 }).map { ($0, rights.readWrite) }
+        if let failure = restrict(handling: rights, rules: rules) {
+            if let temporary { rmdir(temporary) }
+            return .none(reason: failure)
+        }
+        if let temporary {
+            setenv("TMPDIR", temporary, 1)
+            PrivateTemporary.removeAtExit(temporary)
+        }
+        return .landlock(abi: Int(abi))
+    }
+
+    /// The Landlock ABI version of the running kernel, `nil` without Landlock.
+    static var availableABI: Int? {
+        let abi = ak_landlock_abi_version()
+        return abi > 0 ? Int(abi) : nil
+    }
+
+    /// The folders every confined process may use.
+    static func systemRules(_ rights: LandlockRights) -> [(String, UInt64)] {
+        ["/usr", "/lib", "/lib64"].map { ($0, rights.read | rights.execute) }
+            + ["/etc", "/proc", "/sys", "/dev"].map { ($0, rights.read) }
+            + [("/dev/null", rights.read | rights.writeFile)]
+    }
+
+    /// Builds the ruleset, sets `no_new_privs` and restricts the calling thread.
+    /// - Returns: `nil` when confined; otherwise why not (nothing was applied).
+    private static func restrict(handling rights: LandlockRights, rules: [(String, UInt64)]) -> String? {
+        let ruleset = ak_landlock_create_ruleset(rights.handledFileSystem, rights.handledNetwork)
+        guard ruleset >= 0 else { return "landlock_create_ruleset: \(SystemError(code: errno))" }
+        defer { close(ruleset) }
+        for (path, allowed) in rules {
+            let folder = open(path, Descriptors.pathOnly | O_CLOEXEC)
+            guard folder >= 0 else { continue }
+            defer { close(folder) }
+            let access = allowed & rights.handledFileSystem & (Descriptors.isFolder(folder) ? ~0 : rights.fileOnly)
+            guard access != 0 else { continue }
+            guard ak_landlock_allow_beneath(ruleset, folder, access) == 0 else {
+                return "landlock_add_rule \(path): \(SystemError(code: errno))"
+            }
+        }
+        guard ak_set_no_new_privs() == 0 else { return "prctl(PR_SET_NO_NEW_PRIVS): \(SystemError(code: errno))" }
+        guard ak_landlock_restrict_self(ruleset) == 0 else { return "landlock_restrict_self: \(SystemError(code: errno))" }
+        return nil
+    }
+
+    private static func unavailable(_ code: Int32) -> String {
+        switch code {
+        case ENOSYS: return "this kernel has no Landlock (ENOSYS)"
+        case EOPNOTSUPP: return "Landlock is disabled on this system (EOPNOTSUPP; see the lsm= boot parameter)"
+        default: return "Landlock is unavailable: \(SystemError(code: code))"
+        }
+    }
+}
+
+/// Landlock access rights, limited to those the running ABI knows (a right it does not know makes
+/// `landlock_create_ruleset` fail with `EINVAL`).
+struct LandlockRights: Sendable, Equatable {
+    let abi: Int
+
+    /// Every file-system right of this ABI: all of them are handled (denied unless a rule allows).
+    var handledFileSystem: UInt64 {
+        var rights = UInt64((1 << 13) - 1) // ABI 1: EXECUTE ... MAKE_SYM
+        if abi >= 2 { rights |= UInt64(AK_LANDLOCK_ACCESS_FS_REFER) }
+        if abi >= 3 { rights |= UInt64(AK_LANDLOCK_ACCESS_FS_TRUNCATE) }
+        if abi >= 5 { rights |= UInt64(AK_LANDLOCK_ACCESS_FS_IOCTL_DEV) }
+        return rights
+    }
+
+    /// TCP bind and connect (ABI 4 and later), handled with no rule: denied.
+    var handledNetwork: UInt64 {
+        abi >= 4 ? UInt64(AK_LANDLOCK_ACCESS_NET_BIND_TCP) | UInt64(AK_LANDLOCK_ACCESS_NET_CONNECT_TCP) : 0
+    }
+
+    var read: UInt64 { UInt64(AK_LANDLOCK_ACCESS_FS_READ_FILE) | UInt64(AK_LANDLOCK_ACCESS_FS_READ_DIR) }
+    var execute: UInt64 { UInt64(AK_LANDLOCK_ACCESS_FS_EXECUTE) }
+    var writeFile: UInt64 { UInt64(AK_LANDLOCK_ACCESS_FS_WRITE_FILE) }
+
+    /// Reading plus what atomic outputs need: create, write, truncate, rename (refer), remove.
+    var readWrite: UInt64 {
+        read | writeFile | UInt64(AK_LANDLOCK_ACCESS_FS_REMOVE_FILE) | UInt64(AK_LANDLOCK_ACCESS_FS_REMOVE_DIR)
+            | UInt64(AK_LANDLOCK_ACCESS_FS_MAKE_REG) | UInt64(AK_LANDLOCK_ACCESS_FS_MAKE_DIR)
+            | UInt64(AK_LANDLOCK_ACCESS_FS_REFER) | UInt64(AK_LANDLOCK_ACCESS_FS_TRUNCATE)
+    }
+
+    /// The rights that apply to a file (a rule on a file may grant only these).
+    var fileOnly: UInt64 {
+        execute | writeFile | UInt64(AK_LANDLOCK_ACCESS_FS_READ_FILE) | UInt64(AK_LANDLOCK_ACCESS_FS_TRUNCATE)
+            | UInt64(AK_LANDLOCK_ACCESS_FS_IOCTL_DEV)
+    }
+}
+
+/// The confined process's own temporary folder.
+private enum PrivateTemporary {
+    private static let folders = Locked<[String]>([])
+
+    /// `$TMPDIR/attachkit-PID-XXXXXX` (mode 0700), or under `/tmp`; `nil` when neither can be made.
+    static func make() -> String? {
+        var bases: [String] = []
+        if let base = getenv("TMPDIR") { bases.append(String(cString: base)) }
+        bases.append("/tmp")
+        for base in bases where !base.isEmpty {
+            var template = Array((base + "/attachkit-\(getpid())-XXXXXX").utf8CString)
+            if template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil {
+                return String(cString: template)
+            }
+        }
+        return nil
+    }
+
+    /// Removes `folder` at exit if it is empty by then.
+    static func removeAtExit(_ folder: String) {
+        let first = folders.withLock { folders -> Bool in
+            folders.append(folder)
+            return folders.count == 1
+        }
+        if first {
+            atexit {
+                for folder in PrivateTemporary.folders.withLock({ $0 }) { rmdir(folder) }
+            }
+        }
     }
 }

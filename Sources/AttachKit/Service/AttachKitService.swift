@@ -172,13 +172,31 @@ public final class AttachKitService: Sendable {
             return response(id: request.id, result: nil,
                             error: ServiceError(code: "bad-options", message: "unknown option \(reserved.0.debugDescription)"))
         }
-        let answer = await pool.run { workers.run(line) }
+        let folder = Self.outputFolder(of: request)
+        let answer = await pool.run { workers.run(line, outputFolder: folder) }
         switch answer {
         case .success(let text):
             return text
         case .failure(let failure):
             return response(id: request.id, result: nil, error: ServiceError(code: failure.code, message: failure.message))
         }
+    }
+
+    /// The folder a request writes into (`out` of a prepare; the folder of a thumbnail's `out`).
+    static func outputFolder(of request: ServiceRequest) -> String? {
+        guard let out = request.options.last(where: { $0.0 == "out" })?.1.stringValue else { return nil }
+        switch request.operation {
+        case .prepare: return out
+        case .thumbnail: return PathResolver.directory(out)
+        case .probe, .validate: return nil
+        }
+    }
+
+    /// Removes, beneath every allowed root, the temporaries of processes that are gone (a killed
+    /// `serve` or worker), by their exact naming pattern. Returns how many were removed.
+    @discardableResult
+    public func removeStaleTemporaries() -> Int {
+        ledger.scopes.filter { $0.kind == .folder }.reduce(0) { $0 + AtomicOutput.removeStaleTemporaries(beneath: $1.root) }
     }
 
     /// Options only a worker's parent may send (never a client).

@@ -67,8 +67,11 @@ struct FileReadError: Error, Sendable {
     var notRegular = false
 
     var message: String {
-        if notRegular { return "\(path) is not a regular file" }
-        return "\(path): \(String(cString: strerror(errno)))"
+        // A descriptor path (`/proc/self/fd/N`, an access handle's) means nothing to people: the
+        // caller's message names the file.
+        let subject = path.hasPrefix("/proc/self/fd/") ? nil : path
+        if notRegular { return (subject ?? "it") + " is not a regular file" }
+        return (subject.map { $0 + ": " } ?? "") + String(cString: strerror(errno))
     }
 }
 

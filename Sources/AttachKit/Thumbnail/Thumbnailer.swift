@@ -14,7 +14,7 @@ public struct Thumbnailer: Sendable {
     /// (which must be inside a folder scope of `ledger`).
     public func thumbnail(_ input: borrowing AccessHandle, to outputPath: String, request: ThumbnailRequest,
                           ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
-        var report = ThumbnailReport(input: input.path)
+        var report = ThumbnailReport(input: input.resolvedPath)
         do throws(PrepareError) {
             // The renderer opens the file itself: the header is all the probe needs to read here.
             var headerProber = prober
@@ -26,11 +26,10 @@ public struct Thumbnailer: Sendable {
                 let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),
                                               stem: Preparer.stem(of: outputPath), ledger: ledger)
                 try output.write(rendered.jpeg)
-                try output.commit(as: outputPath, ledger: ledger)
+                report.output = try output.commit(named: PathResolver.fileName(outputPath))
             } catch {
                 throw .output(error)
             }
-            report.output = PathResolver.realPath(PathResolver.absolute(outputPath))
             report.width = rendered.width
             report.height = rendered.height
             report.frame = rendered.frame

@@ -46,7 +46,9 @@ public final class WorkerProcessPool: Sendable {
 
     /// Sends one JSON request line to a worker and returns its answer line, or why the worker gave
     /// none. Blocks the calling thread (run it on a thread of its own, not Swift's cooperative pool).
-    public func run(_ request: String) -> Result<String, WorkerFailure> {
+    /// - Parameter outputFolder: where the request writes; when the worker dies, the temporaries it
+    ///   left there (its pid is in their names) are removed.
+    public func run(_ request: String, outputFolder: String? = nil) -> Result<String, WorkerFailure> {
         available.wait()
         defer { available.signal() }
         var worker = idle.withLock { slots -> WorkerProcess? in
@@ -66,6 +68,7 @@ public final class WorkerProcessPool: Sendable {
         let result = worker!.exchange(request, limits: limits)
         if case .failure = result {
             restartCount.add(1, ordering: .relaxed)
+            if let outputFolder { AtomicOutput.removeTemporaries(in: outputFolder, ofProcess: worker!.pid) }
             worker = nil
         }
         idle.withLock { $0.append(worker) }

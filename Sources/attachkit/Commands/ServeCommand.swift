@@ -52,6 +52,8 @@ struct ServeCommand: Command {
     func run() -> ExitCode {
         let stop = StopSignal()
         let signals = SignalWatch(stop: stop, quiet: true)
+        let swept = service.removeStaleTemporaries()
+        if swept > 0 { Output.error("attachkit serve: removed \(swept) temporary file(s) left by a killed run") }
         Output.error("attachkit serve: ready (roots: \(service.ledger.scopes.map(\.description).joined(separator: ", ")); jobs: \(service.jobs); \(service.isolationSummary))")
         let inFlight = DispatchGroup()
         // Backpressure: at most jobs × 4 requests are read ahead of the work, so a fast client

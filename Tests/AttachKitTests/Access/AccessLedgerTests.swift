@@ -17,7 +17,8 @@ struct AccessLedgerTests {
     func releaseIsClean() throws {
         let ledger = try AccessLedger.forTests([root])
         let handle = try ledger.acquire(inside.path)
-        #expect(handle.path == PathResolver.realPath(inside.path))
+        #expect(handle.resolvedPath == PathResolver.realPath(inside.path))
+        #expect(handle.path.hasPrefix("/proc/self/fd/"))
         #expect(ledger.report.outstanding.count == 1)
         handle.release()
         #expect(ledger.report.isClean)
@@ -89,7 +90,7 @@ struct AccessLedgerTests {
     func writeAccess() throws {
         let ledger = try AccessLedger.forTests([root])
         let handle = try ledger.acquire(root.path + "/new/../out.jpg", mode: .write)
-        #expect(handle.path == PathResolver.realPath(root.path)! + "/out.jpg")
+        #expect(handle.resolvedPath == PathResolver.realPath(root.path)! + "/out.jpg")
         handle.release()
         #expect(throws: AccessError.self) { _ = try ledger.acquire(root.path + "/missing/out.jpg", mode: .write) }
         #expect(throws: AccessError.self) { _ = try ledger.acquire("/tmp/../etc/out.jpg", mode: .write) }

@@ -134,8 +134,13 @@ struct BatchPlanningTests {
     func staleTemporaries() throws {
         let folder = TestEnvironment.temporaryFolder("stale")
         _ = try folder.appendingPathComponent("sub", isDirectory: true).creatingFolder()
-        let mine = [".a.Xy12Zq.tmp", "sub/.b.aaaaaa.tmp", ".a.thumbnail.jpg.Q1w2E3.tmp", ".a.abc123.retry.tmp", "manifest.jsonl.compact.tmp"]
-        let others = [".c.Zz9Yy8.tmp", ".a.b.Xy12Zq.tmp", ".a.toolong7.tmp", ".notes.tmp", "keep.jpg", "sub/keep.png",
+        // Temporaries are `.STEM.PID.XXXXXX.tmp`: a process id no process has (over pid_max) is a
+        // killed run's; this process and pid 1 are alive, and their in-flight files stay.
+        let dead = "2147483646"
+        let mine = [".a.\(dead).Xy12Zq.tmp", "sub/.b.\(dead).aaaaaa.tmp", ".a.thumbnail.jpg.\(dead).Q1w2E3.tmp",
+                    ".a.\(dead).abc123.retry.tmp", "manifest.jsonl.compact.tmp"]
+        let others = [".c.\(dead).Zz9Yy8.tmp", ".a.b.\(dead).Xy12Zq.tmp", ".a.\(dead).toolong7.tmp", ".a.\(getpid()).Live12.tmp",
+                      ".a.1.Init12.tmp", ".a.Xy12Zq.tmp", ".notes.tmp", "keep.jpg", "sub/keep.png",
                       "manifest-shard-1-of-2.jsonl.compact.tmp"]
         for name in mine + others { try Data([1]).write(to: folder.appendingPathComponent(name)) }
         BatchRunner.removeStaleTemporaries(of: [("", "a"), ("sub", "b")], under: folder.path, manifest: "manifest.jsonl")

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finding the temporaries of processes that died, whatever their stems: `serve` and its worker
+/// pool do not know the stems a dead worker was writing, but its pid is in every name.
+extension AtomicOutput {
+    /// The process id in the name of any temporary an ``AtomicOutput`` makes
+    /// (`.STEM.PID.RANDOM.tmp` or `.STEM.PID.RANDOM.retry.tmp`, read from the right, since stems
+    /// may hold dots), `nil` for any other name.
+    static func owner(ofAnyTemporary name: String) -> pid_t? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        var rest = name.dropFirst().dropLast(4)
+        if rest.hasSuffix(".retry") { rest = rest.dropLast(6) }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        let stem = parts.dropLast(2).joined(separator: ".")
+        return stem.isEmpty ? nil : owner(ofTemporary: name, stem: stem)
+    }
+
+    /// Removes, in `folder`, the temporaries of process `pid` (a worker that died in a job), never
+    /// those of a process that is alive.
+    /// - Returns: how many were removed.
+    @discardableResult
+    static func removeTemporaries(in folder: String, ofProcess pid: pid_t) -> Int {
+        guard isGone(pid) else { return 0 }
+        return sweep(folder) { $0 == pid }
+    }
+
+    /// Removes, in every folder beneath `root` (at most `limit` entries looked at, hidden folders
+    /// skipped, no symbolic link followed), the temporaries whose process is gone: what a killed
+    /// `serve` left. Returns how many were removed.
+    @discardableResult
+    static func removeStaleTemporaries(beneath root: String, limit: Int = 50_000) -> Int {
+        var folders = [root]
+        var seen = 0
+        var removed = 0
+        while let folder = folders.popLast(), seen < limit {
+            removed += sweep(folder) { isGone($0) }
+            guard let stream = opendir(folder) else { continue }
+            while let entry = readdir(stream), seen < limit {
+                seen += 1
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if entry.pointee.d_type == UInt8(DT_DIR), !name.hasPrefix(".") { folders.append(folder + "/" + name) }
+            }
+            closedir(stream)
+        }
+        return removed
+    }
+
+    /// Unlinks the temporaries in `folder` whose owner `doomed` accepts.
+    private static func sweep(_ folder: String, _ doomed: (pid_t) -> Bool) -> Int {
+        guard let stream = opendir(folder) else { return 0 }
+        defer { closedir(stream) }
+        let directory = dirfd(stream)
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            guard entry.pointee.d_type == UInt8(DT_REG) else { continue }
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if let pid = owner(ofAnyTemporary: name), doomed(pid) { names.append(name) }
+        }
+        return names.filter { unlinkat(directory, $0, 0) == 0 }.count
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+@Suite("Atomic outputs: temporary names, stale temporaries, descriptors")
+struct AtomicOutputTests {
+    let folder: URL
+    let ledger: AccessLedger
+
+    init() throws {
+        folder = TestEnvironment.temporaryFolder("atomic")
+        ledger = try AccessLedger.forTests([folder])
+    }
+
+    @Test("the temporary name carries the creating process id and is recognised exactly")
+    func temporaryNames() throws {
+        // Given
+        let output = try AtomicOutput(folder: folder.path, stem: "a.b", ledger: ledger)
+
+        // Then
+        let name = output.temporaryName
+        #expect(name.hasPrefix(".a.b.\(getpid())."))
+        #expect(name.hasSuffix(".tmp"))
+        #expect(AtomicOutput.owner(ofTemporary: name, stem: "a.b") == getpid())
+        #expect(!AtomicOutput.isTemporary(name, stem: "a"))
+        #expect(output.temporaryPath.hasPrefix("/proc/self/fd/"))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/" + name))
+        for other in [".a.123.abcdef.tmp", ".a.123.abcdef.retry.tmp"] { #expect(AtomicOutput.owner(ofTemporary: other, stem: "a") == 123) }
+        for other in [".a.abcdef.tmp", ".a.12x.abcdef.tmp", ".a.123.abcde.tmp", ".a..abcdef.tmp", ".a.123.abcdef.tmp.x", ".a.0.abcdef.tmp"] {
+            #expect(!AtomicOutput.isTemporary(other, stem: "a"), "\(other)")
+        }
+    }
+
+    @Test("a stale temporary is removed only once its process is gone")
+    func staleOnlyWhenTheProcessIsGone() throws {
+        // Given: a temporary of a live process (a `sleep`), and ours
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["20"]
+        try sleeper.run()
+        let theirs = ".a.\(sleeper.processIdentifier).Abc123.tmp"
+        try Data([1]).write(to: folder.appendingPathComponent(theirs))
+        let mine = try AtomicOutput(folder: folder.path, stem: "a", ledger: ledger)
+
+        // When the process lives, nothing goes; once it is killed, its file goes and ours stays
+        #expect(AtomicOutput.removeStaleTemporaries(in: folder.path, stems: ["a"]) == 0)
+        kill(sleeper.processIdentifier, SIGKILL) // SIGTERM may be blocked in the test runner's children
+        sleeper.waitUntilExit()
+        #expect(AtomicOutput.removeStaleTemporaries(in: folder.path, stems: ["a"]) == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [mine.temporaryName])
+    }
+
+    @Test("a scratch file lives beside the output, replaces its content on move and is deleted after")
+    func scratch() throws {
+        // Given
+        let output = try AtomicOutput(folder: folder.path, stem: "clip", ledger: ledger)
+        try output.write(Array("first".utf8))
+        do {
+            let scratch = try ScratchFile(beside: output)
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/" + output.temporaryName.dropLast(4) + ".retry.tmp"))
+            try Data("second, longer".utf8).write(to: URL(fileURLWithPath: scratch.path))
+
+            // When
+            try scratch.move(over: output)
+        }
+
+        // Then: one file, the output's, with the scratch content
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [output.temporaryName])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output.temporaryPath)) == Data("second, longer".utf8))
+        #expect(try output.commit(named: "clip.mp4").hasSuffix("/clip.mp4"))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("clip.mp4")) == Data("second, longer".utf8))
+        #expect(ledger.report.isClean)
+    }
+
+    @Test("a temporary name replaced behind the output's back is not renamed into place")
+    func replacedTemporary() throws {
+        let output = try AtomicOutput(folder: folder.path, stem: "a", ledger: ledger)
+        try output.write(Array("mine".utf8))
+        let name = folder.path + "/" + output.temporaryName
+        try FileManager.default.removeItem(atPath: name)
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: name))
+        do {
+            _ = try output.commit(named: "a.jpg")
+            Issue.record("committed a file it did not write")
+        } catch {
+            #expect(error.description.contains("was replaced"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.jpg"))
+    }
+
+    @Test("dropping an uncommitted output deletes its temporary file")
+    func dropDeletes() throws {
+        do {
+            let output = try AtomicOutput(folder: folder.path, stem: "a", ledger: ledger)
+            try output.write([1, 2, 3])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+}
