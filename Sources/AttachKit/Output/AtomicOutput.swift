@@ -119,15 +119,9 @@ struct AtomicOutput: ~Copyable {
             }
             guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
             let owners = stems.compactMap { owner(ofTemporary: name, stem: $0) }
-            if let pid = owners.first, isGone(pid) { doomed.append(name) }
+            if let pid = owners.first, Processes.isGone(pid) { doomed.append(name) }
         }
         return doomed.filter { unlinkat(directory, $0, 0) == 0 }.count
-    }
-
-    /// Whether no process `pid` exists any more (one that exists but belongs to another user
-    /// answers `EPERM`: it is alive).
-    static func isGone(_ pid: pid_t) -> Bool {
-        pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// A second temporary file beside this one (`.STEM.PID.XXXXXX.retry.tmp`, the same random

@@ -34,7 +34,8 @@ public enum Sandbox {
     /// * the same beneath a private temporary folder made for this process
     ///   (`$TMPDIR/attachkit-PID-XXXXXX`, or under `/tmp`), which becomes `$TMPDIR` (libvips
     ///   spills large random-access images there; liborc maps its compiled code from there). It is
-    ///   removed at exit when empty.
+    ///   removed at exit when empty; those of processes that are gone (a worker killed before it
+    ///   could exit) are removed by the next call, in any process.
     ///
     /// With Landlock ABI 4 and later, TCP `bind` and `connect` are denied as well (FFmpeg inputs
     /// are held to the `file` protocol anyway). Access rights the running kernel does not know are
@@ -143,16 +144,19 @@ struct LandlockRights: Sendable, Equatable {
     }
 }
 
-/// The confined process's own temporary folder.
-private enum PrivateTemporary {
+/// The confined process's own temporary folder, `attachkit-PID-XXXXXX`.
+enum PrivateTemporary {
     private static let folders = Locked<[String]>([])
 
     /// `$TMPDIR/attachkit-PID-XXXXXX` (mode 0700), or under `/tmp`; `nil` when neither can be made.
+    /// The folders of processes that are gone (a worker killed before it could exit) are removed
+    /// first.
     static func make() -> String? {
         var bases: [String] = []
         if let base = getenv("TMPDIR") { bases.append(String(cString: base)) }
         bases.append("/tmp")
         for base in bases where !base.isEmpty {
+            removeStale(in: base)
             var template = Array((base + "/attachkit-\(getpid())-XXXXXX").utf8CString)
             if template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil {
                 return String(cString: template)
@@ -172,5 +176,48 @@ private enum PrivateTemporary {
                 for folder in PrivateTemporary.folders.withLock({ $0 }) { rmdir(folder) }
             }
         }
+    }
+
+    /// The process id in `attachkit-PID-XXXXXX`, `nil` for any other name.
+    static func owner(of name: String) -> pid_t? {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "attachkit", parts[2].count == 6,
+              parts[1].count <= 10, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return pid_t(parts[1])
+    }
+
+    /// Removes, in `base`, the private folders of processes that are gone: only folders this user
+    /// owns, only the files directly in them (never followed), then the folder if it is empty.
+    static func removeStale(in base: String) {
+        guard let stream = opendir(base) else { return }
+        defer { closedir(stream) }
+        var stale: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if let pid = owner(of: name), Processes.isGone(pid) { stale.append(name) }
+        }
+        for name in stale { removeFolder(name, in: dirfd(stream)) }
+    }
+
+    private static func removeFolder(_ name: String, in base: Int32) {
+        let folder = openat(base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        var status = stat()
+        guard fstat(folder, &status) == 0, status.st_uid == getuid(), let stream = fdopendir(folder) else {
+            close(folder)
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let entryName = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if entryName != "." && entryName != ".." { names.append(entryName) }
+        }
+        for entryName in names { unlinkat(folder, entryName, 0) }
+        closedir(stream)
+        unlinkat(base, name, AT_REMOVEDIR)
     }
 }

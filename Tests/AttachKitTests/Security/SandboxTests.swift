@@ -22,6 +22,23 @@ struct SandboxTests {
         #expect(SandboxStatus.landlock(abi: 7).name == "landlock" && SandboxStatus.none(reason: "x").name == "none")
     }
 
+    @Test("private temporary folders of processes that are gone are removed, others kept")
+    func stalePrivateFolders() throws {
+        // Given: a gone process's folder (a pid over pid_max) with a file in it; this process's,
+        // pid 1's, and names that only look alike
+        let base = TestEnvironment.temporaryFolder("private")
+        let gone = try base.appendingPathComponent("attachkit-2147483646-Ab12Cd", isDirectory: true).creatingFolder()
+        try Data([1]).write(to: gone.appendingPathComponent("vips-0-XXXX.v"))
+        let kept = ["attachkit-\(getpid())-Ab12Cd", "attachkit-1-Ab12Cd", "attachkit-2147483646-Ab12C", "attachkit-x-Ab12Cd"]
+        for name in kept { _ = try base.appendingPathComponent(name, isDirectory: true).creatingFolder() }
+
+        // When
+        PrivateTemporary.removeStale(in: base.path)
+
+        // Then
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).sorted() == kept.sorted())
+    }
+
     @Test("a confined process reads its inputs and the system, writes its outputs, and nothing else")
     func confinedChild() throws {
         // Given: in/ (a JPEG, a WebM), out/, and outside/secret.txt beside them
