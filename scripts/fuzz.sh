@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (AddressSanitizer + coverage) and runs each for a while.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 20 s each; sniffer probe request)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 20 s each; sniffer probe request prepare)
 # Seeds: TestMedia files under 300 KB for the byte targets, Fuzz/seeds/request for the parsers.
 # Crashes are written to Fuzz/findings/TARGET/ (crash-*, timeout-*, oom-*); the script exits 1 if any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
-targets=("${@:-sniffer probe request}")
+targets=("${@:-sniffer probe request prepare}")
 targets=(${targets[@]})
 
 scripts/setup.sh >/dev/null
