@@ -13,6 +13,7 @@ enum PrepareTarget {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let root = "\(base)/attachkit-fuzz-prepare-\(getpid())"
         for folder in ["in", "out"] { try? FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true) }
+        atexit { try? FileManager.default.removeItem(atPath: PrepareTarget.root) }
         return root
     }()
 
