@@ -305,9 +305,7 @@ struct Mutant: Sendable {
     /// `m0042-STEM.EXT`: unique per mutant, with the fixture's extension (so validation sees the
     /// name a sender would have used, and every prepare writes its own output).
     var fileName: String {
-        let name = (fixture as NSString).lastPathComponent
-        let number = String(index).count >= 4 ? String(index) : String(repeating: "0", count: 4 - String(index).count) + String(index)
-        return "m\(number)-\(name)"
+        String(format: "m%04d-", index) + (fixture as NSString).lastPathComponent
     }
 }
 
@@ -444,7 +442,8 @@ struct ServeRun {
     let killedByWatchdog: Bool
 
     static func run(root: String, arguments: [String], lines: [String], timeout: Double) throws -> ServeRun {
-        signal(SIGPIPE, SIG_IGN)  // a serve that died must fail the test, not kill it
+        // A serve that died must fail the test, not kill the test process with SIGPIPE on the next write.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestEnvironment.attachkit)
         process.arguments = ["serve", "--allow", root] + arguments

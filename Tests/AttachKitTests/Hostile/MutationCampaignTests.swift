@@ -73,7 +73,7 @@ struct MutationCampaignTests {
     static let serveArguments = ["--jobs", "2", "--worker-timeout", "20", "--worker-memory", "\(Int(HostileBounds.peakMB))MB"]
 
     @Test("2,100 mutants through one serve (probe, validate --deep, prepare): no crash, no hang, no leftover, outputs valid, inputs unchanged",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(max(5, count / 400))))
     func campaign() throws {
         let started = Date()
         let root = TestEnvironment.temporaryFolder("mutation")
@@ -93,13 +93,15 @@ struct MutationCampaignTests {
             lines.append(Self.request(3 * index + 1, "validate", path, [("deep", .bool(true))]))
             lines.append(Self.request(3 * index + 2, "prepare", path, [("out", .string(out.path))]))
         }
-        let run = try ServeRun.run(root: root.path, arguments: Self.serveArguments, lines: lines, timeout: 200)
+        // Watchdogs far above the measured 45–85 s (2,100 mutants, loaded 2 cores), scaled for longer runs.
+        let scale = Double(mutants.count) / 2_100
+        let run = try ServeRun.run(root: root.path, arguments: Self.serveArguments, lines: lines, timeout: 200 * scale)
         let tally = Self.check(run, mutants: mutants) { media.appendingPathComponent($0.fileName).path }
 
         let outputs = tally.outputs.sorted { $0.key < $1.key }
         let validation = try ServeRun.run(root: root.path, arguments: ["--jobs", "2"], lines: outputs.map { index, output in
             Self.request(index, "validate", output, [("profile", .string("ios")), ("deep", .bool(true))])
-        }, timeout: 120)
+        }, timeout: 120 * scale)
         let invalid = Self.checkOutputs(validation, tally: tally, mutants: mutants)
 
         let written = Set(InputWalker.filesIncludingHidden(under: root.path).map { root.appendingPathComponent($0).path })
@@ -110,7 +112,9 @@ struct MutationCampaignTests {
         #expect(try Self.hashes(media) == hashesBefore, "an input changed")
 
         let seconds = Date().timeIntervalSince(started)
-        print("mutation campaign: \(mutants.count) mutants of \(Self.fixtures.count) fixtures, \(lines.count) requests in \(Int(run.seconds)) s "
+        let operators = Dictionary(grouping: mutants) { String($0.recipe.prefix { $0 != ":" }) }
+            .map { "\($0.key) \($0.value.count)" }.sorted().joined(separator: ", ")
+        print("mutation campaign: \(mutants.count) mutants of \(Self.fixtures.count) fixtures (\(operators)), \(lines.count) requests in \(Int(run.seconds)) s "
               + "(+ \(outputs.count) output validations in \(Int(validation.seconds)) s, generation \(Int(generated)) s), total \(Int(seconds)) s; "
               + "answers: \(tally.summary); contained failures: \(tally.contained.count); invalid outputs: \(invalid); "
               + (run.log.split(separator: "\n").last { $0.contains("answered") }.map(String.init) ?? "serve printed no summary"))
