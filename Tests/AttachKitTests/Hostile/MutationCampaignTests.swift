@@ -15,8 +15,10 @@ struct MutationCampaignTests {
     /// The answers that mean the request broke its worker: contained by the isolation, still a bug.
     static let contained: Set<String> = ["crashed", "over-memory", "timed-out"]
 
-    /// Small fixtures of every family the sniffer knows, weighted so the whole campaign stays
-    /// within its time budget (a weight is a share of the mutants; transcodes cost the most).
+    /// 39 small TestMedia fixtures (under 260 KB: stills, animations, audio, video, two malformed),
+    /// weighted so the campaign stays within its time budget: a weight is a share of the mutants,
+    /// and formats whose surviving mutants transcode get less (MPEG-PS is left out: its mutants
+    /// mostly pass the structure check and transcode, a quarter of the run for one format).
     static let fixtures: [(path: String, weight: Int)] = [
         ("images/gif_static_320x240.gif", 3), ("images/gif_animated_320x240_24f.gif", 2), ("images/png_palette_400x300.png", 3),
         ("images/png_rgba_transparency_320x240.png", 1), ("images/png_16bit_rgb_320x240.png", 1),
@@ -45,7 +47,7 @@ struct MutationCampaignTests {
             let chunked = !path.hasSuffix(".mp3") && !path.hasSuffix(".tif") && !path.hasSuffix("_no_extension")
             #expect(!chunked || fields.count >= 3, "\(path): \(fields.count) length fields")
             for field in fields.prefix(200) {
-                #expect(field.writing(field.value, into: bytes) == bytes, "\(path): \(field.description)")
+                #expect(MutantFactory.same(field.writing(field.value, into: bytes), bytes), "\(path): \(field.description)")
                 #expect(field.span.upperBound <= bytes.count && field.offset + field.width <= bytes.count)
             }
         }
@@ -55,7 +57,7 @@ struct MutationCampaignTests {
     func deterministic() throws {
         let a = try Self.factory(), b = try Self.factory()
         for index in [0, 1, 17, 999, Self.count - 1] {
-            #expect(a.mutant(index).bytes == b.mutant(index).bytes)
+            #expect(MutantFactory.same(a.mutant(index).bytes, b.mutant(index).bytes))
             #expect(a.mutant(index).recipe == b.mutant(index).recipe)
         }
     }
