@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (AddressSanitizer + coverage) and runs each for a while.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 20 s each; sniffer probe request)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 20 s each; sniffer probe request prepare)
 # Seeds: TestMedia files under 300 KB for the byte targets, Fuzz/seeds/request for the parsers.
 # Crashes are written to Fuzz/findings/TARGET/ (crash-*, timeout-*, oom-*); the script exits 1 if any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
-targets=("${@:-sniffer probe request}")
+targets=("${@:-sniffer probe request prepare}")
 targets=(${targets[@]})
 
 scripts/setup.sh >/dev/null
@@ -28,7 +28,10 @@ for target in "${targets[@]}"; do
   fi
   echo "fuzz: $target for ${seconds}s"
   set +e
-  ATTACHKIT_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+  # SWIFT_BACKTRACE=enable=no: on a Swift trap the runtime's backtracer runs under ASan, which then
+  # reports the backtracer itself (memserver_read) instead of the trap, and its helper process is
+  # left behind; without it libFuzzer prints the trap's stack and writes the crash-* file as usual.
+  SWIFT_BACKTRACE=enable=no ATTACHKIT_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
     "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=262144 \
     -artifact_prefix="$findings/" -print_final_stats=1 2>"Fuzz/.last-$target.log"
   status=$?

@@ -5,13 +5,14 @@ import Foundation
 ///   - `sniffer`: the byte sniffer (FormatSniffer) on arbitrary file content
 ///   - `probe`:   sniffer + header probes (libvips, libavformat) + structure checks, as `validate` runs them
 ///   - `request`: the JSON parser, the serve protocol's request parser and the policy parser
+///   - `prepare`: the whole preparation of a small input (``PrepareTarget``), in-process, under a small budget
 /// Build and run with `scripts/fuzz.sh` (AddressSanitizer + libFuzzer coverage).
 enum FuzzTarget: String {
-    case sniffer, probe, request
+    case sniffer, probe, request, prepare
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["ATTACHKIT_FUZZ_TARGET"] ?? "sniffer"
-        guard let target = FuzzTarget(rawValue: name) else { fatalError("ATTACHKIT_FUZZ_TARGET must be sniffer, probe or request") }
+        guard let target = FuzzTarget(rawValue: name) else { fatalError("ATTACHKIT_FUZZ_TARGET must be sniffer, probe, request or prepare") }
         return target
     }()
 
@@ -32,6 +33,8 @@ enum FuzzTarget: String {
             guard let (info, sniff) = try? Prober().probeWithSniff(path: Self.scratchPath, displayPath: "fuzz") else { return }
             _ = StructureChecker.check(path: Self.scratchPath, sniff: sniff)
             _ = Validator(profile: .ios).diagnostics(for: info, fileExtension: "bin")
+        case .prepare:
+            PrepareTarget.run(bytes)
         case .request:
             guard let text = String(validating: bytes, as: UTF8.self) else { return }
             _ = try? ServiceRequest.parse(text)
