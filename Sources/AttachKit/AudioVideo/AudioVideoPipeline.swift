@@ -100,6 +100,8 @@ struct AudioVideoPipeline: MediaPipeline {
         }
         result.actions = actions
         result.attempts = attempts
+        result.copiedWithoutDecoding = plan.isStreamCopy || (plan.video != nil && plan.video?.encode == nil)
+            || (plan.audio != nil && plan.audio?.encode == nil)
         if plan.window.cuts || shortened {
             result.trimStart = outcome.start
             result.trimDuration = outcome.duration

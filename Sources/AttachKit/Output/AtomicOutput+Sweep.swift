@@ -23,7 +23,7 @@ extension AtomicOutput {
     /// - Returns: how many were removed.
     @discardableResult
     static func removeTemporaries(in folder: String, ofProcess pid: pid_t) -> Int {
-        guard isGone(pid) else { return 0 }
+        guard Processes.isGone(pid) else { return 0 }
         return sweep(folder) { $0 == pid }
     }
 
@@ -36,7 +36,7 @@ extension AtomicOutput {
         var seen = 0
         var removed = 0
         while let folder = folders.popLast(), seen < limit {
-            removed += sweep(folder) { isGone($0) }
+            removed += sweep(folder) { Processes.isGone($0) }
             guard let stream = opendir(folder) else { continue }
             while let entry = readdir(stream), seen < limit {
                 seen += 1

@@ -30,6 +30,9 @@ struct PipelineResult: Sendable {
     var trimStart: Double?
     var trimDuration: Double?
     var notes: [String] = []
+    /// Some stream's data went into the output without being decoded (a stream copy): the output
+    /// is then decoded in full before it is handed back, as a passthrough is.
+    var copiedWithoutDecoding = false
 }
 
 /// The ordered steps that turn one kind of input into a fitting attachment. Each pipeline checks

@@ -61,6 +61,7 @@ public struct Preparer: Sendable {
 
         let output = try makeOutput(ledger: ledger, stem: stem)
         let produced: (container: Container, kind: MediaKind)
+        let copied: Bool
         let job = PrepareJob(inputPath: input.path, info: info, findings: findings, profile: profile,
                              options: options, safety: safety, deadline: deadline)
         guard let pipeline = Pipelines.pipeline(for: info.kind) else {
@@ -71,6 +72,7 @@ public struct Preparer: Sendable {
             do { try output.copy(from: input.path) } catch { throw .output(error) }
             report.actions = [errors.isEmpty ? .passthrough : .renamed]
             produced = (info.container, info.kind)
+            copied = true
         } else {
             let result = try pipeline.run(job, into: output)
             report.actions = result.actions
@@ -81,10 +83,11 @@ public struct Preparer: Sendable {
             report.trimDuration = result.trimDuration
             report.notes = result.notes
             produced = (result.container, result.kind)
+            copied = result.copiedWithoutDecoding
         }
         try deadline.check("writing the output")
 
-        let after = try verify(output: output, produced: produced, validator: validator)
+        let after = try verify(output: output, produced: produced, validator: validator, decode: copied)
         guard let type = UniformType.of(container: after.container, kind: after.kind) else {
             throw .outputInvalid(reason: "the output has no attachment type")
         }
@@ -148,8 +151,11 @@ public struct Preparer: Sendable {
 
     /// Re-probes and re-validates the bytes written: an output that is not what the pipeline says,
     /// or that still breaks the profile, is never handed back.
+    /// - Parameter decode: decode the output in full (``DeepCheck``): set when bytes were copied
+    ///   without being decoded (passthrough, renamed, stream copy), so a broken bitstream inside
+    ///   well-formed boxes is refused as `corrupt` instead of handed back.
     private func verify(output: borrowing AtomicOutput, produced: (container: Container, kind: MediaKind),
-                        validator: Validator) throws(PrepareError) -> MediaInfo {
+                        validator: Validator, decode: Bool) throws(PrepareError) -> MediaInfo {
         let checked: (info: MediaInfo, sniff: FormatSniffer.Result)
         var headerProber = prober
         headerProber.limits.headerOnly = true
@@ -168,6 +174,10 @@ public struct Preparer: Sendable {
             .filter { $0.severity == .error }
         guard problems.isEmpty else {
             throw .outputInvalid(reason: problems.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "; "))
+        }
+        if decode, case .corrupt(let reason) = DeepCheck.check(path: output.temporaryPath, info: checked.info,
+                                                               maxDecodeBytes: safety.maxDecodeBytes) {
+            throw .corrupt(reason: "its data does not decode (\(reason))")
         }
         return checked.info
     }

@@ -158,8 +158,9 @@ final class WorkerProcess: @unchecked Sendable {
         return .exited(status: (status >> 8) & 0xff, detail: detail)
     }
 
-    /// Ends the worker: closes its socket (a healthy worker exits on end of input) and reaps it,
-    /// killing it first when `kill` is set or it does not exit within 5 s. Returns the wait status.
+    /// Ends the worker: closes its socket (a healthy worker exits on end of input, so its exit
+    /// handlers run) and reaps it, killing it first when `kill` is set or it has not exited
+    /// within 3 s. Returns the wait status.
     @discardableResult
     func stop(kill force: Bool = false) -> Int32? {
         guard !ended else { return nil }
@@ -172,7 +173,7 @@ final class WorkerProcess: @unchecked Sendable {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid { tail.join(); return status }
             if result < 0 && errno != EINTR { return nil }
-            if attempt == 100 { kill(pid, SIGKILL) }
+            if attempt == 300 { kill(pid, SIGKILL) }
             usleep(10_000)
         }
         kill(pid, SIGKILL)

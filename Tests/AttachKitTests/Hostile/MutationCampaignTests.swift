@@ -188,11 +188,7 @@ extension MutationCampaignTests {
         #expect(repeated.isEmpty, "requests answered more than once: \(repeated.prefix(10))")
         for (mutant, op, code, message) in tally.contained {
             let text = Comment(rawValue: "\(code) on \(describe(mutant, op)): \(message)")
-            if code == "crashed", KnownBug.nanRotation.matches(message: message, path: mediaPath(mutant)) {
-                withKnownIssue(Comment(rawValue: KnownBug.nanRotation.summary)) { Issue.record(text) }
-            } else {
-                Issue.record(text)
-            }
+            Issue.record(text)
         }
         return tally
     }
@@ -211,46 +207,13 @@ extension MutationCampaignTests {
             let error = answer["error"]?["message"]?.stringValue ?? ""
             let action = tally.actions[index] ?? "?"
             let text = "the \(action) output of \(describe(mutants[index], "prepare")) fails validate --deep: \(output): \(error) \(found)"
-            if KnownBug.copyActions.contains(action) {
-                withKnownIssue(Comment(rawValue: KnownBug.copiedWithoutDecoding.summary)) { Issue.record(Comment(rawValue: text)) }
-            } else {
-                Issue.record(Comment(rawValue: text))
-            }
+            Issue.record(Comment(rawValue: text))
         }
         return invalid
     }
 
     static func describe(_ mutant: Mutant, _ op: String) -> String {
         "\(op) of mutant \(mutant.index) (\(mutant.fileName), seed \(seed)) of \(mutant.fixture): \(mutant.recipe)"
-    }
-}
-
-/// Bugs the campaign found and reports; each keeps a reproduction below, marked as a known issue
-/// until it is fixed (the reproduction then fails with "known issue was not recorded": remove the mark).
-enum KnownBug {
-    case copiedWithoutDecoding, nanRotation
-
-    /// The prepare actions that copy coded data without decoding it (a fast trim is a stream copy).
-    static let copyActions: Set<String> = ["passthrough", "renamed", "remuxed", "trimmed"]
-
-    var summary: String {
-        switch self {
-        case .copiedWithoutDecoding:
-            return "prepare hands back a passthrough, renamed or stream-copied (remuxed, fast-trimmed) output whose coded data "
-                + "does not decode: only HEIF/AVIF passthroughs are deep-checked and the output is re-validated without "
-                + "--deep, so `validate --deep` rejects the very file prepare called valid"
-        case .nanRotation:
-            return "an MP4/MOV whose display matrix is degenerate (no mvhd box) crashes probe, validate and prepare with SIGILL: "
-                + "AVStreamInfo.init converts av_display_rotation_get's NaN with Int(...) before its isNaN check"
-        }
-    }
-
-    /// Whether a crash is this bug: the NaN conversion trap, and `attachkit probe` of the same file
-    /// traps in `AVStreamInfo.init` (from its backtrace).
-    func matches(message: String, path: String) -> Bool {
-        guard self == .nanRotation, message.contains("cannot be converted to Int because it is either infinite or NaN") else { return false }
-        let rerun = try? TestEnvironment.runAttachKit(["probe", "--json", path])
-        return rerun.map { ![0, 1].contains($0.status) && $0.stderr.contains("AVStreamInfo.init") } ?? false
     }
 }
 
@@ -285,7 +248,9 @@ extension MutationCampaignTests {
         },
     ]
 
-    @Test("known bug: prepare copies damaged coded data through and calls it valid; validate --deep rejects it",
+    /// Found by the campaign: passthrough, renamed and stream-copied outputs were handed back
+    /// without being decoded. They are now decoded in full before they are handed back.
+    @Test("damaged coded data that only a decoder notices is refused as corrupt or decodes, never copied through as valid",
           arguments: copiedWithoutDecoding)
     func copiedWithoutDecoding(_ finding: Finding) throws {
         // Given: a fixture damaged where only a decoder notices
@@ -311,14 +276,12 @@ extension MutationCampaignTests {
             return
         }
         let check = try Through.validate(output, scope: root, profile: .ios, deep: true)
-        withKnownIssue(Comment(rawValue: KnownBug.copiedWithoutDecoding.summary)) {
-            #expect(check.ok, "\(report.action?.rawValue ?? "?") output \(output): \(check.errors.map(\.message))")
-        }
+        #expect(check.ok, "\(report.action?.rawValue ?? "?") output \(output): \(check.errors.map(\.message))")
     }
 }
 
 extension MutationCampaignTests {
-    @Test("known bug: an MP4 without its mvhd box (degenerate display matrix) crashes probe and validate instead of being refused",
+    @Test("an MP4 without its mvhd box (degenerate display matrix) gets a verdict from probe and validate, never a signal",
           arguments: ["video/mp4_h264_aac_320x240_2s.mp4", "video/mov_h264_aac_320x240_2s.mov"])
     func missingMovieHeader(_ fixture: String) throws {
         // Given: the fixture with its mvhd box removed (the campaign's mutant 1274 did this to the AV1 MP4)
@@ -334,9 +297,7 @@ extension MutationCampaignTests {
         let validate = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", input])
 
         // Then: each exits with a verdict (0 or 1), never a signal
-        withKnownIssue(Comment(rawValue: KnownBug.nanRotation.summary)) {
-            #expect(probe.status == 0 || probe.status == 1, "probe exit \(probe.status): \(probe.stderr.prefix(300))")
-            #expect(validate.status == 0 || validate.status == 1, "validate exit \(validate.status): \(validate.stderr.prefix(300))")
-        }
+        #expect(probe.status == 0 || probe.status == 1, "probe exit \(probe.status): \(probe.stderr.prefix(300))")
+        #expect(validate.status == 0 || validate.status == 1, "validate exit \(validate.status): \(validate.stderr.prefix(300))")
     }
 }
