@@ -33,5 +33,5 @@ check $?
 
 echo
 echo "== 3. the prepared attachments, validated again"
-find out/prepared -type f ! -name '*.jsonl' ! -name '*.jsonl.lock' -print0 | xargs -0 "$bin" validate --profile "$profile" | tail -1
+find out/prepared -type f ! -name '*.jsonl' ! -name '*.lock' ! -name '*.guard' -print0 | xargs -0 "$bin" validate --profile "$profile" | tail -1
 exit 0

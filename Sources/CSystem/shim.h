@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -196,5 +197,9 @@ static inline int ak_landlock_restrict_self(int ruleset) {
 static inline int ak_set_no_new_privs(void) {
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 }
+
+/* glibc's malloc_trim: returns freed heap memory to the kernel (a long-lived worker calls it
+ * between jobs). */
+static inline int ak_malloc_trim(void) { return malloc_trim(0); }
 
 #endif

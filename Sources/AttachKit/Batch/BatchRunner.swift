@@ -40,6 +40,7 @@ public struct BatchRunner: Sendable {
         // must not be the input folder itself or contain it.
         guard outputRoot != inputRoot, !inputRoot.hasPrefix(outputRoot + "/") else { throw .overlappingFolders(input: inputRoot, output: outputRoot) }
         // Before anything else touches the output folder: a second run of this shard refuses here.
+        let split = try BatchSplitLock(outputRoot: outputRoot, shards: options.shard.count)
         let lock = try BatchLock(manifestPath: outputRoot + "/" + options.manifestName)
         let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
         let all = InputWalker.files(under: inputRoot).filter { outputPrefix == nil || !$0.hasPrefix(outputPrefix!) }
@@ -102,6 +103,7 @@ public struct BatchRunner: Sendable {
         result.accessProblems = ledger.report.problems
         result.isolation = executor.summary
         result.workerRestarts = executor.restarts
+        withExtendedLifetime(split) {}  // the split is held until the run ends (the manifest holds its own lock)
         return result
     }
 
@@ -133,6 +135,9 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
     /// Another run (`pid`, when it could be read) holds the lock of this manifest: the same output
     /// folder and shard are being prepared right now.
     case busy(manifest: String, pid: Int32?)
+    /// Runs with another split (unsharded, or another shard count) are writing the same output
+    /// folder: their outputs would overwrite each other.
+    case otherSplit(folder: String, shards: Int?)
 
     public var description: String {
         switch self {
@@ -142,6 +147,9 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
             return "the output folder \(output) is, or contains, the input folder \(input): choose a separate --out"
         case .manifest(let reason): return "cannot write the manifest: \(reason)"
         case .workers(let reason): return reason
+        case .otherSplit(let folder, let shards):
+            let split = shards.map { $0 == 1 ? "an unsharded batch" : "batches split into \($0) shards" } ?? "another batch"
+            return "\(split) (see \(folder)/.attachkit-batch.lock) is writing \(folder): runs of one output folder must all be unsharded or all use the same shard count"
         case .busy(let manifest, let pid):
             return "another batch (\(pid.map { "pid \($0)" } ?? "pid unknown")) is writing \(manifest) (it holds \(manifest).lock until it ends)"
         }

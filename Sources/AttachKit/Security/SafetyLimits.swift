@@ -23,8 +23,10 @@ public struct SafetyLimits: Sendable, Equatable {
     /// FFmpeg's whole frames and reference frames, a streaming decoder's row window). Checked before
     /// anything is decoded: an image whose decoder needs more whatever size it is loaded at is
     /// refused (`over-cap`); one whose buffers shrink with shrink-on-load is loaded small enough to
-    /// fit. Process overhead (~55 MB of libraries) comes on top. Default 512 MiB (536,870,912 bytes).
-    public var maxDecodeBytes: Int64 = 512 << 20
+    /// fit. Default 400 MiB (419,430,400 bytes): the process itself (~55 MB of libraries) and the
+    /// estimate's error come on top, and a job must peak under 512 MB (a progressive JPEG estimated
+    /// just under 512 MiB peaked at 561 MB).
+    public var maxDecodeBytes: Int64 = 400 << 20
 
     public init() {}
 

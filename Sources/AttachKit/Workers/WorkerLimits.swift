@@ -1,3 +1,5 @@
+import CSystem
+
 /// The limits every worker process runs under (see ``WorkerProcessPool``). A job that breaks one
 /// fails alone, with code `over-memory` or `timed-out`; the worker is replaced.
 public struct WorkerLimits: Sendable, Equatable {
@@ -38,4 +40,13 @@ public enum Isolation: Sendable, Equatable {
     /// In a pool of `attachkit worker` child processes: a job that crashes its worker, or breaks a
     /// limit, fails alone and the worker is replaced.
     case workers(WorkerLimits)
+}
+
+/// What a worker process does between jobs.
+package enum WorkerHousekeeping {
+    /// Returns freed heap memory to the kernel (glibc `malloc_trim`), so what one file needed is
+    /// not resident, and counted against the memory limit, while the next one runs.
+    package static func releaseFreedMemory() {
+        _ = ak_malloc_trim()
+    }
 }

@@ -70,6 +70,11 @@ public final class WorkerProcessPool: Sendable {
             restartCount.add(1, ordering: .relaxed)
             if let outputFolder { AtomicOutput.removeTemporaries(in: outputFolder, ofProcess: worker!.pid) }
             worker = nil
+        } else if WorkerProcess.residentBytes(of: worker!.pid) > limits.memoryBytes / 2 {
+            // Memory a big job leaves resident (allocator caches, library pools) would count
+            // against the next file's limit: a fresh worker takes the next job instead.
+            worker!.stop()
+            worker = nil
         }
         idle.withLock { $0.append(worker) }
         return result

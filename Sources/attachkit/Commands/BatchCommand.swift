@@ -78,6 +78,7 @@ struct BatchCommand: Command {
         } catch {
             Output.error("attachkit batch: \(error.description)")
             if case .busy = error { return .busy }
+            if case .otherSplit = error { return .busy }
             return .failure
         }
         progress.finish()

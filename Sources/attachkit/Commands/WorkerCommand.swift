@@ -78,6 +78,9 @@ struct WorkerCommand: Command {
             armCPULimit()
             FaultInjection.apply(to: text)
             Output.line(Self.blocking { await service.respond(to: text) })
+            // Hand freed memory back to the kernel, so what one file needed is not resident
+            // (and counted against the memory limit) while the next one runs.
+            WorkerHousekeeping.releaseFreedMemory()
         }
         return .success
     }
