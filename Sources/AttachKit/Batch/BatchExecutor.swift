@@ -48,7 +48,8 @@ enum BatchExecutor: Sendable {
             ])
             switch pool.run(request.serialized, outputFolder: folder) {
             case .failure(let failure):
-                return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: failure.code, message: failure.message))
+                return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: failure.code, message: failure.message),
+                                      sandbox: pool.sandbox)
             case .success(let line):
                 guard let answer = try? JSONValue.parse(line) else {
                     return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "processing-failed", message: "the worker's answer is not JSON"))

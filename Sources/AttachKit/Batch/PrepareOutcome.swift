@@ -34,8 +34,11 @@ public struct PrepareOutcome: Sendable {
         outputBytes = json["after"]?["bytes"]?.intValue.map(Int64.init)
     }
 
-    /// A failure with no report behind it (the worker died, the input could not be read...).
-    public init(input: String, error: ServiceError) {
-        self.init(json: .object([("input", .string(input)), ("ok", .bool(false)), ("error", error.json)]))
+    /// A failure with no report behind it (the worker died, the input could not be read...);
+    /// `sandbox` names the sandbox of the worker that had the input, when one had it.
+    public init(input: String, error: ServiceError, sandbox: String? = nil) {
+        var pairs: [(String, JSONValue)] = [("input", .string(input)), ("ok", .bool(false)), ("error", error.json)]
+        if let sandbox { pairs.append(("sandbox", .string(sandbox))) }
+        self.init(json: .object(pairs))
     }
 }

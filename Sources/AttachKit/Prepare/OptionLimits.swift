@@ -121,10 +121,18 @@ extension OptionRange where Value == Double {
     /// Text Swift reads as a number (`"2.5"`, `"1e-3"`) that is finite and in the range.
     /// - Throws: ``OptionError`` for anything else, including `"nan"` and `"inf"`.
     public func check(text: String, key: String? = nil) throws(OptionError) -> Double {
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
+        guard OptionRange.isDecimal(text), let value = Double(text), value.isFinite, range.contains(value) else {
             throw error(given: text.debugDescription, key: key)
         }
         return value == 0 ? 0 : value
+    }
+}
+
+extension OptionRange {
+    /// Whether `text` is written in decimal (`12`, `-0.5`, `1e-3`): Swift's `Double(_:)` also reads
+    /// hexadecimal (`0x10`), `nan` and `inf`, which no option means.
+    public static func isDecimal(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }
     }
 }
 

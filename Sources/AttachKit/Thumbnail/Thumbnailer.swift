@@ -16,6 +16,10 @@ public struct Thumbnailer: Sendable {
                           ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
         var report = ThumbnailReport(input: input.resolvedPath)
         do throws(PrepareError) {
+            // A path naming a folder (`out/`) has no file name to write: refused before any work.
+            guard !outputPath.hasSuffix("/"), !FileSystem.isDirectory(outputPath) else {
+                throw .output(.system(operation: "write", path: outputPath, reason: "is a folder; give the thumbnail's file path (e.g. \(outputPath.hasSuffix("/") ? outputPath : outputPath + "/")thumbnail.jpg)"))
+            }
             // The renderer opens the file itself: the header is all the probe needs to read here.
             var headerProber = prober
             headerProber.limits.headerOnly = true

@@ -96,7 +96,7 @@ struct Arguments {
     /// - Throws: ``UsageError`` naming `--name` and the range.
     func bytes(_ name: String, _ limit: OptionRange<Int64>) throws(UsageError) -> Int64? {
         guard let text = value(name) else { return nil }
-        let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
+        let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
         let upper = text.uppercased()
         var number = upper
         var scale = 1.0
@@ -107,7 +107,7 @@ struct Arguments {
         }
         // A fraction of a byte rounds to the nearest byte; NaN, infinities and anything out of
         // range are refused by the check, never converted.
-        guard let value = Double(number), let bytes = (value * scale).checkedInteger(as: Int64.self),
+        guard OptionRange<Int64>.isDecimal(number), let value = Double(number), let bytes = (value * scale).checkedInteger(as: Int64.self),
               let checked = try? limit.check(bytes) else {
             throw UsageError("--\(name) must be \(limit.expected) such as 5000000 or 5MB, not \(text.debugDescription)")
         }

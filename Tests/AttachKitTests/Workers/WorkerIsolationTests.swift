@@ -177,6 +177,7 @@ struct WorkerIsolationTests {
         for line in manifest {
             if line["path"]?.stringValue == "poison.png" {
                 #expect(line["error"]?["code"]?.stringValue == "crashed")
+                #expect(line["sandbox"]?.stringValue != nil, "a crash record says which sandbox the worker ran in")
             } else {
                 #expect(line["ok"] == .bool(true), "\(line.serialized)")
                 #expect(line["sandbox"]?.stringValue != nil)
