@@ -175,9 +175,10 @@ private struct BatchWork: Sendable {
         do {
             handle = try ledger.acquire(inputRoot + "/" + relative)
         } catch {
-            return record(relative, hash: "", outcome: PrepareOutcome(input: inputRoot + "/" + relative,
-                                                                       error: ServiceError(code: error.code, message: error.description)),
-                          start: start)
+            let failure = relative.contains("\u{FFFD}")
+                ? ServiceError(code: "unreadable", message: "the file name is not valid UTF-8 (shown here with U+FFFD); rename the file to prepare it")
+                : ServiceError(code: error.code, message: error.description)
+            return record(relative, hash: "", outcome: PrepareOutcome(input: inputRoot + "/" + relative, error: failure), start: start)
         }
         let hash: String
         do {

@@ -21,11 +21,14 @@ enum InputWalker {
             guard let directory = opendir(folder) else { continue }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                let (name, valid) = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { (String(cString: $0), String(validatingCString: $0) != nil) }
                 }
                 if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
+                // A name that is not UTF-8 cannot be spelled as a String: it is listed as shown
+                // (with U+FFFD) so the batch records it as a failure instead of dropping it.
+                guard valid else { out.append(childRelative); continue }
                 var status = stat()
                 guard lstat(root + "/" + childRelative, &status) == 0 else { continue }
                 switch status.st_mode & S_IFMT {

@@ -25,4 +25,24 @@ struct OutsiderFindingsTests {
                                           ["prepare", option, value, "--out", out.path, TestEnvironment.fixture("audio/mp3_stereo_44k_5s.mp3")])
         #expect(accepted ? run.status == 0 : run.status == 64, "\(option) \(value): exit \(run.status) \(run.stderr.prefix(200))")
     }
+
+    @Test("batch records a file whose name is not UTF-8 as a failure instead of dropping it")
+    func nonUTF8Name() throws {
+        let root = TestEnvironment.temporaryFolder("utf8")
+        let input = try root.appendingPathComponent("in", isDirectory: true).creatingFolder()
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/gif_static_320x240.gif"),
+                                         toPath: input.appendingPathComponent("ok.gif").path)
+        var name = Array((input.path + "/bad").utf8) + [0xFF, 0xFE] + Array(".gif".utf8) + [0]
+        let fd = name.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT, 0o644) }
+        }
+        #expect(fd >= 0)
+        close(fd)
+        let out = root.appendingPathComponent("out").path
+        let run = try TestEnvironment.run(TestEnvironment.attachkit, ["batch", input.path, "--out", out])
+        #expect(run.status == 1)
+        let lines = try String(contentsOfFile: out + "/manifest.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2, "both files recorded: \(lines)")
+        #expect(lines.contains { $0.contains("not valid UTF-8") })
+    }
 }
