@@ -37,10 +37,12 @@ enum TestEnvironment {
 
     /// Runs an executable found on `PATH`, returning its exit status and captured output.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ tool: String, _ arguments: [String], stdin: Data? = nil,
+                    environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -82,30 +82,6 @@ struct WorkerIsolationTests {
         #"{"id": \#(id), "op": "prepare", "path": "\#(root.path)/media/\#(name)", "options": {"out": "\#(root.path)/out"}}"#
     }
 
-    /// Runs `executable` with `arguments` and `environment` to the end; its status and output.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws
-        -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-    }
-
     static func temporaries(under root: URL) -> [String] {
         let walker = FileManager.default.enumerator(atPath: root.path)
         return (walker?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".tmp") }
@@ -167,7 +143,7 @@ struct WorkerIsolationTests {
         let out = root.appendingPathComponent("out").path
         var environment = ProcessInfo.processInfo.environment
         environment["ATTACHKIT_WORKER_FAULT"] = "crash:poison"
-        let first = try Self.run(TestEnvironment.attachkit,
+        let first = try TestEnvironment.run(TestEnvironment.attachkit,
                                                    ["batch", root.appendingPathComponent("media").path, "--out", out, "--jobs", "2"],
                                                    environment: environment)
         #expect(first.status == 1, "\(first.stderr)")
@@ -184,7 +160,7 @@ struct WorkerIsolationTests {
             }
         }
         #expect(Self.temporaries(under: root).isEmpty)
-        let second = try Self.run(TestEnvironment.attachkit,
+        let second = try TestEnvironment.run(TestEnvironment.attachkit,
                                                     ["batch", root.appendingPathComponent("media").path, "--out", out, "--jobs", "2"],
                                                     environment: environment)
         #expect(second.stdout.contains("4 already done"), "\(second.stdout)")
