@@ -101,18 +101,29 @@ struct Inputs {
         return paths
     }
 
-    /// A folder with one copy of each of TestMedia's valid media files (the batch scenario's input).
-    func batchFolder() -> String {
-        let target = folder.appendingPathComponent("batch-input")
+    /// A folder with `copies` copies of each of TestMedia's valid media files (the batch
+    /// scenarios' input; copies go in subfolders `1/`, `2/`...).
+    func batchFolder(copies: Int = 1) -> String {
+        let target = folder.appendingPathComponent(copies == 1 ? "batch-input" : "batch-input-x\(copies)")
         if FileManager.default.fileExists(atPath: target.path) { return target.path }
         try? FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-        for source in mediaSources(corpus: false) {
+        for copy in 0..<copies {
+            let into = copy == 0 ? target : target.appendingPathComponent(String(copy))
+            try? FileManager.default.createDirectory(at: into, withIntermediateDirectories: true)
+            for source in mediaSources(corpus: false) {
+                link(source, into: into)
+            }
+        }
+        return target.path
+    }
+
+    private func link(_ source: String, into target: URL) {
+        do {
             let path = target.appendingPathComponent(URL(fileURLWithPath: source).lastPathComponent).path
             if (try? FileManager.default.linkItem(atPath: source, toPath: path)) == nil {
                 try? FileManager.default.copyItem(atPath: source, toPath: path)
             }
         }
-        return target.path
     }
 
     /// Valid media from TestMedia (and the corpus when present), by path.

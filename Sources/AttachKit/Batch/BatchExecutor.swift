@@ -17,9 +17,11 @@ enum BatchExecutor: Sendable {
             VipsRuntime.setThreads(threads)
             self = .inProcess(Preparer(options: prepare, safety: options.safety), ledger)
         case .workers(let limits):
-            let arguments = ["--read-only", inputRoot, "--allow", outputRoot, "--threads", String(threads)]
+            // The profile goes once, as each worker's default, not with every request.
+            let arguments = ["--read-only", inputRoot, "--allow", outputRoot, "--threads", String(threads),
+                             "--profile-json", prepare.profile.json.serialized]
             let pool = try WorkerProcessPool(count: options.jobs, arguments: arguments, limits: limits)
-            self = .workers(pool, prepare.requestOptions)
+            self = .workers(pool, prepare.requestOptions.filter { $0.0 != "profile" })
         }
     }
 

@@ -33,9 +33,29 @@ public final class WorkerProcessPool: Sendable {
         self.limits = limits
         self.executable = limits.executable ?? Self.defaultExecutable()
         self.arguments = arguments + ["--cpu-seconds", String(limits.cpuSeconds), "--address-space", String(limits.addressSpaceBytes)]
-        let first = try WorkerProcess.start(executable: executable, arguments: self.arguments)
+        // All workers start at once (each spends ~0.1 s loading its libraries), so none of that
+        // start-up is paid again by the first jobs.
+        let (executable, arguments) = (self.executable, self.arguments)
+        let started = Locked<[Result<WorkerProcess, WorkerFailure>]>([])
+        let group = DispatchGroup()
+        for _ in 0..<self.count {
+            group.enter()
+            NativeThread.start(stackSize: 512 << 10) {
+                let result: Result<WorkerProcess, WorkerFailure>
+                do throws(WorkerFailure) { result = .success(try WorkerProcess.start(executable: executable, arguments: arguments)) } catch { result = .failure(error) }
+                started.withLock { $0.append(result) }
+                group.leave()
+            }
+        }
+        group.wait()
+        let results = started.withLock { $0 }
+        let workers = results.compactMap { try? $0.get() }
+        guard let first = workers.first else {
+            if case .failure(let failure) = results.first { throw failure }
+            throw .unavailable(reason: "no worker started")
+        }
         sandboxName.withLock { $0 = first.hello["sandbox"]?.stringValue }
-        self.idle = Locked([first] + Array(repeating: nil, count: self.count - 1))
+        self.idle = Locked(workers + Array(repeating: nil, count: self.count - workers.count))
         self.available = DispatchSemaphore(value: self.count)
     }
 
