@@ -40,8 +40,10 @@ public struct BatchRunner: Sendable {
         // must not be the input folder itself or contain it.
         guard outputRoot != inputRoot, !inputRoot.hasPrefix(outputRoot + "/") else { throw .overlappingFolders(input: inputRoot, output: outputRoot) }
         // Before anything else touches the output folder: a second run of this shard refuses here.
-        let split = try BatchSplitLock(outputRoot: outputRoot, shards: options.shard.count)
+        // The manifest's lock first (a second run of this very shard is told the holder's pid),
+        // then the folder's split (runs of another split are refused too).
         let lock = try BatchLock(manifestPath: outputRoot + "/" + options.manifestName)
+        let split = try BatchSplitLock(outputRoot: outputRoot, shards: options.shard.count)
         let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
         let all = InputWalker.files(under: inputRoot).filter { outputPrefix == nil || !$0.hasPrefix(outputPrefix!) }
         let layout = OutputLayout(relativePaths: all)

@@ -23,10 +23,12 @@ public struct SafetyLimits: Sendable, Equatable {
     /// FFmpeg's whole frames and reference frames, a streaming decoder's row window). Checked before
     /// anything is decoded: an image whose decoder needs more whatever size it is loaded at is
     /// refused (`over-cap`); one whose buffers shrink with shrink-on-load is loaded small enough to
-    /// fit. Default 400 MiB (419,430,400 bytes): the process itself (~55 MB of libraries) and the
-    /// estimate's error come on top, and a job must peak under 512 MB (a progressive JPEG estimated
-    /// just under 512 MiB peaked at 561 MB).
-    public var maxDecodeBytes: Int64 = 400 << 20
+    /// fit. Default 512 MiB (536,870,912 bytes), which a 4K → 1080p transcode needs (~455 MiB
+    /// estimated, ~570 MB measured). It bounds the decoder, not the process: the process itself
+    /// (~55 MB of libraries) and the estimate's error come on top, so a job admitted just under
+    /// the cap peaks near 560 MB (a progressive JPEG estimated just under 512 MiB peaked at
+    /// 561 MB); the worker processes' memory limit (1 GiB) is the backstop.
+    public var maxDecodeBytes: Int64 = 512 << 20
 
     public init() {}
 
