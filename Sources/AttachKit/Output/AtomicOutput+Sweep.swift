@@ -24,7 +24,7 @@ extension AtomicOutput {
     @discardableResult
     static func removeTemporaries(in folder: String, ofProcess pid: pid_t) -> Int {
         guard Processes.isGone(pid) else { return 0 }
-        return sweep(folder) { $0 == pid }
+        return sweep(folder) { owner(ofAnyTemporary: $0) == pid }
     }
 
     /// Removes, in every folder beneath `root` (at most `limit` entries looked at, hidden folders
@@ -36,32 +36,36 @@ extension AtomicOutput {
         var seen = 0
         var removed = 0
         while let folder = folders.popLast(), seen < limit {
-            removed += sweep(folder) { Processes.isGone($0) }
+            removed += sweep(folder) { owner(ofAnyTemporary: $0).map(Processes.isGone) ?? false }
             guard let stream = opendir(folder) else { continue }
             while let entry = readdir(stream), seen < limit {
                 seen += 1
                 let name = withUnsafePointer(to: entry.pointee.d_name) {
                     $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
                 }
-                if entry.pointee.d_type == UInt8(DT_DIR), !name.hasPrefix(".") { folders.append(folder + "/" + name) }
+                guard !name.hasPrefix(".") else { continue }
+                var status = stat()
+                let isFolder = entry.pointee.d_type == UInt8(DT_DIR)
+                    || (entry.pointee.d_type == UInt8(DT_UNKNOWN) && lstat(folder + "/" + name, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR)
+                if isFolder { folders.append(folder + "/" + name) }
             }
             closedir(stream)
         }
         return removed
     }
 
-    /// Unlinks the temporaries in `folder` whose owner `doomed` accepts.
-    private static func sweep(_ folder: String, _ doomed: (pid_t) -> Bool) -> Int {
+    /// Unlinks the entries of `folder` whose name `doomed` accepts (the one way temporaries are
+    /// removed: callers decide by exact name and owner). Returns how many were removed.
+    static func sweep(_ folder: String, _ doomed: (String) -> Bool) -> Int {
         guard let stream = opendir(folder) else { return 0 }
         defer { closedir(stream) }
         let directory = dirfd(stream)
         var names: [String] = []
         while let entry = readdir(stream) {
-            guard entry.pointee.d_type == UInt8(DT_REG) else { continue }
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if let pid = owner(ofAnyTemporary: name), doomed(pid) { names.append(name) }
+            if name.hasPrefix("."), name.hasSuffix(".tmp"), doomed(name) { names.append(name) }
         }
         return names.filter { unlinkat(directory, $0, 0) == 0 }.count
     }

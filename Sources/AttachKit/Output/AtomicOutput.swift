@@ -109,19 +109,9 @@ struct AtomicOutput: ~Copyable {
     /// - Returns: how many were removed.
     @discardableResult
     static func removeStaleTemporaries(in folder: String, stems: Set<String>) -> Int {
-        guard let stream = opendir(folder) else { return 0 }
-        defer { closedir(stream) }
-        let directory = dirfd(stream)
-        var doomed: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard name.hasPrefix("."), name.hasSuffix(".tmp") else { continue }
-            let owners = stems.compactMap { owner(ofTemporary: name, stem: $0) }
-            if let pid = owners.first, Processes.isGone(pid) { doomed.append(name) }
+        sweep(folder) { name in
+            stems.lazy.compactMap { owner(ofTemporary: name, stem: $0) }.first.map(Processes.isGone) ?? false
         }
-        return doomed.filter { unlinkat(directory, $0, 0) == 0 }.count
     }
 
     /// A second temporary file beside this one (`.STEM.PID.XXXXXX.retry.tmp`, the same random
