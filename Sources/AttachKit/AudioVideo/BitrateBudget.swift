@@ -65,11 +65,4 @@ enum BitrateBudget {
         let packets = audioSampleRate.map { duration * Double($0) / 1024 } ?? 0
         return 4096 + (frames * 12 + packets * 5).clampedInteger(in: 0...Int64.max / 2, rounding: .towardZero)
     }
-
-    /// Bits per second that spend `bytes` over `duration` seconds (saturating at `Int.max` for a
-    /// duration so short the rate has no meaning).
-    static func bitRate(bytes: Int64, duration: Double) -> Int {
-        guard duration > 0, bytes > 0 else { return 0 }
-        return (Double(bytes) * 8 / duration).clampedInteger(in: 0...Int.max, rounding: .towardZero)
-    }
 }

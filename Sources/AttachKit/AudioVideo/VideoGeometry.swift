@@ -36,11 +36,6 @@ struct VideoGeometry: Sendable, Equatable {
         abs(sampleAspect - 1) < 0.01 && max(width, height) <= (maxLongEdge ?? Int.max)
     }
 
-    /// The displayed (upright) size of a stored size under this rotation.
-    func displayed(_ size: (width: Int, height: Int)) -> (width: Int, height: Int) {
-        rotation % 180 == 0 ? size : (size.height, size.width)
-    }
-
     /// The nearest even number, at least 2 (never rounds up past `value` by more than one), at
     /// most 65,534: no codec AttachKit writes stores a larger side, and a sample aspect ratio from
     /// the file (up to 2³¹:1) may make `value` anything.

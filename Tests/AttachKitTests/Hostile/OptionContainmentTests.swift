@@ -189,7 +189,6 @@ struct OptionContainmentTests {
                 }
             }
         }
-        #expect(BitrateBudget.bitRate(bytes: 1_000_000, duration: 1e-300) == Int.max)
         #expect(BitrateBudget.containerOverhead(duration: .infinity, frameRate: 240, audioSampleRate: 48_000) > 0)
         #expect(BitrateBudget.comfortableAudioBitRate(channels: 2, sourceBitRate: Int.max) == 128_000)
         #expect(VideoGeometry(width: 65_535, height: 2, sampleAspect: 2_147_483_647, rotation: 0).output(maxLongEdge: nil).width == 65_534)

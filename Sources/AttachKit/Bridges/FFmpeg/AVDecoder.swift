@@ -85,9 +85,6 @@ struct AVDecoder: ~Copyable {
         avcodec_free_context(&doomed)
     }
 
-    /// The decoder's name (e.g. `"h264"`, `"libdav1d"`).
-    var decoderName: String { String(cString: context.pointee.codec.pointee.name) }
-
     /// Feeds one packet (the caller keeps and later unrefs it).
     /// - Throws: ``FFmpegError`` tagged `"decode"` when the data is invalid or decoding fails.
     func send(_ packet: borrowing AVPacketBuffer) throws(FFmpegError) -> FeedStep {

@@ -23,9 +23,6 @@ struct FFmpegError: Error, Sendable, CustomStringConvertible {
 
     var description: String { "\(operation): \(message)" }
 
-    /// The input's bytes are not valid for the format (as opposed to an I/O or option problem).
-    var isInvalidData: Bool { code == ak_averror_invaliddata() }
-
     static let endOfFile = ak_averror_eof()
     static let tryAgain = ak_averror_eagain()
 }

@@ -16,8 +16,6 @@ struct VipsImage: ~Copyable {
     var height: Int { Int(vips_image_get_height(pointer)) }
     var bands: Int { Int(vips_image_get_bands(pointer)) }
     var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
-    /// Pages (frames) the file holds, 1 when the format has no pages.
-    var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
     /// Height of one page when several are stacked (loaded with `n=-1`).
     var pageHeight: Int { Int(vips_image_get_page_height(pointer)) }
 
