@@ -12,7 +12,7 @@ final class AudioEncodeStage: ClipStage {
     private(set) var finished = false
     private(set) var tally = StreamTally()
     private let codecName: String
-    private let inputTimeBase: AVRational
+    private let inputTimeBase: Rational
     private let timeline: ClipTimeline
     private let sampleRate: Int
     private var decoder: AVDecoder
@@ -23,7 +23,7 @@ final class AudioEncodeStage: ClipStage {
     private let converted: AVFrameBuffer
     private let chunk: AVFrameBuffer
     private let packet: AVPacketBuffer
-    private var outputTimeBase = AVRational(num: 1, den: 1)
+    private var outputTimeBase = Rational(1, 1)
     /// Whether the first samples were placed on the clip's clock.
     private var placed = false
     /// Output sample position of the FIFO's first sample (the next frame sent to the encoder).
@@ -124,7 +124,7 @@ final class AudioEncodeStage: ClipStage {
                 return
             case .frame:
                 defer { decoded.unref() }
-                let time = decoded.timestamp.map { AVInput.seconds($0, in: inputTimeBase) }
+                let time = decoded.timestamp.map(inputTimeBase.seconds)
                 if let time { lastTime = time }
                 try resampler.convert(decoded, into: converted)
                 try queue(output: output, startingAt: time)

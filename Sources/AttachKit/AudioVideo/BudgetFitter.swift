@@ -44,7 +44,7 @@ struct BudgetFitter {
     }
 
     private var budget: Int64 { template.budget }
-    private var frameRate: Double { source.video?.fps ?? 0 }
+    private var frameRate: Double { source.video?.frameRate.value ?? 0 }
     private var capSize: (width: Int, height: Int)? { template.video?.geometry.output(maxLongEdge: template.maxLongEdge) }
 
     /// The bytes of the budget media may use over `duration` seconds at `share` of the budget.

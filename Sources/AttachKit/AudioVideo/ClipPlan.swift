@@ -37,7 +37,7 @@ struct VideoTrackPlan: Sendable {
     /// `nil` = stream copy; otherwise the encode.
     var encode: VideoEncode?
     /// Nominal frame rate of the input (timestamps fill-in and rate control).
-    var frameRate: AVRational
+    var frameRate: Rational
 
     struct VideoEncode: Sendable, Equatable {
         var width: Int

@@ -21,12 +21,10 @@ struct ClipSource: Sendable {
         let codec: Codec
         let pixelFormat: String?
         let geometry: VideoGeometry
-        let frameRate: AVRational
+        let frameRate: Rational
         let decodable: Bool
         /// The sample entry's FourCC (`hvc1`, `hev1`...).
         let tag: String?
-
-        var fps: Double { Double(frameRate.num) / Double(frameRate.den) }
     }
 
     struct Cover: Sendable {
@@ -71,8 +69,8 @@ struct ClipSource: Sendable {
             // header that may leave them out (H.263 in 3GP has no size in its sample entry).
             video = Video(index: v.index, codec: v.codec, pixelFormat: info.pixelFormat ?? v.pixelFormat,
                           geometry: VideoGeometry(width: info.width ?? v.width, height: info.height ?? v.height,
-                                                  sampleAspect: Double(sar.num) / Double(sar.den), rotation: v.rotation),
-                          frameRate: input.frameRate(of: v.index) ?? AVRational(num: 30, den: 1),
+                                                  sampleAspect: sar.value, rotation: v.rotation),
+                          frameRate: input.frameRate(of: v.index) ?? Rational(30, 1),
                           decodable: input.hasDecoder(stream: v.index), tag: input.codecTag(of: v.index))
         }
         // The first sound FFmpeg can decode or that is copyable as it is.

@@ -28,11 +28,11 @@ extension ClipStage {
     func begin(output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {}
 
     /// Writes `packet` (timestamps already in the output stream's time base) and counts it.
-    func mux(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput, timeBase: AVRational,
+    func mux(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput, timeBase: Rational,
              tally: inout StreamTally) throws(PrepareError) {
         let p = packet.pointer.pointee
-        let time = AVInput.seconds(p.pts != ak_nopts_value() ? p.pts : p.dts, in: timeBase)
-        tally.add(bytes: Int(p.size), at: time, duration: AVInput.seconds(p.duration, in: timeBase))
+        let time = timeBase.seconds(p.pts != ak_nopts_value() ? p.pts : p.dts)
+        tally.add(bytes: Int(p.size), at: time, duration: timeBase.seconds(p.duration))
         do {
             try output.write(packet)
         } catch {

@@ -9,7 +9,7 @@ final class CoverArtStage: ClipStage {
     private(set) var outputIndex = -1
     let finished = true
     private(set) var tally = StreamTally()
-    private var outputTimeBase = AVRational(num: 1, den: 90_000)
+    private var outputTimeBase = Rational(1, 90_000)
     private let maxPixels: Int64
 
     init(inputIndex: Int, decoding: DecoderBudget) {

@@ -86,12 +86,12 @@ struct PosterFrameDecoder {
     /// Takes the decoder's frames into `kept` while they are not after `target`.
     /// - Returns: `true` once a frame after the target arrived (the kept one is the answer).
     private func drain(_ decoder: borrowing AVDecoder, _ decoded: borrowing AVFrameBuffer, _ kept: borrowing AVFrameBuffer,
-                       timeBase: AVRational, target: Double, keptTime: inout Double?) throws(FFmpegError) -> Bool {
+                       timeBase: Rational, target: Double, keptTime: inout Double?) throws(FFmpegError) -> Bool {
         while true {
             switch try decoder.receive(into: decoded) {
             case .needsInput, .endOfStream: return false
             case .frame:
-                let t = decoded.timestamp.map { AVInput.seconds($0, in: timeBase) } ?? (keptTime ?? target)
+                let t = decoded.timestamp.map(timeBase.seconds) ?? (keptTime ?? target)
                 if t > target + ClipTimeline.epsilon && keptTime != nil {
                     decoded.unref()
                     return true

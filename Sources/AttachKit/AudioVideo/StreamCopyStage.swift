@@ -13,20 +13,20 @@ final class StreamCopyStage: ClipStage {
     private(set) var finished = false
     private(set) var tally = StreamTally()
     private let isVideo: Bool
-    private let inputTimeBase: AVRational
+    private let inputTimeBase: Rational
     /// Seconds one frame lasts, for packets that carry no duration (MPEG-TS).
     private let fallbackDuration: Double
     private let timeline: ClipTimeline
-    private var outputTimeBase = AVRational(num: 1, den: 1)
+    private var outputTimeBase = Rational(1, 1)
     private var started = false
 
-    init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: AVRational?, timeline: ClipTimeline) {
+    init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, timeline: ClipTimeline) {
         self.inputIndex = inputIndex
         self.isVideo = isVideo
         self.inputTimeBase = input.timeBase(of: inputIndex)
         self.timeline = timeline
-        if let rate = frameRate, rate.num > 0 {
-            fallbackDuration = Double(rate.den) / Double(rate.num)
+        if let rate = frameRate, rate.numerator > 0 {
+            fallbackDuration = rate.inverse
         } else {
             fallbackDuration = isVideo ? 1.0 / 30 : 1024.0 / 48_000
         }
@@ -45,7 +45,7 @@ final class StreamCopyStage: ClipStage {
     func accept(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished, let t = packet.seconds(in: inputTimeBase) else { return }
         let epsilon = ClipTimeline.epsilon
-        let duration = packet.duration > 0 ? AVInput.seconds(packet.duration, in: inputTimeBase) : fallbackDuration
+        let duration = packet.duration > 0 ? inputTimeBase.seconds(packet.duration) : fallbackDuration
         if !started {
             if isVideo {
                 guard packet.isKeyframe, timeline.keepsPreroll || t >= timeline.start - epsilon else { return }
@@ -62,11 +62,11 @@ final class StreamCopyStage: ClipStage {
         }
         started = true
         if packet.duration <= 0 {
-            packet.pointer.pointee.duration = AVInput.timestamp(duration, in: inputTimeBase)
+            packet.pointer.pointee.duration = inputTimeBase.timestamp(duration)
         }
         // Containers that store decoding times only (AVI): MP4 needs a presentation time.
         if packet.pointer.pointee.pts == ak_nopts_value() { packet.pointer.pointee.pts = packet.pointer.pointee.dts }
-        packet.retime(minus: AVInput.timestamp(base, in: inputTimeBase), from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
+        packet.retime(minus: inputTimeBase.timestamp(base), from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
         try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
     }
 

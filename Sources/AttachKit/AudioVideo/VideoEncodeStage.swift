@@ -10,7 +10,7 @@ final class VideoEncodeStage: ClipStage {
     private(set) var finished = false
     private(set) var tally = StreamTally()
     private let codecName: String
-    private let inputTimeBase: AVRational
+    private let inputTimeBase: Rational
     private let frameDuration: Double
     private let timeline: ClipTimeline
     private var decoder: AVDecoder
@@ -19,7 +19,7 @@ final class VideoEncodeStage: ClipStage {
     private let decoded: AVFrameBuffer
     private let scaled: AVFrameBuffer
     private let packet: AVPacketBuffer
-    private var outputTimeBase = AVRational(num: 1, den: 1)
+    private var outputTimeBase = Rational(1, 1)
     private var lastTime: Double?
     private var lastPts: Int64 = .min
     private var decoderDone = false
@@ -33,7 +33,7 @@ final class VideoEncodeStage: ClipStage {
         let info = input.stream(plan.index)
         codecName = info.codec.rawValue
         inputTimeBase = input.timeBase(of: plan.index)
-        frameDuration = Double(plan.frameRate.den) / Double(plan.frameRate.num)
+        frameDuration = plan.frameRate.inverse
         self.timeline = timeline
         do {
             decoder = try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
@@ -113,7 +113,7 @@ final class VideoEncodeStage: ClipStage {
     }
 
     private func take(output: borrowing AVOutput) throws(PrepareError) {
-        let time = decoded.timestamp.map { AVInput.seconds($0, in: inputTimeBase) } ?? ((lastTime ?? timeline.start) + frameDuration)
+        let time = decoded.timestamp.map(inputTimeBase.seconds) ?? ((lastTime ?? timeline.start) + frameDuration)
         lastTime = time
         if time < timeline.start - frameDuration / 2 { return }
         if time >= timeline.end - frameDuration / 2 {
@@ -126,7 +126,7 @@ final class VideoEncodeStage: ClipStage {
         } catch {
             throw ClipErrors.processing("scaling video", error)
         }
-        var pts = AVInput.timestamp(time - base, in: encoder.timeBase)
+        var pts = encoder.timeBase.timestamp(time - base)
         if pts <= lastPts { pts = lastPts + 1 }
         lastPts = pts
         let frame = scaled.pointer
@@ -148,7 +148,7 @@ final class VideoEncodeStage: ClipStage {
             }
             guard step == .packet else { return }
             if packet.pointer.pointee.duration <= 0 {
-                packet.pointer.pointee.duration = max(1, AVInput.timestamp(frameDuration, in: encoder.timeBase))
+                packet.pointer.pointee.duration = max(1, encoder.timeBase.timestamp(frameDuration))
             }
             packet.retime(minus: 0, from: encoder.timeBase, to: outputTimeBase, stream: outputIndex)
             try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)

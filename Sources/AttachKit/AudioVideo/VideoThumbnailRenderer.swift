@@ -63,7 +63,7 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
             let streams = input.streams
             if let video = streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) {
                 let sar = input.sampleAspectRatio(of: video.index)
-                return Located(kind: .picture(video.index), sampleAspect: Double(sar.num) / Double(sar.den), rotation: video.rotation)
+                return Located(kind: .picture(video.index), sampleAspect: sar.value, rotation: video.rotation)
             }
             if let cover = streams.first(where: \.isAttachedPicture) {
                 return Located(kind: .cover(cover.index), sampleAspect: 1, rotation: 0)

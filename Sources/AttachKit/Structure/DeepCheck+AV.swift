@@ -118,14 +118,14 @@ struct DecodedDuration {
         return max(0, videoEnd - firstVideoTime)
     }
 
-    mutating func add(_ frame: borrowing AVFrameBuffer, timeBase: AVRational) {
+    mutating func add(_ frame: borrowing AVFrameBuffer, timeBase: Rational) {
         frames += 1
         if frame.sampleCount > 0, frame.sampleRate > 0 {
             audioSeconds += Double(frame.sampleCount) / Double(frame.sampleRate)
             return
         }
-        guard let timestamp = frame.timestamp, timeBase.num > 0, timeBase.den > 0 else { return }
-        let unit = Double(timeBase.num) / Double(timeBase.den)
+        guard let timestamp = frame.timestamp, timeBase.isPositive else { return }
+        let unit = timeBase.value
         let start = Double(timestamp) * unit
         var length = Double(frame.packetDuration) * unit
         if length == 0, let frameRate, frameRate > 0 { length = 1 / frameRate }

@@ -117,7 +117,7 @@ struct AudioVideoFitTests {
         ClipSource(path: "/x.mp4", demuxer: "mov", container: .mp4, duration: duration, bytes: 60_000_000,
                    video: .init(index: 0, codec: .h264, pixelFormat: "yuv420p",
                                 geometry: VideoGeometry(width: width, height: height, sampleAspect: 1, rotation: 0),
-                                frameRate: .init(num: 30, den: 1), decodable: true, tag: "avc1"),
+                                frameRate: Rational(30, 1), decodable: true, tag: "avc1"),
                    audio: .init(index: 1, codec: .aac, sampleRate: 48_000, channels: 2, bitRate: 128_000, decodable: true),
                    cover: nil, dropped: [])
     }

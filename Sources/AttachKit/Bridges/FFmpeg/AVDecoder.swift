@@ -32,7 +32,7 @@ struct AVDecoder: ~Copyable {
     /// The stream's index in its input.
     let streamIndex: Int
     /// The stream's time base: packet and frame timestamps count in these units.
-    let timeBase: AVRational
+    let timeBase: Rational
 
     /// Opens the decoder FFmpeg registers for the codec of stream `streamIndex` of `input`.
     /// - Parameter options: AVCodecContext/decoder private options (e.g. `["threads": "1",
@@ -77,7 +77,7 @@ struct AVDecoder: ~Copyable {
         }
         context = raw
         self.streamIndex = streamIndex
-        timeBase = stream.pointee.time_base
+        timeBase = Rational(stream.pointee.time_base)
     }
 
     deinit {

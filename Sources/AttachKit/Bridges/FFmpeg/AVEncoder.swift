@@ -19,9 +19,9 @@ struct VideoEncoderSettings: Sendable {
     /// Default `AV_PIX_FMT_YUV420P` (8-bit 4:2:0: what every H.264 decoder in iOS plays).
     var pixelFormat = AV_PIX_FMT_YUV420P
     /// Timestamps of the frames sent count in this unit.
-    var timeBase: AVRational
+    var timeBase: Rational
     /// Nominal frame rate (rate control and the stream header).
-    var frameRate: AVRational
+    var frameRate: Rational
     /// Average bits per second (one-pass ABR).
     var bitRate: Int
     /// VBV cap in bits per second and buffer in bits; `nil` = none.
@@ -70,8 +70,8 @@ struct AVEncoder: ~Copyable {
         raw.pointee.width = Int32(settings.width)
         raw.pointee.height = Int32(settings.height)
         raw.pointee.pix_fmt = settings.pixelFormat
-        raw.pointee.time_base = settings.timeBase
-        raw.pointee.framerate = settings.frameRate
+        raw.pointee.time_base = settings.timeBase.av
+        raw.pointee.framerate = settings.frameRate.av
         raw.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         raw.pointee.bit_rate = Int64(settings.bitRate)
         if let maxRate = settings.maxRate { raw.pointee.rc_max_rate = Int64(maxRate) }
@@ -104,7 +104,7 @@ struct AVEncoder: ~Copyable {
         avcodec_free_context(&doomed)
     }
 
-    var timeBase: AVRational { context.pointee.time_base }
+    var timeBase: Rational { Rational(context.pointee.time_base) }
     /// Samples per channel each audio frame must carry (0 = any).
     var frameSize: Int { Int(context.pointee.frame_size) }
 

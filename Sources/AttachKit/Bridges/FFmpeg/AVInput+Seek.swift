@@ -8,40 +8,39 @@ extension AVInput {
     /// - Throws: ``FFmpegError`` tagged `"seek"`.
     func seek(stream index: Int, toKeyframeBefore seconds: Double) throws(FFmpegError) {
         let timeBase = self.timeBase(of: index)
-        let target = Self.timestamp(seconds, in: timeBase)
+        let target = timeBase.timestamp(seconds)
         let status = avformat_seek_file(context, Int32(index), Int64.min, target, target, 0)
         guard status >= 0 else { throw FFmpegError(operation: "seek", code: status) }
     }
 
     /// The time base stream `index`'s timestamps count in.
-    func timeBase(of index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
+    func timeBase(of index: Int) -> Rational { Rational(context.pointee.streams[index]!.pointee.time_base) }
 
     /// The stream's first timestamp in seconds (0 when unknown).
     func startTime(of index: Int) -> Double {
         let stream = context.pointee.streams[index]!
         let start = stream.pointee.start_time
         guard start != ak_nopts_value() else { return 0 }
-        return Self.seconds(start, in: stream.pointee.time_base)
+        return Rational(stream.pointee.time_base).seconds(start)
     }
 
     /// The nominal frame rate of video stream `index` (average, else the container's base rate),
     /// `nil` when neither is known.
-    func frameRate(of index: Int) -> AVRational? {
+    func frameRate(of index: Int) -> Rational? {
         let stream = context.pointee.streams[index]!
-        for rate in [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate] where rate.num > 0 && rate.den > 0 {
-            let fps = Double(rate.num) / Double(rate.den)
-            if fps >= 1, fps <= 240 { return rate }
+        for rate in [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate].map(Rational.init) where rate.isPositive {
+            if rate.value >= 1, rate.value <= 240 { return rate }
         }
         return nil
     }
 
     /// The sample aspect ratio of video stream `index` (1:1 when unknown).
-    func sampleAspectRatio(of index: Int) -> AVRational {
+    func sampleAspectRatio(of index: Int) -> Rational {
         let stream = context.pointee.streams[index]!
-        for sar in [stream.pointee.sample_aspect_ratio, stream.pointee.codecpar.pointee.sample_aspect_ratio] where sar.num > 0 && sar.den > 0 {
+        for sar in [stream.pointee.sample_aspect_ratio, stream.pointee.codecpar.pointee.sample_aspect_ratio].map(Rational.init) where sar.isPositive {
             return sar
         }
-        return AVRational(num: 1, den: 1)
+        return Rational(1, 1)
     }
 
     /// A copy of the cover-art packet of attached-picture stream `index` into `packet`.
@@ -55,36 +54,22 @@ extension AVInput {
         let status = withUnsafePointer(to: &stream.pointee.attached_pic) { av_packet_ref(packet.pointer, $0) }
         guard status >= 0 else { throw FFmpegError(operation: "attached picture", code: status) }
     }
-
-    /// `seconds` as a timestamp in `timeBase` (rounded to the nearest unit), saturating at half
-    /// the range of `Int64` (room for the offsets added to it) so an absurd time from a file or a
-    /// caller cannot trap; NaN or a time base without ticks gives 0.
-    static func timestamp(_ seconds: Double, in timeBase: AVRational) -> Int64 {
-        guard timeBase.num > 0, !seconds.isNaN else { return 0 }
-        return (seconds * Double(timeBase.den) / Double(timeBase.num)).clampedInteger(in: Int64.min / 2...Int64.max / 2)
-    }
-
-    /// A timestamp in `timeBase` as seconds.
-    static func seconds(_ timestamp: Int64, in timeBase: AVRational) -> Double {
-        guard timeBase.den > 0 else { return 0 }
-        return Double(timestamp) * Double(timeBase.num) / Double(timeBase.den)
-    }
 }
 
 extension AVPacketBuffer {
     /// Presentation time in seconds in `timeBase` (decoding time when no presentation time is set).
-    func seconds(in timeBase: AVRational) -> Double? { timestamp.map { AVInput.seconds($0, in: timeBase) } }
+    func seconds(in timeBase: Rational) -> Double? { timestamp.map(timeBase.seconds) }
 
     /// Whether the packet starts a keyframe (`AV_PKT_FLAG_KEY`).
     var isKeyframe: Bool { (pointer.pointee.flags & AV_PKT_FLAG_KEY) != 0 }
 
     /// Moves every timestamp by `-offset` (in the packet's current time base), then converts them
     /// from `from` to `to`, and sets the output stream index.
-    func retime(minus offset: Int64, from: AVRational, to: AVRational, stream: Int) {
+    func retime(minus offset: Int64, from: Rational, to: Rational, stream: Int) {
         let p = pointer
         if p.pointee.pts != ak_nopts_value() { p.pointee.pts -= offset }
         if p.pointee.dts != ak_nopts_value() { p.pointee.dts -= offset }
-        av_packet_rescale_ts(p, from, to)
+        av_packet_rescale_ts(p, from.av, to.av)
         p.pointee.stream_index = Int32(stream)
         p.pointee.pos = -1
     }

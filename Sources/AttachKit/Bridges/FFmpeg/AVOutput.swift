@@ -117,7 +117,7 @@ struct AVOutput: ~Copyable {
 
     /// The time base of output stream `index`, valid after ``writeHeader(options:)`` (the muxer
     /// may have changed the one asked for).
-    func timeBase(of index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
+    func timeBase(of index: Int) -> Rational { Rational(context.pointee.streams[index]!.pointee.time_base) }
 
     /// Hands `packet` (timestamps in ``timeBase(of:)`` of its stream) to the interleaving muxer,
     /// which takes its data: the packet is blank afterwards.

@@ -116,9 +116,9 @@ enum FFmpegPictureReader {
             self.source = source
         }
 
-        mutating func noteTiming(_ frame: borrowing AVFrameBuffer, timeBase: AVRational, kept: Bool) {
+        mutating func noteTiming(_ frame: borrowing AVFrameBuffer, timeBase: Rational, kept: Bool) {
             decoded += 1
-            let unit = timeBase.den > 0 ? Double(timeBase.num) / Double(timeBase.den) * 1000 : 0
+            let unit = timeBase.denominator > 0 ? timeBase.value * 1000 : 0
             timings.append((frame.timestamp.map { Double($0) * unit }, Double(frame.packetDuration) * unit, kept))
         }
 
