@@ -38,6 +38,9 @@ struct VideoTrackPlan: Sendable {
     var encode: VideoEncode?
     /// Nominal frame rate of the input (timestamps fill-in and rate control).
     var frameRate: Rational
+    /// The FourCC a stream copy's sample entry carries (``ClipPlanner/copyTag(for:)``); `nil` =
+    /// the muxer's own for the codec. Unused by an encode.
+    var tag: String? = nil
 
     struct VideoEncode: Sendable, Equatable {
         var width: Int

@@ -23,6 +23,11 @@ struct ClipPlanner {
         .hevc: ["yuv420p", "yuvj420p", "yuv420p10le"],
     ]
 
+    /// The sample-entry FourCC a copied video stream is written with: `hvc1` for HEVC (parameter
+    /// sets in the sample entry, the only HEVC tag iOS plays, so a `hev1` input is retagged);
+    /// `nil` for the rest (the muxer's own tag, e.g. `avc1`).
+    static func copyTag(for codec: Codec) -> String? { codec == .hevc ? "hvc1" : nil }
+
     /// The strategies for this input, in order.
     /// - Throws: ``PrepareError/unsupported(reason:)`` when no allowed output can be made (the
     ///   profile allows no type AttachKit writes, FFmpeg cannot decode the picture...),
@@ -81,7 +86,8 @@ struct ClipPlanner {
                 case .encode: return AudioTrackPlan(index: a.index, encode: template.comfortableAudio())
                 }
             }
-            light = ClipPlan(container: .mp4, video: VideoTrackPlan(index: video.index, encode: nil, frameRate: video.frameRate),
+            light = ClipPlan(container: .mp4, video: VideoTrackPlan(index: video.index, encode: nil, frameRate: video.frameRate,
+                                                                  tag: Self.copyTag(for: video.codec)),
                              audio: audio, window: window, trim: options.trim, decoding: DecoderBudget(job: job))
         }
         if video.codec == .hevc, video.tag == "hev1", light != nil { notes.append("HEVC retagged hvc1 (iOS plays only hvc1)") }

@@ -121,14 +121,15 @@ struct ClipWriter {
                 stages.append(try VideoEncodeStage(plan: video, encode: encode, input: input, globalHeader: globalHeader,
                                                    timeline: timeline, decoding: plan.decoding))
             } else {
-                stages.append(StreamCopyStage(inputIndex: video.index, isVideo: true, input: input, frameRate: video.frameRate, timeline: timeline))
+                stages.append(StreamCopyStage(inputIndex: video.index, isVideo: true, input: input, frameRate: video.frameRate,
+                                               tag: video.tag, timeline: timeline))
             }
         }
         if let audio = plan.audio {
             if let encode = audio.encode {
                 stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader, timeline: timeline))
             } else {
-                stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, timeline: timeline))
+                stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, tag: nil, timeline: timeline))
             }
         }
         if let cover = plan.cover { stages.append(CoverArtStage(inputIndex: cover, decoding: plan.decoding)) }

@@ -19,9 +19,12 @@ final class StreamCopyStage: ClipStage {
     private let timeline: ClipTimeline
     private var outputTimeBase = Rational(1, 1)
     private var started = false
+    /// The output's sample-entry FourCC (the plan's choice); `nil` = the muxer's own.
+    private let tag: String?
 
-    init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, timeline: ClipTimeline) {
+    init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, tag: String?, timeline: ClipTimeline) {
         self.inputIndex = inputIndex
+        self.tag = tag
         self.isVideo = isVideo
         self.inputTimeBase = input.timeBase(of: inputIndex)
         self.timeline = timeline
@@ -34,7 +37,7 @@ final class StreamCopyStage: ClipStage {
 
     func attach(to output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {
         do {
-            outputIndex = try output.addStream(copying: inputIndex, of: input)
+            outputIndex = try output.addStream(copying: inputIndex, of: input, tag: tag)
         } catch {
             throw ClipErrors.processing("adding a copied stream", error)
         }

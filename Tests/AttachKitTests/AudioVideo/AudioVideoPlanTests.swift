@@ -49,6 +49,24 @@ struct AudioVideoPlanTests {
         #expect(EncodeTemplate.sampleRate(for: 16_000, bitRate: 24_000, channels: 1) == 16_000)
     }
 
+    @Test("a stream copy of HEVC is planned as hvc1, of H.264 with the muxer's own tag", arguments: [(Codec.hevc, "hvc1"), (Codec.h264, nil)] as [(Codec, String?)])
+    func copyTag(codec: Codec, tag: String?) throws {
+        // Given a 1280×720 source within the ios profile, its video in `codec`
+        let job = try AudioVideoFitTests.job(maxBytes: 60_000_000, duration: 10)
+        let base = AudioVideoFitTests.source(width: 1280, height: 720, duration: 10)
+        let video = try #require(base.video)
+        let source = ClipSource(path: base.path, demuxer: base.demuxer, container: base.container, duration: base.duration, bytes: base.bytes,
+                                video: .init(index: video.index, codec: codec, pixelFormat: video.pixelFormat, geometry: video.geometry,
+                                             frameRate: video.frameRate, decodable: true, tag: "hev1"),
+                                audio: base.audio, cover: nil, dropped: [])
+        // When it is planned
+        let strategy = try ClipPlanner(job: job, source: source).plan()
+        // Then the stream copy names the tag the bridge writes
+        let light = try #require(strategy.light)
+        #expect(light.video?.encode == nil)
+        #expect(light.video?.tag == tag)
+    }
+
     @Test("layout: moov after mdat is found; faststart files and other containers pass")
     func layout() throws {
         #expect(LayoutCheck.indexFollowsMedia(path: TestEnvironment.fixture("video/mp4_av1_320x240_2s.mp4")))

@@ -53,12 +53,12 @@ struct AVOutput: ~Copyable {
     var wantsGlobalHeader: Bool { (context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
 
     /// Adds a stream that will carry `input`'s stream `index` packets unchanged (stream copy).
-    /// The codec tag is cleared so the muxer picks the one its format uses, except HEVC, which is
-    /// tagged `hvc1` (parameter sets in the sample entry: the only HEVC tag iOS plays).
     /// The display matrix (rotation) and the disposition travel with it.
+    /// - Parameter tag: the FourCC the output's sample entry carries (`"hvc1"`); `nil` = the one the
+    ///   muxer's format uses for the codec (the input's tag is cleared). Default `nil`.
     /// - Returns: the output stream's index.
     /// - Throws: ``FFmpegError`` tagged `"add stream"`.
-    func addStream(copying index: Int, of input: borrowing AVInput) throws(FFmpegError) -> Int {
+    func addStream(copying index: Int, of input: borrowing AVInput, tag: String? = nil) throws(FFmpegError) -> Int {
         guard index >= 0, index < input.streamCount, let source = input.context.pointee.streams[index] else {
             throw FFmpegError(operation: "add stream", message: "no stream \(index) in the input")
         }
@@ -68,7 +68,8 @@ struct AVOutput: ~Copyable {
         let copied = avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar)
         guard copied >= 0 else { throw FFmpegError(operation: "add stream", code: copied) }
         let parameters = stream.pointee.codecpar!
-        parameters.pointee.codec_tag = parameters.pointee.codec_id == AV_CODEC_ID_HEVC ? ak_fourcc(104, 118, 99, 49) : 0
+        parameters.pointee.codec_tag = 0
+        if let tag { parameters.pointee.codec_tag = try Self.codecTag(tag) }
         stream.pointee.time_base = source.pointee.time_base
         stream.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
         stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
@@ -136,6 +137,13 @@ struct AVOutput: ~Copyable {
         guard status >= 0 else { throw FFmpegError(operation: "write trailer", code: status) }
         let closed = avio_closep(&context.pointee.pb)
         guard closed >= 0 else { throw FFmpegError(operation: "close output", code: closed) }
+    }
+
+    /// `fourCC` as FFmpeg stores it in `codec_tag` (`MKTAG`).
+    private static func codecTag(_ fourCC: String) throws(FFmpegError) -> UInt32 {
+        let bytes = Array(fourCC.utf8)
+        guard bytes.count == 4 else { throw FFmpegError(operation: "add stream", message: "codec tag \(fourCC) is not four bytes") }
+        return ak_fourcc(CChar(bitPattern: bytes[0]), CChar(bitPattern: bytes[1]), CChar(bitPattern: bytes[2]), CChar(bitPattern: bytes[3]))
     }
 
     var muxerName: String { String(cString: context.pointee.oformat.pointee.name) }
