@@ -31,18 +31,18 @@ final class AudioEncodeStage: ClipStage {
     private var lastTime: Double?
     private var decoderDone = false
 
-    /// Opens the decoder for `plan.index`, the resampler and the AAC encoder for `encode`.
+    /// Opens the decoder for `plan.index` (bounded by `decoding`), the resampler and the AAC encoder for `encode`.
     /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg cannot decode the stream,
     ///   ``PrepareError/processing(step:reason:)`` when the encoder cannot be set up.
     init(plan: AudioTrackPlan, encode: AudioTrackPlan.AudioEncode, input: borrowing AVInput,
-         globalHeader: Bool, timeline: ClipTimeline) throws(PrepareError) {
+         globalHeader: Bool, timeline: ClipTimeline, decoding: DecoderBudget) throws(PrepareError) {
         inputIndex = plan.index
         codecName = input.stream(plan.index).codec.rawValue
         inputTimeBase = input.timeBase(of: plan.index)
         self.timeline = timeline
         sampleRate = encode.sampleRate
         do {
-            decoder = try AVDecoder(input: input, streamIndex: plan.index, options: [:])
+            decoder = try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
         } catch {
             throw .unsupported(reason: "FFmpeg cannot decode the \(codecName) audio: \(error.message)")
         }

@@ -127,7 +127,8 @@ struct ClipWriter {
         }
         if let audio = plan.audio {
             if let encode = audio.encode {
-                stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader, timeline: timeline))
+                stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader,
+                                                   timeline: timeline, decoding: plan.decoding))
             } else {
                 stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, tag: nil, timeline: timeline))
             }

@@ -10,11 +10,12 @@ final class CoverArtStage: ClipStage {
     let finished = true
     private(set) var tally = StreamTally()
     private var outputTimeBase = Rational(1, 90_000)
-    private let maxPixels: Int64
+    /// Bounds the decoder that reads the picture's size: one thread (one picture), the plan's frame-size cap.
+    private let decoding: DecoderBudget
 
     init(inputIndex: Int, decoding: DecoderBudget) {
         self.inputIndex = inputIndex
-        self.maxPixels = decoding.maxPixels
+        self.decoding = .singleThread(maxPixels: decoding.maxPixels)
     }
 
     func attach(to output: borrowing AVOutput, input: borrowing AVInput) throws(PrepareError) {
@@ -22,7 +23,7 @@ final class CoverArtStage: ClipStage {
             outputIndex = try output.addStream(copying: inputIndex, of: input)
             // A movie header read without stream info does not say the picture's size: decode it.
             if output.pictureSize(of: outputIndex).width <= 0 {
-                let size = try Self.decodedSize(of: inputIndex, in: input, maxPixels: maxPixels)
+                let size = try Self.decodedSize(of: inputIndex, in: input, decoding: decoding)
                 output.setPictureSize(of: outputIndex, width: size.width, height: size.height)
             }
         } catch {
@@ -30,8 +31,8 @@ final class CoverArtStage: ClipStage {
         }
     }
 
-    private static func decodedSize(of index: Int, in input: borrowing AVInput, maxPixels: Int64) throws(FFmpegError) -> (width: Int, height: Int) {
-        let decoder = try AVDecoder(input: input, streamIndex: index, options: ["threads": "1", "max_pixels": String(maxPixels)])
+    private static func decodedSize(of index: Int, in input: borrowing AVInput, decoding: DecoderBudget) throws(FFmpegError) -> (width: Int, height: Int) {
+        let decoder = try AVDecoder(input: input, streamIndex: index, options: decoding.decoderOptions)
         let packet = try AVPacketBuffer()
         let frame = try AVFrameBuffer()
         try input.attachedPicture(of: index, into: packet)

@@ -16,6 +16,12 @@ struct DecoderBudget: Sendable, Equatable {
         self.maxPixels = maxPixels
     }
 
+    /// One thread: a single picture (cover art, a still read through FFmpeg), or a check that
+    /// runs beside many others (parallelism comes from the files, not the decoder).
+    static func singleThread(maxPixels: Int64) -> DecoderBudget {
+        DecoderBudget(threads: 1, maxPixels: maxPixels)
+    }
+
     /// The budget of one preparation.
     init(job: PrepareJob) {
         self.init(threads: job.options.threads, maxPixels: job.safety.maxWholeFramePixels)

@@ -33,7 +33,7 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
             shown = try PosterFrameDecoder(path: path, demuxer: demuxer, stream: stream, decoding: decoding, deadline: deadline)
                 .decode(at: time, into: frame)
         case .cover(let stream):
-            try decodeCover(path: path, demuxer: demuxer, stream: stream, maxPixels: limits.maxWholeFramePixels, into: frame)
+            try decodeCover(path: path, demuxer: demuxer, stream: stream, decoding: .singleThread(maxPixels: limits.maxWholeFramePixels), into: frame)
         }
         try deadline.check("rendering the thumbnail")
         let picture = try PosterPicture(frame: frame, sampleAspect: located.sampleAspect, rotation: located.rotation,
@@ -75,10 +75,10 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
     }
 
     /// Decodes the attached picture of stream `stream` into `frame`.
-    private func decodeCover(path: String, demuxer: String, stream: Int, maxPixels: Int64, into frame: borrowing AVFrameBuffer) throws(PrepareError) {
+    private func decodeCover(path: String, demuxer: String, stream: Int, decoding: DecoderBudget, into frame: borrowing AVFrameBuffer) throws(PrepareError) {
         do {
             let input = try AVInput(path: path, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer))
-            let decoder = try AVDecoder(input: input, streamIndex: stream, options: ["threads": "1", "max_pixels": String(maxPixels)])
+            let decoder = try AVDecoder(input: input, streamIndex: stream, options: decoding.decoderOptions)
             let packet = try AVPacketBuffer()
             try input.attachedPicture(of: stream, into: packet)
             _ = try decoder.send(packet)

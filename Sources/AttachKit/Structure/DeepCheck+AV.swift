@@ -1,14 +1,11 @@
 import CFFmpeg
 
 extension DeepCheck {
-    /// Decoder options for a check: one thread (parallelism comes from checking many files) and
-    /// libavcodec's own frame-size cap. Error detection stays at FFmpeg's default: an error a
+    /// How a check's decoders are bounded: one thread (parallelism comes from checking many files)
+    /// and libavcodec's own frame-size cap. Error detection stays at FFmpeg's default: an error a
     /// decoder returns, or a frame it flags as concealed, is corruption; a deviation decoders
     /// tolerate is not (`err_detect=explode` failed valid TIFFs over an unknown tag).
-    static let decoderOptions: [String: String] = [
-        "threads": "1",
-        "max_pixels": String(maximumPixels),
-    ]
+    static let decoding = DecoderBudget.singleThread(maxPixels: maximumPixels)
 
     /// Decodes every packet of every audio/video stream that is not an attached picture, one stream
     /// per pass (one decoder alive at a time), then compares the longest decoded stream with the
@@ -54,7 +51,7 @@ extension DeepCheck {
             input.discardAllStreams(except: [stream.index])
             let decoder: AVDecoder
             do {
-                decoder = try AVDecoder(input: input, streamIndex: stream.index, options: decoderOptions)
+                decoder = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
             } catch where error.operation == "decoder" {
                 return .notChecked
             }

@@ -48,7 +48,7 @@ enum FFmpegPictureReader {
         input.discardAllStreams(except: [stream.index])
         let target = size(stream.width, stream.height)
         var session = Session(
-            decoder: try AVDecoder(input: input, streamIndex: stream.index, options: ["threads": "1", "max_pixels": String(maxPixels)]),
+            decoder: try AVDecoder(input: input, streamIndex: stream.index, options: DecoderBudget.singleThread(maxPixels: maxPixels).decoderOptions),
             scaler: try AVScaler(width: target.width, height: target.height, pixelFormat: AV_PIX_FMT_RGBA,
                                  flags: SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT),
             frame: try AVFrameBuffer(), scaled: try AVFrameBuffer(), keep: keep, maxFrames: maxFrames,
