@@ -73,6 +73,11 @@ static inline int ak_vips_extract_area(VipsImage *in, VipsImage **out, int left,
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
+/// vips_rot(in, out, angle): turns the image by a multiple of 90 degrees (exact, no resampling).
+static inline int ak_vips_rot(VipsImage *in, VipsImage **out, int angle) {
+    return vips_rot(in, out, (VipsAngle) angle, NULL);
+}
+
 /// vips_flatten(in, out, "background", [red, green, blue]): composites alpha over a colour.
 static inline int ak_vips_flatten(VipsImage *in, VipsImage **out, double red, double green, double blue) {
     double values[3] = { red, green, blue };

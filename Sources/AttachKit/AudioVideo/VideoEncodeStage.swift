@@ -51,7 +51,7 @@ final class VideoEncodeStage: ClipStage {
         settings.colorPrimaries = parameters.color_primaries
         settings.colorTransfer = parameters.color_trc
         do {
-            scaler = try AVScaler(width: encode.width, height: encode.height, pixelFormat: AV_PIX_FMT_YUV420P)
+            scaler = try AVScaler(width: encode.width, height: encode.height, format: settings.pixelFormat)
             encoder = try AVEncoder(video: settings, globalHeader: globalHeader)
             decoded = try AVFrameBuffer()
             scaled = try AVFrameBuffer()

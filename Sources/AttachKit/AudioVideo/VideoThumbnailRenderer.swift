@@ -36,12 +36,11 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
             try decodeCover(path: path, demuxer: demuxer, stream: stream, decoding: .singleThread(maxPixels: limits.maxWholeFramePixels), into: frame)
         }
         try deadline.check("rendering the thumbnail")
-        let picture = try PosterPicture(frame: frame, sampleAspect: located.sampleAspect, rotation: located.rotation,
-                                        clip: request.clip, longEdge: request.size)
+        let picture = try PosterPicture.image(of: frame, sampleAspect: located.sampleAspect, rotation: located.rotation,
+                                              clip: request.clip, longEdge: request.size)
         let jpeg: [UInt8]
         do {
-            jpeg = try VipsImage.fromPixels(picture.pixels, width: picture.width, height: picture.height, bands: 3)
-                .jpegData(quality: request.quality)
+            jpeg = try picture.jpegData(quality: request.quality)
         } catch {
             throw .processing(step: "encoding the thumbnail", reason: "\(error)")
         }

@@ -80,26 +80,37 @@ struct AudioVideoPlanTests {
         #expect(LayoutCheck.remuxReason(path: hev1, info: retagged) == "HEVC is tagged hev1")
     }
 
-    @Test("a clip in upright coordinates maps onto the stored picture", arguments: [0, 90, 180, 270])
-    func clipMapping(rotation: Int) throws {
-        // The top-left quarter as displayed.
-        let clip = try ClippingRect(x: 0, y: 0, width: 0.5, height: 0.5)
-        let region = PosterPicture.storedRegion(of: clip, rotation: rotation)
-        let expected: [Int: (Double, Double)] = [0: (0, 0), 90: (0, 0.5), 180: (0.5, 0.5), 270: (0.5, 0)]
-        #expect(region.x == expected[rotation]!.0 && region.y == expected[rotation]!.1, "\(region)")
-        #expect(region.width == 0.5 && region.height == 0.5)
+    @Test("poster layout: the whole frame is converted at the thumbnail's size, turned, not cropped")
+    func posterWhole() {
+        let layout = PosterLayout(storedWidth: 1920, storedHeight: 1080, sampleAspect: 1, rotation: 90, clip: nil, longEdge: 320)
+        #expect(layout.width == 320 && layout.height == 180 && layout.rotation == 90)
+        #expect(!layout.crops)
+        // Non-square pixels become square; an angle that is not a quarter turn is shown unturned.
+        let anamorphic = PosterLayout(storedWidth: 720, storedHeight: 480, sampleAspect: 32.0 / 27.0, rotation: 45, clip: nil, longEdge: 1024)
+        #expect(anamorphic.width == 853 && anamorphic.height == 480 && anamorphic.rotation == 0 && !anamorphic.crops)
     }
 
-    @Test("pixel rotation turns clockwise")
-    func pixelRotation() {
-        // 2×1: red, blue.
-        let pixels: [UInt8] = [255, 0, 0, 0, 0, 255]
-        let turned = PosterPicture.rotate(pixels, width: 2, height: 1, clockwise: 90)
-        #expect(turned.width == 1 && turned.height == 2)
-        #expect(turned.pixels == [255, 0, 0, 0, 0, 255])   // red on top
-        let half = PosterPicture.rotate(pixels, width: 2, height: 1, clockwise: 180)
-        #expect(half.pixels == [0, 0, 255, 255, 0, 0])
-        let back = PosterPicture.rotate(pixels, width: 2, height: 1, clockwise: 270)
-        #expect(back.pixels == [0, 0, 255, 255, 0, 0])     // blue on top
+    @Test("poster layout: a clip in upright coordinates is cut from the turned picture at the asked long edge", arguments: [0, 90, 180, 270])
+    func posterClip(rotation: Int) throws {
+        // Given a 1000×500 stored frame and the top-left quarter of the upright picture
+        let clip = try ClippingRect(x: 0, y: 0, width: 0.5, height: 0.5)
+        let layout = PosterLayout(storedWidth: 1000, storedHeight: 500, sampleAspect: 1, rotation: rotation, clip: clip, longEdge: 100)
+        // Then the clip (500×250 upright, or 250×500 turned a quarter) comes out with a 100 px long edge
+        let quarter = rotation % 180 != 0
+        #expect(layout.width == 200 && layout.height == 100)
+        #expect(layout.left == 0 && layout.top == 0)
+        #expect((layout.cropWidth, layout.cropHeight) == (quarter ? (50, 100) : (100, 50)))
+        #expect(layout.crops)
+    }
+
+    @Test("poster layout: a small clip of a wide-pixel frame converts no more than the frame's pixels or the long edge squared")
+    func posterBound() throws {
+        let clip = try ClippingRect(x: 0, y: 0, width: 0.1, height: 0.1)
+        let layout = PosterLayout(storedWidth: 1000, storedHeight: 1000, sampleAspect: 4, rotation: 0, clip: clip, longEdge: 320)
+        #expect(layout.width * layout.height <= 1_000_000)
+        #expect(layout.width == 2000 && layout.height == 500)
+        #expect(layout.cropWidth == 200 && layout.cropHeight == 50)
+        let hostile = PosterLayout(storedWidth: 100, storedHeight: 100, sampleAspect: 1e6, rotation: 0, clip: clip, longEdge: 320)
+        #expect(hostile.width <= PosterLayout.maximumSide && hostile.height >= 1 && hostile.cropWidth <= 320)
     }
 }

@@ -194,6 +194,21 @@ struct AVFrameBuffer: ~Copyable {
     /// Audio sample rate in Hz (0 for video).
     var sampleRate: Int { Int(pointer.pointee.sample_rate) }
 
+    /// Picture size (0 × 0 for audio).
+    var width: Int { Int(pointer.pointee.width) }
+    var height: Int { Int(pointer.pointee.height) }
+
+    /// Appends the first plane's `rows` rows of `rowBytes` bytes to `pixels`, without the line
+    /// padding (a packed picture: RGB, RGBA). Nothing when the frame holds no picture.
+    func appendPackedRows(to pixels: inout [UInt8], rowBytes: Int, rows: Int) {
+        guard let data = pointer.pointee.data.0 else { return }
+        let stride = Int(pointer.pointee.linesize.0)
+        pixels.reserveCapacity(pixels.count + rowBytes * rows)
+        for row in 0..<rows {
+            pixels.append(contentsOf: UnsafeBufferPointer(start: data + row * stride, count: rowBytes))
+        }
+    }
+
     /// Whether the decoder flagged the frame as damaged (`AV_FRAME_FLAG_CORRUPT`) or concealed
     /// errors in it (`decode_error_flags`).
     var hasDecodeErrors: Bool {

@@ -16,8 +16,8 @@ struct VideoEncoderSettings: Sendable {
     var encoder = "libx264"
     var width: Int
     var height: Int
-    /// Default `AV_PIX_FMT_YUV420P` (8-bit 4:2:0: what every H.264 decoder in iOS plays).
-    var pixelFormat = AV_PIX_FMT_YUV420P
+    /// Default ``PictureFormat/yuv420p`` (8-bit 4:2:0: what every H.264 decoder in iOS plays).
+    var pixelFormat = PictureFormat.yuv420p
     /// Timestamps of the frames sent count in this unit.
     var timeBase: Rational
     /// Nominal frame rate (rate control and the stream header).
@@ -69,7 +69,7 @@ struct AVEncoder: ~Copyable {
         let raw = try Self.allocate(settings.encoder)
         raw.pointee.width = Int32(settings.width)
         raw.pointee.height = Int32(settings.height)
-        raw.pointee.pix_fmt = settings.pixelFormat
+        raw.pointee.pix_fmt = settings.pixelFormat.av
         raw.pointee.time_base = settings.timeBase.av
         raw.pointee.framerate = settings.frameRate.av
         raw.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)

@@ -1,5 +1,51 @@
 import CFFmpeg
 
+/// The pixel layouts AttachKit converts frames to.
+enum PictureFormat: Sendable, Equatable {
+    /// 8-bit 4:2:0 planar YUV (`AV_PIX_FMT_YUV420P`).
+    case yuv420p
+    /// Packed 8-bit RGB, 3 bytes per pixel (`AV_PIX_FMT_RGB24`).
+    case rgb24
+    /// Packed 8-bit RGBA, 4 bytes per pixel (`AV_PIX_FMT_RGBA`).
+    case rgba
+
+    var av: AVPixelFormat {
+        switch self {
+        case .yuv420p: return AV_PIX_FMT_YUV420P
+        case .rgb24: return AV_PIX_FMT_RGB24
+        case .rgba: return AV_PIX_FMT_RGBA
+        }
+    }
+
+    /// Bytes per pixel of the packed formats (0 for planar YUV).
+    var packedBytesPerPixel: Int {
+        switch self {
+        case .yuv420p: return 0
+        case .rgb24: return 3
+        case .rgba: return 4
+        }
+    }
+}
+
+/// How libswscale resamples.
+enum ScalingFilter: Sendable, Equatable {
+    /// Bicubic (`SWS_BICUBIC`).
+    case bicubic
+    /// Area averaging with accurate rounding (`SWS_AREA | SWS_ACCURATE_RND`).
+    case area
+    /// Area averaging, accurate rounding and full-resolution chroma (`SWS_AREA | SWS_ACCURATE_RND |
+    /// SWS_FULL_CHR_H_INT`).
+    case areaFullChroma
+
+    var flags: Int32 {
+        switch self {
+        case .bicubic: return SWS_BICUBIC
+        case .area: return SWS_AREA | SWS_ACCURATE_RND
+        case .areaFullChroma: return SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        }
+    }
+}
+
 /// A libswscale context converting frames to one size and pixel format, with exactly one owner;
 /// freed when the value goes away. The source may change size or format between frames (the
 /// context is rebuilt then, `sws_getCachedContext`).
@@ -7,17 +53,18 @@ struct AVScaler: ~Copyable {
     private var context: OpaquePointer?
     let width: Int
     let height: Int
-    let pixelFormat: AVPixelFormat
-    /// `SWS_*` flags. Default `SWS_BICUBIC` (sharp, cheap enough for one pass).
-    let flags: Int32
+    let format: PictureFormat
+    /// How the picture is resampled. Default ``ScalingFilter/bicubic`` (sharp, cheap enough for
+    /// one pass over every frame).
+    let filter: ScalingFilter
 
     /// - Throws: ``FFmpegError`` tagged `"scaler"` for a size of zero or less.
-    init(width: Int, height: Int, pixelFormat: AVPixelFormat, flags: Int32 = SWS_BICUBIC) throws(FFmpegError) {
+    init(width: Int, height: Int, format: PictureFormat, filter: ScalingFilter = .bicubic) throws(FFmpegError) {
         guard width > 0, height > 0 else { throw FFmpegError(operation: "scaler", message: "cannot scale to \(width)×\(height)") }
         self.width = width
         self.height = height
-        self.pixelFormat = pixelFormat
-        self.flags = flags
+        self.format = format
+        self.filter = filter
     }
 
     deinit {
@@ -34,8 +81,9 @@ struct AVScaler: ~Copyable {
         guard src.pointee.width > 0, src.pointee.height > 0, format != AV_PIX_FMT_NONE else {
             throw FFmpegError(operation: "scale", message: "the frame has no picture")
         }
+        let pixelFormat = self.format.av
         context = sws_getCachedContext(context, src.pointee.width, src.pointee.height, format,
-                                       Int32(width), Int32(height), pixelFormat, flags, nil, nil, nil)
+                                       Int32(width), Int32(height), pixelFormat, filter.flags, nil, nil, nil)
         guard let context else { throw FFmpegError(operation: "scale", message: "libswscale cannot convert \(Self.name(format)) to \(Self.name(pixelFormat))") }
         let fullRange = src.pointee.color_range == AVCOL_RANGE_JPEG || Self.isFullRangeFormat(format)
         let targetFullRange = Self.isRGB(pixelFormat) || Self.isFullRangeFormat(pixelFormat)
@@ -56,6 +104,20 @@ struct AVScaler: ~Copyable {
         dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         let status = sws_scale_frame(context, dst, src)
         guard status >= 0 else { throw FFmpegError(operation: "scale", code: status) }
+    }
+
+    /// Converts `source` to this scaler's size and (packed) format and returns its rows without
+    /// line padding: `width × height × bytes per pixel` bytes, top to bottom.
+    /// - Throws: ``FFmpegError`` tagged `"scale"` (also for a planar target format) or `"frame"`.
+    mutating func packedPixels(of source: borrowing AVFrameBuffer) throws(FFmpegError) -> [UInt8] {
+        guard format.packedBytesPerPixel > 0 else {
+            throw FFmpegError(operation: "scale", message: "\(Self.name(format.av)) is not a packed format")
+        }
+        let converted = try AVFrameBuffer()
+        try scale(source, into: converted)
+        var pixels: [UInt8] = []
+        converted.appendPackedRows(to: &pixels, rowBytes: width * format.packedBytesPerPixel, rows: height)
+        return pixels
     }
 
     /// The libswscale matrix for a frame's colour space: as tagged, else BT.709 for HD and BT.601

@@ -49,8 +49,7 @@ enum FFmpegPictureReader {
         let target = size(stream.width, stream.height)
         var session = Session(
             decoder: try AVDecoder(input: input, streamIndex: stream.index, options: DecoderBudget.singleThread(maxPixels: maxPixels).decoderOptions),
-            scaler: try AVScaler(width: target.width, height: target.height, pixelFormat: AV_PIX_FMT_RGBA,
-                                 flags: SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT),
+            scaler: try AVScaler(width: target.width, height: target.height, format: .rgba, filter: .areaFullChroma),
             frame: try AVFrameBuffer(), scaled: try AVFrameBuffer(), keep: keep, maxFrames: maxFrames,
             collector: Collector(width: target.width, height: target.height, source: (stream.width, stream.height)))
         let packet = try AVPacketBuffer()
@@ -124,13 +123,7 @@ enum FFmpegPictureReader {
 
         /// Copies the RGBA rows of `frame` (scaled to width×height) without the line padding.
         mutating func appendRows(of frame: borrowing AVFrameBuffer) {
-            guard let data = frame.pointer.pointee.data.0 else { return }
-            let stride = Int(frame.pointer.pointee.linesize.0)
-            let rowBytes = width * 4
-            pixels.reserveCapacity(pixels.count + rowBytes * height)
-            for row in 0..<height {
-                pixels.append(contentsOf: UnsafeBufferPointer(start: data + row * stride, count: rowBytes))
-            }
+            frame.appendPackedRows(to: &pixels, rowBytes: width * 4, rows: height)
         }
 
         /// Durations from the gaps between start times (the last frame: its packet duration, else

@@ -60,6 +60,20 @@ extension VipsImage {
         try apply("crop") { ak_vips_extract_area($0, $1, Int32(left), Int32(top), Int32(width), Int32(height)) }
     }
 
+    /// The image turned clockwise by `degrees`: 90, 180 or 270 (`vips_rot`, exact: pixels are
+    /// moved, not resampled).
+    /// - Throws: ``VipsError`` tagged `"rotate"`, also for any other angle.
+    func rotated(clockwise degrees: Int) throws(VipsError) -> VipsImage {
+        let angle: VipsAngle
+        switch degrees {
+        case 90: angle = VIPS_ANGLE_D90
+        case 180: angle = VIPS_ANGLE_D180
+        case 270: angle = VIPS_ANGLE_D270
+        default: throw VipsError(operation: "rotate", message: "\(degrees)° is not a quarter turn")
+        }
+        return try apply("rotate") { ak_vips_rot($0, $1, Int32(angle.rawValue)) }
+    }
+
     /// Composites the alpha band over a solid background (`vips_flatten`). Default white.
     /// - Throws: ``VipsError`` tagged `"flatten"`.
     func flattened(red: Double = 255, green: Double = 255, blue: Double = 255) throws(VipsError) -> VipsImage {
