@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Decodes one audio stream, keeps the samples inside the clip's window (to the sample: an exact
 /// cut, and audio that starts with the picture), resamples them to the planned rate and channels
 /// and encodes AAC-LC in 1024-sample frames.
@@ -185,7 +183,7 @@ final class AudioEncodeStage: ClipStage {
             } catch {
                 throw ClipErrors.processing("encoding audio", error)
             }
-            chunk.pointer.pointee.pts = encodedPosition
+            chunk.prepareForEncoding(at: encodedPosition)
             encodedPosition += Int64(taken)
             while try ClipErrors.attempt("encoding audio", { () throws(FFmpegError) in try encoder.send(chunk) }) == .outputPending {
                 try drainEncoder(output: output)

@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// The file a clip is written as.
 enum ClipContainer: String, Sendable, Equatable {
     /// MPEG-4 movie (`mp4` muxer, `isom` brand): H.264/HEVC + AAC, index at the front.

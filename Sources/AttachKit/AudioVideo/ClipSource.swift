@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// The facts about an input that planning needs, read once from its header.
 struct ClipSource: Sendable {
     let path: String

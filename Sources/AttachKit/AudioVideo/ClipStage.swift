@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// One output stream being made from one input stream while a clip is written: it takes the
 /// input's packets in file order and writes its own packets into the muxer.
 protocol ClipStage: AnyObject {
@@ -30,9 +28,9 @@ extension ClipStage {
     /// Writes `packet` (timestamps already in the output stream's time base) and counts it.
     func mux(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput, timeBase: Rational,
              tally: inout StreamTally) throws(PrepareError) {
-        let p = packet.pointer.pointee
-        let time = timeBase.seconds(p.pts != ak_nopts_value() ? p.pts : p.dts)
-        tally.add(bytes: Int(p.size), at: time, duration: timeBase.seconds(p.duration))
+        // Every packet muxed has a time: encoders stamp theirs, copies keep only timed packets.
+        let time = timeBase.seconds(packet.timestamp ?? 0)
+        tally.add(bytes: packet.byteCount, at: time, duration: timeBase.seconds(packet.duration))
         do {
             try output.write(packet)
         } catch {

@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Keeps a sound file's cover art: the attached picture is copied as it is into the output (an
 /// M4A `covr` atom, an MP3 `APIC` frame), written once right after the header. The picture's
 /// packets are never read from the input (the stream stays discarded), so the stage is finished
@@ -41,7 +39,7 @@ final class CoverArtStage: ClipStage {
         guard try decoder.receive(into: frame) == .frame else {
             throw FFmpegError(operation: "decode", message: "the cover art decodes to no picture")
         }
-        return (Int(frame.pointer.pointee.width), Int(frame.pointer.pointee.height))
+        return (frame.width, frame.height)
     }
 
     func ready(output: borrowing AVOutput) { outputTimeBase = output.timeBase(of: outputIndex) }
@@ -53,10 +51,7 @@ final class CoverArtStage: ClipStage {
         } catch {
             throw ClipErrors.processing("copying the cover art", error)
         }
-        packet.pointer.pointee.pts = 0
-        packet.pointer.pointee.dts = 0
-        packet.pointer.pointee.stream_index = Int32(outputIndex)
-        packet.pointer.pointee.pos = -1
+        packet.place(at: 0, stream: outputIndex)
         try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
     }
 

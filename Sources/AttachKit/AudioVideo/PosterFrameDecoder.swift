@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Decodes the frame a player shows at a given time: a keyframe seek backward to the keyframe at
 /// or before the time, then decoding forward, keeping the last frame whose timestamp is not after
 /// the time (so the time lands on the frame on screen at that instant, ±0 frames).
@@ -96,8 +94,7 @@ struct PosterFrameDecoder {
                     decoded.unref()
                     return true
                 }
-                kept.unref()
-                av_frame_move_ref(kept.pointer, decoded.pointer)
+                kept.take(from: decoded)
                 keptTime = t
                 if t > target + ClipTimeline.epsilon { return true }
             }

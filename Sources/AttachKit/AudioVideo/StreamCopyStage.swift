@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Copies one stream's packets unchanged (no decoding) over the clip's window.
 ///
 /// Video starts at its first keyframe at or after ``ClipTimeline/start`` (the caller has snapped
@@ -64,11 +62,9 @@ final class StreamCopyStage: ClipStage {
             return
         }
         started = true
-        if packet.duration <= 0 {
-            packet.pointer.pointee.duration = inputTimeBase.timestamp(duration)
-        }
+        packet.fillDuration(inputTimeBase.timestamp(duration))
         // Containers that store decoding times only (AVI): MP4 needs a presentation time.
-        if packet.pointer.pointee.pts == ak_nopts_value() { packet.pointer.pointee.pts = packet.pointer.pointee.dts }
+        packet.fillPresentationTime()
         packet.retime(minus: inputTimeBase.timestamp(base), from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
         try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
     }

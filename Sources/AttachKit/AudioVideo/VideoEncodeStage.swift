@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Decodes one video stream, keeps the frames inside the clip's window, scales them to the
 /// planned size (square pixels, yuv420p) and encodes them with x264 (one-pass ABR at the planned
 /// bitrate, preset chosen against the deadline). The input's display matrix is kept on the
@@ -40,16 +38,13 @@ final class VideoEncodeStage: ClipStage {
         } catch {
             throw .unsupported(reason: "FFmpeg cannot decode the \(codecName) video: \(error.message)")
         }
-        let parameters = input.context.pointee.streams[plan.index]!.pointee.codecpar.pointee
         var settings = VideoEncoderSettings(width: encode.width, height: encode.height, timeBase: inputTimeBase,
                                             frameRate: plan.frameRate, bitRate: encode.bitRate)
         settings.options = ["preset": encode.preset.rawValue].merging(decoding.encoderOptions) { $1 }
         // A keyframe every 2 s at most: quick seeking for the poster frame and the player.
         // Clamped: the frame rate is 1...240 fps (``AVInput/frameRate(of:)``), so 2...480 frames.
         settings.gopSize = (2 / frameDuration).clampedInteger(in: 1...480)
-        settings.colorSpace = parameters.color_space
-        settings.colorPrimaries = parameters.color_primaries
-        settings.colorTransfer = parameters.color_trc
+        settings.colour = input.colour(of: plan.index)
         do {
             scaler = try AVScaler(width: encode.width, height: encode.height, format: settings.pixelFormat)
             encoder = try AVEncoder(video: settings, globalHeader: globalHeader)
@@ -129,9 +124,7 @@ final class VideoEncodeStage: ClipStage {
         var pts = encoder.timeBase.timestamp(time - base)
         if pts <= lastPts { pts = lastPts + 1 }
         lastPts = pts
-        let frame = scaled.pointer
-        frame.pointee.pts = pts
-        frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        scaled.prepareForEncoding(at: pts)
         while try ClipErrors.attempt("encoding video", { () throws(FFmpegError) in try encoder.send(scaled) }) == .outputPending {
             try drainEncoder(output: output)
         }
@@ -147,9 +140,7 @@ final class VideoEncodeStage: ClipStage {
                 throw ClipErrors.processing("encoding video", error)
             }
             guard step == .packet else { return }
-            if packet.pointer.pointee.duration <= 0 {
-                packet.pointer.pointee.duration = max(1, encoder.timeBase.timestamp(frameDuration))
-            }
+            packet.fillDuration(max(1, encoder.timeBase.timestamp(frameDuration)))
             packet.retime(minus: 0, from: encoder.timeBase, to: outputTimeBase, stream: outputIndex)
             try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
         }

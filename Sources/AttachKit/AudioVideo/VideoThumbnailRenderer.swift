@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Poster frames of movies and cover art of sound files, as JPEG.
 ///
 /// Movies: the frame on screen at ``ThumbnailRequest/time`` (default 1 s, or the middle of clips

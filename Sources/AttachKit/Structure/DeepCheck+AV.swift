@@ -1,5 +1,3 @@
-import CFFmpeg
-
 extension DeepCheck {
     /// How a check's decoders are bounded: one thread (parallelism comes from checking many files)
     /// and libavcodec's own frame-size cap. Error detection stays at FFmpeg's default: an error a

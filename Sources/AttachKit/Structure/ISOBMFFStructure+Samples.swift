@@ -1,5 +1,3 @@
-import CFFmpeg
-
 extension ISOBMFFStructure {
     /// Every sample the movie's sample tables (or fragments read with the header) describe must
     /// lie inside the file: libavformat's `mov` demuxer turns `stsz`/`stco`/`stsc` into an index
@@ -15,13 +13,12 @@ extension ISOBMFFStructure {
             throw StructureProblem("libavformat cannot read the movie header: \(error)")
         }
         for index in 0..<input.streamCount {
-            guard let stream = input.context.pointee.streams[index] else { continue }
-            let count = avformat_index_get_entries_count(stream)
+            let count = input.indexEntryCount(of: index)
             guard count > 0 else { continue }
             for sample in 0..<count {
-                guard let entry = avformat_index_get_entry(stream, sample) else { continue }
-                let position = entry.pointee.pos
-                let size = Int64(entry.pointee.size)
+                guard let entry = input.indexEntry(sample, of: index) else { continue }
+                let position = entry.position
+                let size = entry.size
                 guard position >= 0, size >= 0, position <= fileSize, size <= fileSize - position else {
                     throw StructureProblem("stream \(index) sample \(sample + 1) of \(count) (\(size) bytes at byte \(position)) runs past the end of the file at byte \(fileSize)")
                 }

@@ -9,12 +9,12 @@ struct AVAudioFIFO: ~Copyable {
     let sampleRate: Int
 
     /// - Throws: ``FFmpegError`` tagged `"audio fifo"` when FFmpeg cannot allocate it.
-    init(sampleFormat: AVSampleFormat, channels: Int, sampleRate: Int) throws(FFmpegError) {
-        guard let fifo = av_audio_fifo_alloc(sampleFormat, Int32(channels), 4096) else {
+    init(sampleFormat: SampleFormat, channels: Int, sampleRate: Int) throws(FFmpegError) {
+        guard let fifo = av_audio_fifo_alloc(sampleFormat.av, Int32(channels), 4096) else {
             throw FFmpegError(operation: "audio fifo", code: ak_averror(ENOMEM))
         }
         self.fifo = fifo
-        self.sampleFormat = sampleFormat
+        self.sampleFormat = sampleFormat.av
         self.channels = channels
         self.sampleRate = sampleRate
     }

@@ -162,6 +162,28 @@ struct AVPacketBuffer: ~Copyable {
     }
     /// Duration in stream time-base units (0 when unknown).
     var duration: Int64 { max(0, pointer.pointee.duration) }
+    /// Bytes of data the packet carries.
+    var byteCount: Int { Int(pointer.pointee.size) }
+
+    /// Sets the duration, in the packet's time base, when the packet carries none (0 or less).
+    func fillDuration(_ duration: Int64) {
+        if pointer.pointee.duration <= 0 { pointer.pointee.duration = duration }
+    }
+
+    /// Gives a packet that has a decoding time only (AVI) that time as its presentation time too
+    /// (MP4 needs one).
+    func fillPresentationTime() {
+        if pointer.pointee.pts == ak_nopts_value() { pointer.pointee.pts = pointer.pointee.dts }
+    }
+
+    /// Places a packet written once (cover art) at `timestamp`, presentation and decoding, on
+    /// output stream `stream`.
+    func place(at timestamp: Int64, stream: Int) {
+        pointer.pointee.pts = timestamp
+        pointer.pointee.dts = timestamp
+        pointer.pointee.stream_index = Int32(stream)
+        pointer.pointee.pos = -1
+    }
 }
 
 /// One `AVFrame` with exactly one owner; freed (with its buffers) when the value goes away.
@@ -181,6 +203,21 @@ struct AVFrameBuffer: ~Copyable {
 
     /// Releases the buffers the frame references.
     func unref() { av_frame_unref(pointer) }
+
+    /// Takes over what `other` references (its buffers and properties), releasing what this frame
+    /// held; `other` is left blank (`av_frame_move_ref`).
+    func take(from other: borrowing AVFrameBuffer) {
+        av_frame_unref(pointer)
+        av_frame_move_ref(pointer, other.pointer)
+    }
+
+    /// Stamps the frame for an encoder: presentation time `timestamp` in the encoder's time base,
+    /// and no picture type, so the encoder chooses each frame's type itself (a decoded frame's
+    /// type would otherwise force keyframes where the source had them).
+    func prepareForEncoding(at timestamp: Int64) {
+        pointer.pointee.pts = timestamp
+        pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+    }
 
     /// Best-effort presentation time in the stream's time base, `nil` when unknown.
     var timestamp: Int64? {

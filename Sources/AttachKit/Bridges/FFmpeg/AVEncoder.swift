@@ -10,6 +10,31 @@ enum EncodeStep: Sendable, Equatable {
     case endOfStream
 }
 
+/// A video stream's colour description, as the ITU-T H.273 code points FFmpeg's enums use
+/// (2 = unspecified): carried from a decoded input to the encoded output, never decided here.
+struct VideoColour: Sendable, Equatable {
+    /// Matrix coefficients (`AVColorSpace`: 1 BT.709, 6 BT.601...).
+    var matrix: Int
+    /// Colour primaries (`AVColorPrimaries`).
+    var primaries: Int
+    /// Transfer characteristics (`AVColorTransferCharacteristic`).
+    var transfer: Int
+
+    static let unspecified = VideoColour(matrix: 2, primaries: 2, transfer: 2)
+}
+
+/// The audio sample layouts AttachKit encodes from.
+enum SampleFormat: Sendable, Equatable {
+    /// 32-bit float, one plane per channel (`AV_SAMPLE_FMT_FLTP`).
+    case floatPlanar
+
+    var av: AVSampleFormat {
+        switch self {
+        case .floatPlanar: return AV_SAMPLE_FMT_FLTP
+        }
+    }
+}
+
 /// The parameters of a video encoder (what to make, not why: the choices live in the pipeline).
 struct VideoEncoderSettings: Sendable {
     /// libavcodec encoder name. Default `"libx264"`.
@@ -31,11 +56,9 @@ struct VideoEncoderSettings: Sendable {
     var gopSize: Int?
     /// Encoder private options (x264: `preset`, `profile`...). Unknown ones are errors.
     var options: [String: String] = [:]
-    /// Colour description copied to the stream (full or limited range, matrix...).
-    var colorRange = AVCOL_RANGE_MPEG
-    var colorSpace = AVCOL_SPC_UNSPECIFIED
-    var colorPrimaries = AVCOL_PRI_UNSPECIFIED
-    var colorTransfer = AVCOL_TRC_UNSPECIFIED
+    /// Colour description written to the stream. Default unspecified. The range is always limited
+    /// (what ``AVScaler`` writes for YUV).
+    var colour = VideoColour.unspecified
 }
 
 /// The parameters of an audio encoder.
@@ -44,8 +67,8 @@ struct AudioEncoderSettings: Sendable, Equatable {
     var encoder = "aac"
     var sampleRate: Int
     var channels: Int
-    /// Default `AV_SAMPLE_FMT_FLTP` (what the native AAC encoder takes).
-    var sampleFormat = AV_SAMPLE_FMT_FLTP
+    /// Default ``SampleFormat/floatPlanar`` (what the native AAC encoder takes).
+    var sampleFormat = SampleFormat.floatPlanar
     /// Bits per second for all channels.
     var bitRate: Int
     /// Encoder private options. Unknown ones are errors.
@@ -77,10 +100,10 @@ struct AVEncoder: ~Copyable {
         if let maxRate = settings.maxRate { raw.pointee.rc_max_rate = Int64(maxRate) }
         if let bufferSize = settings.bufferSize { raw.pointee.rc_buffer_size = Int32(clamping: bufferSize) }
         if let gop = settings.gopSize { raw.pointee.gop_size = Int32(gop) }
-        raw.pointee.color_range = settings.colorRange
-        raw.pointee.colorspace = settings.colorSpace
-        raw.pointee.color_primaries = settings.colorPrimaries
-        raw.pointee.color_trc = settings.colorTransfer
+        raw.pointee.color_range = AVCOL_RANGE_MPEG
+        raw.pointee.colorspace = AVColorSpace(rawValue: UInt32(clamping: settings.colour.matrix))
+        raw.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(clamping: settings.colour.primaries))
+        raw.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(clamping: settings.colour.transfer))
         if globalHeader { raw.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         context = try Self.open(raw, options: settings.options)
     }
@@ -90,7 +113,7 @@ struct AVEncoder: ~Copyable {
     init(audio settings: AudioEncoderSettings, globalHeader: Bool) throws(FFmpegError) {
         let raw = try Self.allocate(settings.encoder)
         raw.pointee.sample_rate = Int32(settings.sampleRate)
-        raw.pointee.sample_fmt = settings.sampleFormat
+        raw.pointee.sample_fmt = settings.sampleFormat.av
         av_channel_layout_uninit(&raw.pointee.ch_layout)
         av_channel_layout_default(&raw.pointee.ch_layout, Int32(settings.channels))
         raw.pointee.bit_rate = Int64(settings.bitRate)

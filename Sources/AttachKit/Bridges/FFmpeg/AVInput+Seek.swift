@@ -91,6 +91,37 @@ extension AVInput {
 }
 
 extension AVInput {
+    /// The colour description of video stream `index` as its codec parameters give it.
+    func colour(of index: Int) -> VideoColour {
+        guard let parameters = context.pointee.streams[index]?.pointee.codecpar else { return .unspecified }
+        return VideoColour(matrix: Int(parameters.pointee.color_space.rawValue),
+                           primaries: Int(parameters.pointee.color_primaries.rawValue),
+                           transfer: Int(parameters.pointee.color_trc.rawValue))
+    }
+
+    /// One entry of a stream's sample index: where a sample's bytes lie in the file.
+    struct IndexEntry: Sendable, Equatable {
+        /// Byte offset in the file (negative when unknown).
+        let position: Int64
+        /// Bytes the sample takes.
+        let size: Int64
+    }
+
+    /// Entries in stream `index`'s sample index (`avformat_index_get_entries_count`): for `mov`,
+    /// one per sample of the `stsz`/`stco`/`stsc` tables or of the fragments read with the header.
+    func indexEntryCount(of index: Int) -> Int {
+        guard let stream = context.pointee.streams[index] else { return 0 }
+        return Int(avformat_index_get_entries_count(stream))
+    }
+
+    /// Entry `entry` of stream `index`'s sample index (`avformat_index_get_entry`), `nil` when absent.
+    func indexEntry(_ entry: Int, of index: Int) -> IndexEntry? {
+        guard let stream = context.pointee.streams[index], let found = avformat_index_get_entry(stream, Int32(entry)) else { return nil }
+        return IndexEntry(position: found.pointee.pos, size: Int64(found.pointee.size))
+    }
+}
+
+extension AVInput {
     /// Bytes of stream `index`'s attached picture (0 when it carries none).
     func attachedPictureSize(of index: Int) -> Int {
         guard let stream = context.pointee.streams[index], (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0 else { return 0 }

@@ -11,13 +11,13 @@ struct AVResampler: ~Copyable {
     let sampleFormat: AVSampleFormat
 
     /// - Throws: ``FFmpegError`` tagged `"resampler"` for a rate or channel count of zero or less.
-    init(sampleRate: Int, channels: Int, sampleFormat: AVSampleFormat) throws(FFmpegError) {
+    init(sampleRate: Int, channels: Int, sampleFormat: SampleFormat) throws(FFmpegError) {
         guard sampleRate > 0, channels > 0 else {
             throw FFmpegError(operation: "resampler", message: "cannot resample to \(sampleRate) Hz, \(channels) channel(s)")
         }
         self.sampleRate = sampleRate
         self.channels = channels
-        self.sampleFormat = sampleFormat
+        self.sampleFormat = sampleFormat.av
     }
 
     deinit {
