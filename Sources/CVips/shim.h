@@ -12,44 +12,44 @@ static inline int ak_vips_avg(VipsImage *in, double *out) {
 }
 
 
-/// vips_jpegsave_buffer with the options AttachKit sets: quality, metadata stripping, optimized
-/// Huffman tables, progressive (interlace) or baseline. The caller g_free()s *buffer.
+/// vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", strip, "optimize_coding",
+/// optimize_coding, "interlace", interlace). The caller g_free()s *buffer.
 static inline int ak_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,
-                                          int quality, int strip, int interlace) {
+                                          int quality, int strip, int optimize_coding, int interlace) {
     return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", strip,
-                                "optimize_coding", TRUE, "interlace", interlace, NULL);
+                                "optimize_coding", optimize_coding, "interlace", interlace, NULL);
 }
 
 // ---- Image preparation: shrink-on-load, pixel operations, savers ----
 
-/// vips_thumbnail_source(source, out, width, "height", height, "size", VIPS_SIZE_DOWN, "no_rotate",
+/// vips_thumbnail_source(source, out, width, "height", height, "size", size, "no_rotate",
 /// no_rotate, "fail_on", fail_on, "option_string", options, ["export_profile", export_profile]):
 /// opens the source and shrinks while loading (JPEG DCT scaling, WebP scaled decode, HEIF embedded
-/// thumbnails) to fit inside width×height, never upsizing. `options` goes to the loader ("n=-1",
-/// "page=3"); `export_profile` may be NULL (no ICC transform requested).
+/// thumbnails) to fit inside width×height. `options` goes to the loader ("n=-1", "page=3");
+/// `export_profile` may be NULL (no ICC transform requested).
 static inline int ak_vips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height,
-                                           const char *options, const char *export_profile,
+                                           int size, const char *options, const char *export_profile,
                                            int fail_on, int no_rotate) {
     if (export_profile) {
-        return vips_thumbnail_source(source, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+        return vips_thumbnail_source(source, out, width, "height", height, "size", (VipsSize) size,
                                      "no_rotate", no_rotate, "fail_on", (VipsFailOn) fail_on,
                                      "option_string", options, "export_profile", export_profile, NULL);
     }
-    return vips_thumbnail_source(source, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+    return vips_thumbnail_source(source, out, width, "height", height, "size", (VipsSize) size,
                                  "no_rotate", no_rotate, "fail_on", (VipsFailOn) fail_on,
                                  "option_string", options, NULL);
 }
 
-/// vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN, "no_rotate",
-/// no_rotate, ["export_profile", export_profile]): the same resize for an image already opened
-/// (no shrink-on-load). `export_profile` may be NULL.
-static inline int ak_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
+/// vips_thumbnail_image(in, out, width, "height", height, "size", size, "no_rotate", no_rotate,
+/// ["export_profile", export_profile]): the same resize for an image already opened (no
+/// shrink-on-load). `export_profile` may be NULL.
+static inline int ak_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, int size,
                                           const char *export_profile, int no_rotate) {
     if (export_profile) {
-        return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+        return vips_thumbnail_image(in, out, width, "height", height, "size", (VipsSize) size,
                                     "no_rotate", no_rotate, "export_profile", export_profile, NULL);
     }
-    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+    return vips_thumbnail_image(in, out, width, "height", height, "size", (VipsSize) size,
                                 "no_rotate", no_rotate, NULL);
 }
 
@@ -149,13 +149,12 @@ static inline int ak_vips_gifsave_buffer(VipsImage *in, void **buffer, size_t *l
                                "interframe_maxerror", interframe_maxerror, NULL);
 }
 
-/// vips_heifsave_buffer(in, buffer, length, "Q", quality, "bitdepth", 8, "compression",
-/// VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, "effort", effort, "strip", strip): an HEIC still.
-/// The caller g_free()s *buffer.
-static inline int ak_vips_heicsave_buffer(VipsImage *in, void **buffer, size_t *length, int quality,
-                                          int effort, int strip) {
-    return vips_heifsave_buffer(in, buffer, length, "Q", quality, "bitdepth", 8,
-                                "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC,
+/// vips_heifsave_buffer(in, buffer, length, "Q", quality, "bitdepth", bitdepth, "compression",
+/// compression, "effort", effort, "strip", strip). The caller g_free()s *buffer.
+static inline int ak_vips_heifsave_buffer(VipsImage *in, void **buffer, size_t *length, int quality,
+                                          int bitdepth, int compression, int effort, int strip) {
+    return vips_heifsave_buffer(in, buffer, length, "Q", quality, "bitdepth", bitdepth,
+                                "compression", (VipsForeignHeifCompression) compression,
                                 "effort", effort, "strip", strip, NULL);
 }
 

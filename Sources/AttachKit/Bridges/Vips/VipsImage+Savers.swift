@@ -45,15 +45,18 @@ extension VipsImage {
         }
     }
 
-    /// Encodes the image as an 8-bit HEIC still (HEVC through libheif) in memory.
+    /// Encodes the image as an HEIC still (HEVC through libheif) in memory.
     /// - Parameters:
     ///   - quality: libheif's quality 1...100 (x265 CRF ≈ (100 − quality) / 2).
+    ///   - bitDepth: bits per sample, 8, 10 or 12. Default 8 (what every iOS device decodes in
+    ///     hardware; sources are made 8-bit before encoding anyway).
     ///   - effort: encoder CPU effort 0...9. Default 4 (libvips' default).
     ///   - strip: drop metadata. Default `true`.
     /// - Throws: ``VipsError`` tagged `"heifsave"`.
-    func heicData(quality: Int, effort: Int = 4, strip: Bool = true) throws(VipsError) -> [UInt8] {
+    func heicData(quality: Int, bitDepth: Int = 8, effort: Int = 4, strip: Bool = true) throws(VipsError) -> [UInt8] {
         try encode("heifsave") { image, buffer, length in
-            ak_vips_heicsave_buffer(image, buffer, length, Int32(min(100, max(1, quality))), Int32(effort), strip ? 1 : 0)
+            ak_vips_heifsave_buffer(image, buffer, length, Int32(min(100, max(1, quality))), Int32(bitDepth),
+                                    Int32(VIPS_FOREIGN_HEIF_COMPRESSION_HEVC.rawValue), Int32(effort), strip ? 1 : 0)
         }
     }
 

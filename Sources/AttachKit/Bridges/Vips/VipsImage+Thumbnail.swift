@@ -33,10 +33,10 @@ extension VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         let status: Int32
         if let exportProfile {
-            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), options,
+            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, options,
                                               exportProfile, Int32(failOn.rawValue), autorotate ? 0 : 1)
         } else {
-            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), options,
+            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, options,
                                               nil, Int32(failOn.rawValue), autorotate ? 0 : 1)
         }
         guard status == 0, let out else { throw VipsError.take(operation: "load") }
@@ -48,7 +48,7 @@ extension VipsImage {
     /// rotates. An image stacking frames (`page-height`) has each frame fitted.
     /// - Throws: ``VipsError`` tagged `"resize"`.
     func fitted(width: Int, height: Int) throws(VipsError) -> VipsImage {
-        try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), nil, 1) }
+        try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, nil, 1) }
     }
 
     /// What ``thumbnail(path:width:height:loaderOptions:exportProfile:failOnWarnings:autorotate:)``
@@ -58,10 +58,14 @@ extension VipsImage {
     func thumbnail(width: Int, height: Int, exportProfile: String?, autorotate: Bool = true) throws(VipsError) -> VipsImage {
         let noRotate: Int32 = autorotate ? 0 : 1
         if let exportProfile {
-            return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), exportProfile, noRotate) }
+            return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, exportProfile, noRotate) }
         }
-        return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), nil, noRotate) }
+        return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, nil, noRotate) }
     }
+
+    /// Every resize here only ever shrinks (`VIPS_SIZE_DOWN`): a picture smaller than the box keeps
+    /// its size (enlarging adds bytes, never detail).
+    private static let downOnly = Int32(VIPS_SIZE_DOWN.rawValue)
 
     /// Runs one libvips operation that writes a new image into its second argument.
     /// - Throws: ``VipsError`` tagged `operation` when the call fails.
