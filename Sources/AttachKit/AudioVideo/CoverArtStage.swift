@@ -37,7 +37,7 @@ final class CoverArtStage: ClipStage {
         _ = try decoder.send(packet)
         _ = try decoder.sendEndOfStream()
         guard try decoder.receive(into: frame) == .frame else {
-            throw FFmpegError(operation: "decode", message: "the cover art decodes to no picture")
+            throw FFmpegError(operation: .decode, message: "the cover art decodes to no picture")
         }
         return (frame.width, frame.height)
     }

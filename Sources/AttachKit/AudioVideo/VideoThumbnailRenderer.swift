@@ -83,7 +83,7 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
             while true {
                 switch try decoder.receive(into: frame) {
                 case .frame: return
-                case .needsInput, .endOfStream: throw FFmpegError(operation: "decode", message: "the cover art decodes to no picture")
+                case .needsInput, .endOfStream: throw FFmpegError(operation: .decode, message: "the cover art decodes to no picture")
                 }
             }
         } catch {

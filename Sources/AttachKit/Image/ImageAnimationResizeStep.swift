@@ -26,7 +26,7 @@ struct ImageAnimationResizeStep: ImageStep {
         let tagged = try image.editingMetadata([.int("page-height", pageHeight), .int("n-pages", frames)])
         let resized = try tagged.fitted(width: box.width, height: box.height)
         guard resized.height % max(1, frames) == 0 else {
-            throw VipsError(operation: "resize", message: "\(frames) frames do not divide \(resized.height) rows")
+            throw VipsError(operation: .resize, message: "\(frames) frames do not divide \(resized.height) rows")
         }
         return resized
     }

@@ -4,26 +4,30 @@ enum ImageFailure {
     /// Opening or decoding the input failed: the data is damaged (fail-on-warning makes truncation
     /// an error); any other call is a processing failure of `step`.
     static func from(_ error: VipsError, step: String) -> PrepareError {
-        let detail = error.message.isEmpty ? error.operation + " failed" : error.message
+        let detail = error.message.isEmpty ? error.operation.rawValue + " failed" : error.message
         switch error.operation {
-        case "load", "load header":
+        case .load:
             return .corrupt(reason: "the image cannot be read: \(detail)")
-        case "decode":
+        case .decode:
             return .corrupt(reason: "the image does not decode: \(detail)")
-        default:
+        case .start, .loadBuffer, .fromMemory, .jpegsave, .pngsave, .gifsave, .heifsave, .copy, .colourspace, .cast,
+             .extractBand, .crop, .rotate, .flatten, .joinFrames, .resize, .min, .max, .avg, .compare:
             return .processing(step: step, reason: error.description)
         }
     }
 
-    /// No decoder for the codec is unsupported; a file FFmpeg cannot open or decode is damaged;
-    /// anything else is a processing failure of `step`.
+    /// No decoder for the codec is unsupported; a file FFmpeg cannot open or decode, or whose
+    /// decoder refuses it (a frame over its size cap), is damaged; anything else is a processing
+    /// failure of `step`.
     static func from(_ error: FFmpegError, step: String) -> PrepareError {
         switch error.operation {
-        case "decoder":
+        case .findDecoder:
             return .unsupported(reason: "no decoder for this picture: \(error.message)")
-        case "open", "stream info", "read packet", "decode", "open decoder":
+        case .openInput, .streamInfo, .readPacket, .decode, .openDecoder:
             return .corrupt(reason: "the image does not decode: \(error.message)")
-        default:
+        case .seek, .attachedPicture, .options, .packetAlloc, .frameAlloc, .audioFIFO, .findEncoder, .openEncoder, .encode,
+             .openMuxer, .openOutput, .addStream, .writeHeader, .writePacket, .writeTrailer, .closeOutput, .openResampler,
+             .resample, .openScaler, .scale:
             return .processing(step: step, reason: error.description)
         }
     }

@@ -22,10 +22,10 @@ enum AVHeaderProbe {
 
         if imageKind {
             guard let picture = video.first ?? streams.first(where: { $0.kind == .video }) else {
-                throw FFmpegError(operation: "stream info", message: "no picture in the file")
+                throw FFmpegError(operation: .streamInfo, message: "no picture in the file")
             }
             guard picture.width > 0, picture.height > 0 else {
-                throw FFmpegError(operation: "stream info", message: "the header gives no picture size")
+                throw FFmpegError(operation: .streamInfo, message: "the header gives no picture size")
             }
             info.kind = .image
             info.width = picture.width
@@ -66,7 +66,7 @@ enum AVHeaderProbe {
             info.channels = sound.channels
             info.bitDepth = sound.bitDepth
         } else {
-            throw FFmpegError(operation: "stream info", message: "no audio or video stream")
+            throw FFmpegError(operation: .streamInfo, message: "no audio or video stream")
         }
         if info.container == .m4a, info.kind == .video { info.container = .mp4 }
     }

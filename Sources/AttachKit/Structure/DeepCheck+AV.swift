@@ -50,7 +50,7 @@ extension DeepCheck {
             let decoder: AVDecoder
             do {
                 decoder = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
-            } catch where error.operation == "decoder" {
+            } catch where error.operation == .findDecoder {
                 return .notChecked
             }
             let packet = try AVPacketBuffer()

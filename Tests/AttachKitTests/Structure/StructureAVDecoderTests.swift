@@ -59,7 +59,7 @@ struct StructureAVDecoderTests {
             _ = try AVDecoder(input: input, streamIndex: 0, options: ["threads": "1", "no_such_option": "1"])
         } throws: { error in
             guard let error = error as? FFmpegError else { return false }
-            return error.operation == "options" && error.message.contains("no_such_option") && !error.message.contains("threads")
+            return error.operation == .options && error.message.contains("no_such_option") && !error.message.contains("threads")
         }
     }
 
@@ -77,7 +77,7 @@ struct StructureAVDecoderTests {
         #expect {
             _ = try AVDecoder(input: input, streamIndex: index)
         } throws: { error in
-            (error as? FFmpegError)?.operation == "decoder"
+            (error as? FFmpegError)?.operation == .findDecoder
         }
     }
 }

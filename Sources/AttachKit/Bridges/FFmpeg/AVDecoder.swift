@@ -38,23 +38,24 @@ struct AVDecoder: ~Copyable {
     /// - Parameter options: AVCodecContext/decoder private options (e.g. `["threads": "1",
     ///   "max_pixels": "100000000", "err_detect": "explode"]`). Default none (FFmpeg's defaults).
     ///   An option the decoder does not know is an error, never silently ignored.
-    /// - Throws: ``FFmpegError`` tagged `"decoder"` (no such stream, no decoder for its codec),
-    ///   `"open decoder"` (FFmpeg refused the parameters or an option value) or `"options"`
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/findDecoder`` (no such stream, no decoder for its codec),
+    ///   ``FFmpegOperation/openDecoder`` (FFmpeg refused the parameters or an option value, or could
+    ///   not allocate the context) or ``FFmpegOperation/options``
     ///   (an option name the decoder does not know).
     init(input: borrowing AVInput, streamIndex: Int, options: [String: String] = [:]) throws(FFmpegError) {
         guard streamIndex >= 0, streamIndex < input.streamCount,
               let stream = input.context.pointee.streams[streamIndex] else {
-            throw FFmpegError(operation: "decoder", message: "no stream \(streamIndex) in the input")
+            throw FFmpegError(operation: .findDecoder, message: "no stream \(streamIndex) in the input")
         }
         guard let parameters = stream.pointee.codecpar else {
-            throw FFmpegError(operation: "decoder", message: "stream \(streamIndex) has no codec parameters")
+            throw FFmpegError(operation: .findDecoder, message: "stream \(streamIndex) has no codec parameters")
         }
         let codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw FFmpegError(operation: "decoder", message: "FFmpeg has no decoder for \(codecName)")
+            throw FFmpegError(operation: .findDecoder, message: "FFmpeg has no decoder for \(codecName)")
         }
         guard let raw = avcodec_alloc_context3(codec) else {
-            throw FFmpegError(operation: "decoder", code: ak_averror(ENOMEM))
+            throw FFmpegError(operation: .openDecoder, code: ak_averror(ENOMEM))
         }
         // From here every failure frees the context before throwing.
         func fail(_ error: FFmpegError) -> FFmpegError {
@@ -63,7 +64,7 @@ struct AVDecoder: ~Copyable {
             return error
         }
         let copied = avcodec_parameters_to_context(raw, parameters)
-        guard copied >= 0 else { throw fail(FFmpegError(operation: "open decoder", code: copied)) }
+        guard copied >= 0 else { throw fail(FFmpegError(operation: .openDecoder, code: copied)) }
         raw.pointee.pkt_timebase = stream.pointee.time_base
 
         var dictionary: OpaquePointer?
@@ -71,9 +72,9 @@ struct AVDecoder: ~Copyable {
         let opened = avcodec_open2(raw, codec, &dictionary)
         let unknown = AVDecoder.keys(of: dictionary)
         av_dict_free(&dictionary)
-        guard opened >= 0 else { throw fail(FFmpegError(operation: "open decoder", code: opened)) }
+        guard opened >= 0 else { throw fail(FFmpegError(operation: .openDecoder, code: opened)) }
         guard unknown.isEmpty else {
-            throw fail(FFmpegError(operation: "options", message: "the \(codecName) decoder does not know option(s) \(unknown.joined(separator: ", "))"))
+            throw fail(FFmpegError(operation: .options, message: "the \(codecName) decoder does not know option(s) \(unknown.joined(separator: ", "))"))
         }
         context = raw
         self.streamIndex = streamIndex
@@ -86,25 +87,25 @@ struct AVDecoder: ~Copyable {
     }
 
     /// Feeds one packet (the caller keeps and later unrefs it).
-    /// - Throws: ``FFmpegError`` tagged `"decode"` when the data is invalid or decoding fails.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/decode`` when the data is invalid or decoding fails.
     func send(_ packet: borrowing AVPacketBuffer) throws(FFmpegError) -> FeedStep {
         try feedResult(avcodec_send_packet(context, packet.pointer))
     }
 
     /// Tells the decoder no more packets follow, so it gives out the frames it still holds.
-    /// - Throws: ``FFmpegError`` tagged `"decode"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/decode``.
     func sendEndOfStream() throws(FFmpegError) -> FeedStep {
         try feedResult(avcodec_send_packet(context, nil))
     }
 
     /// Takes the next decoded frame into `frame` (replacing what it held).
-    /// - Throws: ``FFmpegError`` tagged `"decode"` when decoding fails.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/decode`` when decoding fails.
     func receive(into frame: borrowing AVFrameBuffer) throws(FFmpegError) -> DecodeStep {
         let status = avcodec_receive_frame(context, frame.pointer)
         if status >= 0 { return .frame }
         if status == FFmpegError.tryAgain { return .needsInput }
         if status == FFmpegError.endOfFile { return .endOfStream }
-        throw FFmpegError(operation: "decode", code: status)
+        throw FFmpegError(operation: .decode, code: status)
     }
 
     /// Drops buffered input and output and makes the decoder ready for new packets (after a seek,
@@ -117,7 +118,7 @@ struct AVDecoder: ~Copyable {
         if status >= 0 { return .accepted }
         if status == FFmpegError.tryAgain { return .outputPending }
         if status == FFmpegError.endOfFile { return .endOfStream }
-        throw FFmpegError(operation: "decode", code: status)
+        throw FFmpegError(operation: .decode, code: status)
     }
 
     /// The keys left in an options dictionary after FFmpeg took the ones it knows.
@@ -136,9 +137,9 @@ struct AVDecoder: ~Copyable {
 struct AVPacketBuffer: ~Copyable {
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    /// - Throws: ``FFmpegError`` tagged `"packet"` when FFmpeg cannot allocate it.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/packetAlloc`` when FFmpeg cannot allocate it.
     init() throws(FFmpegError) {
-        guard let pointer = av_packet_alloc() else { throw FFmpegError(operation: "packet", code: ak_averror(ENOMEM)) }
+        guard let pointer = av_packet_alloc() else { throw FFmpegError(operation: .packetAlloc, code: ak_averror(ENOMEM)) }
         self.pointer = pointer
     }
 
@@ -190,9 +191,9 @@ struct AVPacketBuffer: ~Copyable {
 struct AVFrameBuffer: ~Copyable {
     let pointer: UnsafeMutablePointer<AVFrame>
 
-    /// - Throws: ``FFmpegError`` tagged `"frame"` when FFmpeg cannot allocate it.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/frameAlloc`` when FFmpeg cannot allocate it.
     init() throws(FFmpegError) {
-        guard let pointer = av_frame_alloc() else { throw FFmpegError(operation: "frame", code: ak_averror(ENOMEM)) }
+        guard let pointer = av_frame_alloc() else { throw FFmpegError(operation: .frameAlloc, code: ak_averror(ENOMEM)) }
         self.pointer = pointer
     }
 
@@ -256,12 +257,12 @@ struct AVFrameBuffer: ~Copyable {
 extension AVInput {
     /// Reads the next packet of any stream into `packet` (which must be unreffed before the next read).
     /// - Returns: `false` at the end of the input.
-    /// - Throws: ``FFmpegError`` tagged `"read packet"` when demuxing fails.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/readPacket`` when demuxing fails.
     func read(into packet: borrowing AVPacketBuffer) throws(FFmpegError) -> Bool {
         let status = av_read_frame(context, packet.pointer)
         if status >= 0 { return true }
         if status == FFmpegError.endOfFile { return false }
-        throw FFmpegError(operation: "read packet", code: status)
+        throw FFmpegError(operation: .readPacket, code: status)
     }
 
     /// Makes the demuxer skip every stream but `kept` (`AVDISCARD_ALL`), so reading costs only

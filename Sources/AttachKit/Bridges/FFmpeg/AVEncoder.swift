@@ -86,8 +86,8 @@ struct AVEncoder: ~Copyable {
 
     /// Opens a video encoder.
     /// - Parameter globalHeader: put codec headers in extradata (the muxer wants it: MP4).
-    /// - Throws: ``FFmpegError`` tagged `"encoder"` (FFmpeg has no such encoder), `"open encoder"`
-    ///   (it refused the parameters) or `"options"` (an option it does not know).
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/findEncoder`` (FFmpeg has no such encoder), ``FFmpegOperation/openEncoder``
+    ///   (it refused the parameters) or ``FFmpegOperation/options`` (an option it does not know).
     init(video settings: VideoEncoderSettings, globalHeader: Bool) throws(FFmpegError) {
         let raw = try Self.allocate(settings.encoder)
         raw.pointee.width = Int32(settings.width)
@@ -132,40 +132,40 @@ struct AVEncoder: ~Copyable {
     var frameSize: Int { Int(context.pointee.frame_size) }
 
     /// Feeds one frame (the encoder takes its own reference; the caller may reuse the buffer).
-    /// - Throws: ``FFmpegError`` tagged `"encode"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/encode``.
     func send(_ frame: borrowing AVFrameBuffer) throws(FFmpegError) -> FeedStep {
         try feedResult(avcodec_send_frame(context, frame.pointer))
     }
 
     /// Tells the encoder no more frames follow, so it gives out the packets it still holds.
-    /// - Throws: ``FFmpegError`` tagged `"encode"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/encode``.
     func sendEndOfStream() throws(FFmpegError) -> FeedStep {
         try feedResult(avcodec_send_frame(context, nil))
     }
 
     /// Takes the next packet into `packet` (timestamps in ``timeBase``).
-    /// - Throws: ``FFmpegError`` tagged `"encode"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/encode``.
     func receive(into packet: borrowing AVPacketBuffer) throws(FFmpegError) -> EncodeStep {
         let status = avcodec_receive_packet(context, packet.pointer)
         if status >= 0 { return .packet }
         if status == FFmpegError.tryAgain { return .needsInput }
         if status == FFmpegError.endOfFile { return .endOfStream }
-        throw FFmpegError(operation: "encode", code: status)
+        throw FFmpegError(operation: .encode, code: status)
     }
 
     private func feedResult(_ status: Int32) throws(FFmpegError) -> FeedStep {
         if status >= 0 { return .accepted }
         if status == FFmpegError.tryAgain { return .outputPending }
         if status == FFmpegError.endOfFile { return .endOfStream }
-        throw FFmpegError(operation: "encode", code: status)
+        throw FFmpegError(operation: .encode, code: status)
     }
 
     private static func allocate(_ name: String) throws(FFmpegError) -> UnsafeMutablePointer<AVCodecContext> {
         FFmpegRuntime.start()
         guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw FFmpegError(operation: "encoder", message: "FFmpeg has no encoder named \(name)")
+            throw FFmpegError(operation: .findEncoder, message: "FFmpeg has no encoder named \(name)")
         }
-        guard let raw = avcodec_alloc_context3(codec) else { throw FFmpegError(operation: "encoder", code: ak_averror(ENOMEM)) }
+        guard let raw = avcodec_alloc_context3(codec) else { throw FFmpegError(operation: .openEncoder, code: ak_averror(ENOMEM)) }
         return raw
     }
 
@@ -183,9 +183,9 @@ struct AVEncoder: ~Copyable {
             avcodec_free_context(&doomed)
             return error
         }
-        guard opened >= 0 else { throw fail(FFmpegError(operation: "open encoder", code: opened)) }
+        guard opened >= 0 else { throw fail(FFmpegError(operation: .openEncoder, code: opened)) }
         guard unknown.isEmpty else {
-            throw fail(FFmpegError(operation: "options", message: "the \(name) encoder does not know option(s) \(unknown.joined(separator: ", "))"))
+            throw fail(FFmpegError(operation: .options, message: "the \(name) encoder does not know option(s) \(unknown.joined(separator: ", "))"))
         }
         return raw
     }

@@ -5,12 +5,12 @@ extension AVInput {
     /// with the target as the upper bound): the next packets start at that keyframe. Demuxers
     /// without an index (MPEG-TS, MPEG-PS, raw streams) may land elsewhere: callers look at the
     /// timestamps they read.
-    /// - Throws: ``FFmpegError`` tagged `"seek"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/seek``.
     func seek(stream index: Int, toKeyframeBefore seconds: Double) throws(FFmpegError) {
         let timeBase = self.timeBase(of: index)
         let target = timeBase.timestamp(seconds)
         let status = avformat_seek_file(context, Int32(index), Int64.min, target, target, 0)
-        guard status >= 0 else { throw FFmpegError(operation: "seek", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .seek, code: status) }
     }
 
     /// The time base stream `index`'s timestamps count in.
@@ -44,15 +44,15 @@ extension AVInput {
     }
 
     /// A copy of the cover-art packet of attached-picture stream `index` into `packet`.
-    /// - Throws: ``FFmpegError`` tagged `"attached picture"` when the stream carries none.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/attachedPicture`` when the stream carries none.
     func attachedPicture(of index: Int, into packet: borrowing AVPacketBuffer) throws(FFmpegError) {
         let stream = context.pointee.streams[index]!
         guard (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0, stream.pointee.attached_pic.size > 0 else {
-            throw FFmpegError(operation: "attached picture", message: "stream \(index) has no attached picture")
+            throw FFmpegError(operation: .attachedPicture, message: "stream \(index) has no attached picture")
         }
         packet.unref()
         let status = withUnsafePointer(to: &stream.pointee.attached_pic) { av_packet_ref(packet.pointer, $0) }
-        guard status >= 0 else { throw FFmpegError(operation: "attached picture", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .attachedPicture, code: status) }
     }
 }
 

@@ -24,12 +24,12 @@ struct AVInput: ~Copyable {
     ///     for headerless formats such as MPEG-TS, the streams themselves). Default `true`. A movie
     ///     header (`mov`) already gives codecs, sizes, rates, durations and the sample index, so
     ///     stream copies, seeks and index walks skip it (it costs ~75 ms for 1080p H.264).
-    /// - Throws: ``FFmpegError`` tagged `"open"` (not readable, not a known format), `"options"`
-    ///   (a limit was not accepted) or `"stream info"` (no usable stream parameters).
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openInput`` (not readable, not a known format), ``FFmpegOperation/options``
+    ///   (a limit was not accepted) or ``FFmpegOperation/streamInfo`` (no usable stream parameters).
     init(path: String, demuxer: String, limits: AVInputLimits = .standard, readStreamInfo: Bool = true) throws(FFmpegError) {
         FFmpegRuntime.start()
         guard let format = av_find_input_format(demuxer) else {
-            throw FFmpegError(operation: "open", message: "libavformat has no demuxer named \(demuxer)")
+            throw FFmpegError(operation: .openInput, message: "libavformat has no demuxer named \(demuxer)")
         }
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
@@ -40,17 +40,17 @@ struct AVInput: ~Copyable {
         let status = avformat_open_input(&raw, "file:" + path, format, &options)
         let leftover = av_dict_count(options)
         av_dict_free(&options)
-        guard status >= 0, let raw else { throw FFmpegError(operation: "open", code: status) }
+        guard status >= 0, let raw else { throw FFmpegError(operation: .openInput, code: status) }
         guard leftover == 0 else {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = raw
             avformat_close_input(&doomed)
-            throw FFmpegError(operation: "options", message: "libavformat did not accept \(leftover) input option(s)")
+            throw FFmpegError(operation: .options, message: "libavformat did not accept \(leftover) input option(s)")
         }
         let infoStatus = readStreamInfo ? avformat_find_stream_info(raw, nil) : 0
         guard infoStatus >= 0 else {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = raw
             avformat_close_input(&doomed)
-            throw FFmpegError(operation: "stream info", code: infoStatus)
+            throw FFmpegError(operation: .streamInfo, code: infoStatus)
         }
         context = raw
     }

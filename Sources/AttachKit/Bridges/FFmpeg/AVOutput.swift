@@ -13,17 +13,17 @@ struct AVOutput: ~Copyable {
 
     /// Creates `path` (truncating it) for the muxer `muxer`, through the `file` protocol only.
     /// - Parameter muxer: libavformat's muxer name: `"mp4"`, `"ipod"` (MPEG-4 audio, `M4A ` brand), `"mp3"`.
-    /// - Throws: ``FFmpegError`` tagged `"muxer"` (no such muxer) or `"open output"` (cannot create the file).
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openMuxer`` (no such muxer) or ``FFmpegOperation/openOutput`` (cannot create the file).
     init(path: String, muxer: String) throws(FFmpegError) {
         FFmpegRuntime.start()
         guard let format = av_guess_format(muxer, nil, nil), String(cString: format.pointee.name) == muxer else {
-            throw FFmpegError(operation: "muxer", message: "libavformat has no muxer named \(muxer)")
+            throw FFmpegError(operation: .openMuxer, message: "libavformat has no muxer named \(muxer)")
         }
         var raw: UnsafeMutablePointer<AVFormatContext>?
         // The `file:` prefix keeps a path containing ':' from being read as another protocol.
         let url = "file:" + path
         let allocated = avformat_alloc_output_context2(&raw, format, nil, url)
-        guard allocated >= 0, let raw else { throw FFmpegError(operation: "muxer", code: allocated) }
+        guard allocated >= 0, let raw else { throw FFmpegError(operation: .openMuxer, code: allocated) }
         // Later reopenings (the faststart rewrite reads the file back) are held to `file` as well.
         raw.pointee.protocol_whitelist = av_strdup("file")
         var options: OpaquePointer?
@@ -33,12 +33,12 @@ struct AVOutput: ~Copyable {
         av_dict_free(&options)
         guard opened >= 0 else {
             avformat_free_context(raw)
-            throw FFmpegError(operation: "open output", code: opened)
+            throw FFmpegError(operation: .openOutput, code: opened)
         }
         guard leftover.isEmpty else {
             avio_closep(&raw.pointee.pb)
             avformat_free_context(raw)
-            throw FFmpegError(operation: "options", message: "the file protocol does not know option(s) \(leftover.joined(separator: ", "))")
+            throw FFmpegError(operation: .options, message: "the file protocol does not know option(s) \(leftover.joined(separator: ", "))")
         }
         context = raw
     }
@@ -57,16 +57,16 @@ struct AVOutput: ~Copyable {
     /// - Parameter tag: the FourCC the output's sample entry carries (`"hvc1"`); `nil` = the one the
     ///   muxer's format uses for the codec (the input's tag is cleared). Default `nil`.
     /// - Returns: the output stream's index.
-    /// - Throws: ``FFmpegError`` tagged `"add stream"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/addStream``.
     func addStream(copying index: Int, of input: borrowing AVInput, tag: String? = nil) throws(FFmpegError) -> Int {
         guard index >= 0, index < input.streamCount, let source = input.context.pointee.streams[index] else {
-            throw FFmpegError(operation: "add stream", message: "no stream \(index) in the input")
+            throw FFmpegError(operation: .addStream, message: "no stream \(index) in the input")
         }
         guard let stream = avformat_new_stream(context, nil) else {
-            throw FFmpegError(operation: "add stream", code: ak_averror(ENOMEM))
+            throw FFmpegError(operation: .addStream, code: ak_averror(ENOMEM))
         }
         let copied = avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar)
-        guard copied >= 0 else { throw FFmpegError(operation: "add stream", code: copied) }
+        guard copied >= 0 else { throw FFmpegError(operation: .addStream, code: copied) }
         let parameters = stream.pointee.codecpar!
         parameters.pointee.codec_tag = 0
         if let tag { parameters.pointee.codec_tag = try Self.codecTag(tag) }
@@ -82,14 +82,14 @@ struct AVOutput: ~Copyable {
     /// - Parameter rotationFrom: the input stream whose display matrix the new stream keeps, so the
     ///   picture is still shown upright without rotating pixels; `nil` for none.
     /// - Returns: the output stream's index.
-    /// - Throws: ``FFmpegError`` tagged `"add stream"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/addStream``.
     func addStream(encoder: borrowing AVEncoder, rotationFrom index: Int? = nil,
                    of input: borrowing AVInput) throws(FFmpegError) -> Int {
         guard let stream = avformat_new_stream(context, nil) else {
-            throw FFmpegError(operation: "add stream", code: ak_averror(ENOMEM))
+            throw FFmpegError(operation: .addStream, code: ak_averror(ENOMEM))
         }
         let copied = avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context)
-        guard copied >= 0 else { throw FFmpegError(operation: "add stream", code: copied) }
+        guard copied >= 0 else { throw FFmpegError(operation: .addStream, code: copied) }
         stream.pointee.time_base = encoder.context.pointee.time_base
         stream.pointee.sample_aspect_ratio = encoder.context.pointee.sample_aspect_ratio
         stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
@@ -102,17 +102,17 @@ struct AVOutput: ~Copyable {
     /// Writes the file header.
     /// - Parameter options: muxer private options (e.g. `["movflags": "+faststart"]`). An option
     ///   the muxer does not know is an error, never silently ignored.
-    /// - Throws: ``FFmpegError`` tagged `"write header"` or `"options"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/writeHeader`` or ``FFmpegOperation/options``.
     mutating func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         let status = avformat_write_header(context, &dictionary)
         let unknown = Self.keys(of: dictionary)
         av_dict_free(&dictionary)
-        guard status >= 0 else { throw FFmpegError(operation: "write header", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .writeHeader, code: status) }
         headerWritten = true
         guard unknown.isEmpty else {
-            throw FFmpegError(operation: "options", message: "the \(muxerName) muxer does not know option(s) \(unknown.joined(separator: ", "))")
+            throw FFmpegError(operation: .options, message: "the \(muxerName) muxer does not know option(s) \(unknown.joined(separator: ", "))")
         }
     }
 
@@ -122,27 +122,27 @@ struct AVOutput: ~Copyable {
 
     /// Hands `packet` (timestamps in ``timeBase(of:)`` of its stream) to the interleaving muxer,
     /// which takes its data: the packet is blank afterwards.
-    /// - Throws: ``FFmpegError`` tagged `"write packet"` (I/O error, disk full, timestamps out of order).
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/writePacket`` (I/O error, disk full, timestamps out of order).
     func write(_ packet: borrowing AVPacketBuffer) throws(FFmpegError) {
         let status = av_interleaved_write_frame(context, packet.pointer)
-        guard status >= 0 else { throw FFmpegError(operation: "write packet", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .writePacket, code: status) }
     }
 
     /// Flushes interleaved packets and writes the trailer (for MP4 with faststart: moves the index
     /// before the media data), then closes the file.
-    /// - Throws: ``FFmpegError`` tagged `"write trailer"` or `"close output"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/writeTrailer`` or ``FFmpegOperation/closeOutput``.
     mutating func finish() throws(FFmpegError) {
-        guard headerWritten else { throw FFmpegError(operation: "write trailer", message: "the header was never written") }
+        guard headerWritten else { throw FFmpegError(operation: .writeTrailer, message: "the header was never written") }
         let status = av_write_trailer(context)
-        guard status >= 0 else { throw FFmpegError(operation: "write trailer", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .writeTrailer, code: status) }
         let closed = avio_closep(&context.pointee.pb)
-        guard closed >= 0 else { throw FFmpegError(operation: "close output", code: closed) }
+        guard closed >= 0 else { throw FFmpegError(operation: .closeOutput, code: closed) }
     }
 
     /// `fourCC` as FFmpeg stores it in `codec_tag` (`MKTAG`).
     private static func codecTag(_ fourCC: String) throws(FFmpegError) -> UInt32 {
         let bytes = Array(fourCC.utf8)
-        guard bytes.count == 4 else { throw FFmpegError(operation: "add stream", message: "codec tag \(fourCC) is not four bytes") }
+        guard bytes.count == 4 else { throw FFmpegError(operation: .addStream, message: "codec tag \(fourCC) is not four bytes") }
         return ak_fourcc(CChar(bitPattern: bytes[0]), CChar(bitPattern: bytes[1]), CChar(bitPattern: bytes[2]), CChar(bitPattern: bytes[3]))
     }
 
@@ -153,7 +153,7 @@ struct AVOutput: ~Copyable {
         var size: Int = 0
         guard let matrix = av_stream_get_side_data(source, AV_PKT_DATA_DISPLAYMATRIX, &size), size > 0 else { return }
         guard let target = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size) else {
-            throw FFmpegError(operation: "add stream", code: ak_averror(ENOMEM))
+            throw FFmpegError(operation: .addStream, code: ak_averror(ENOMEM))
         }
         target.update(from: matrix, count: size)
     }

@@ -10,10 +10,10 @@ struct AVResampler: ~Copyable {
     let channels: Int
     let sampleFormat: AVSampleFormat
 
-    /// - Throws: ``FFmpegError`` tagged `"resampler"` for a rate or channel count of zero or less.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openResampler`` for a rate or channel count of zero or less.
     init(sampleRate: Int, channels: Int, sampleFormat: SampleFormat) throws(FFmpegError) {
         guard sampleRate > 0, channels > 0 else {
-            throw FFmpegError(operation: "resampler", message: "cannot resample to \(sampleRate) Hz, \(channels) channel(s)")
+            throw FFmpegError(operation: .openResampler, message: "cannot resample to \(sampleRate) Hz, \(channels) channel(s)")
         }
         self.sampleRate = sampleRate
         self.channels = channels
@@ -28,7 +28,7 @@ struct AVResampler: ~Copyable {
     /// Converts `frame` into `target`, whose previous buffers are released. `target` may come back
     /// with no samples (the resampler holds some back). Channels beyond the target's count are
     /// mixed down (an unordered layout is read in the default order for its channel count).
-    /// - Throws: ``FFmpegError`` tagged `"resample"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/resample``.
     mutating func convert(_ frame: borrowing AVFrameBuffer, into target: borrowing AVFrameBuffer) throws(FFmpegError) {
         let out = prepare(target)
         let input = frame.pointer
@@ -49,16 +49,16 @@ struct AVResampler: ~Copyable {
             av_channel_layout_uninit(&input.pointee.ch_layout)
             input.pointee.ch_layout = original
         }
-        guard status >= 0 else { throw FFmpegError(operation: "resample", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .resample, code: status) }
     }
 
     /// Gives out, into `target`, the samples the resampler still holds at the end of the stream.
-    /// - Throws: ``FFmpegError`` tagged `"resample"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/resample``.
     func flush(into target: borrowing AVFrameBuffer) throws(FFmpegError) {
         let out = prepare(target)
         guard let context else { return }
         let status = swr_convert_frame(context, out, nil)
-        guard status >= 0 else { throw FFmpegError(operation: "resample", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .resample, code: status) }
     }
 
     private func prepare(_ target: borrowing AVFrameBuffer) -> UnsafeMutablePointer<AVFrame> {
@@ -77,7 +77,7 @@ struct AVResampler: ~Copyable {
             av_channel_layout_default(&inLayout, input.pointee.ch_layout.nb_channels)
         } else {
             let copied = av_channel_layout_copy(&inLayout, &input.pointee.ch_layout)
-            guard copied >= 0 else { throw FFmpegError(operation: "resample", code: copied) }
+            guard copied >= 0 else { throw FFmpegError(operation: .resample, code: copied) }
         }
         defer { av_channel_layout_uninit(&inLayout) }
         var outLayout = AVChannelLayout()
@@ -88,12 +88,12 @@ struct AVResampler: ~Copyable {
                                        &inLayout, AVSampleFormat(rawValue: input.pointee.format), input.pointee.sample_rate, 0, nil)
         guard made >= 0, raw != nil else {
             if raw != nil { swr_free(&raw) }
-            throw FFmpegError(operation: "resample", code: made < 0 ? made : ak_averror(ENOMEM))
+            throw FFmpegError(operation: .resample, code: made < 0 ? made : ak_averror(ENOMEM))
         }
         let initialised = swr_init(raw)
         guard initialised >= 0 else {
             swr_free(&raw)
-            throw FFmpegError(operation: "resample", code: initialised)
+            throw FFmpegError(operation: .resample, code: initialised)
         }
         context = raw
         source = (input.pointee.sample_rate, input.pointee.format, input.pointee.ch_layout.nb_channels)

@@ -58,9 +58,9 @@ struct AVScaler: ~Copyable {
     /// one pass over every frame).
     let filter: ScalingFilter
 
-    /// - Throws: ``FFmpegError`` tagged `"scaler"` for a size of zero or less.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openScaler`` for a size of zero or less.
     init(width: Int, height: Int, format: PictureFormat, filter: ScalingFilter = .bicubic) throws(FFmpegError) {
-        guard width > 0, height > 0 else { throw FFmpegError(operation: "scaler", message: "cannot scale to \(width)×\(height)") }
+        guard width > 0, height > 0 else { throw FFmpegError(operation: .openScaler, message: "cannot scale to \(width)×\(height)") }
         self.width = width
         self.height = height
         self.format = format
@@ -74,17 +74,17 @@ struct AVScaler: ~Copyable {
     /// Converts `source` into `target` (whose previous buffers are released; new ones are allocated),
     /// copying timestamps and frame properties. Limited-range YUV is written; the source's range and
     /// matrix are honoured (full-range JPEG-style YUV, BT.709 HD).
-    /// - Throws: ``FFmpegError`` tagged `"scale"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/scale``.
     mutating func scale(_ source: borrowing AVFrameBuffer, into target: borrowing AVFrameBuffer) throws(FFmpegError) {
         let src = source.pointer
         let format = AVPixelFormat(rawValue: src.pointee.format)
         guard src.pointee.width > 0, src.pointee.height > 0, format != AV_PIX_FMT_NONE else {
-            throw FFmpegError(operation: "scale", message: "the frame has no picture")
+            throw FFmpegError(operation: .scale, message: "the frame has no picture")
         }
         let pixelFormat = self.format.av
         context = sws_getCachedContext(context, src.pointee.width, src.pointee.height, format,
                                        Int32(width), Int32(height), pixelFormat, filter.flags, nil, nil, nil)
-        guard let context else { throw FFmpegError(operation: "scale", message: "libswscale cannot convert \(Self.name(format)) to \(Self.name(pixelFormat))") }
+        guard let context else { throw FFmpegError(operation: .scale, message: "libswscale cannot convert \(Self.name(format)) to \(Self.name(pixelFormat))") }
         let fullRange = src.pointee.color_range == AVCOL_RANGE_JPEG || Self.isFullRangeFormat(format)
         let targetFullRange = Self.isRGB(pixelFormat) || Self.isFullRangeFormat(pixelFormat)
         let matrix = sws_getCoefficients(Self.matrix(for: src.pointee.colorspace, height: Int(src.pointee.height)))
@@ -97,21 +97,21 @@ struct AVScaler: ~Copyable {
         dst.pointee.height = Int32(height)
         dst.pointee.format = pixelFormat.rawValue
         let allocated = av_frame_get_buffer(dst, 0)
-        guard allocated >= 0 else { throw FFmpegError(operation: "scale", code: allocated) }
+        guard allocated >= 0 else { throw FFmpegError(operation: .scale, code: allocated) }
         let copied = av_frame_copy_props(dst, src)
-        guard copied >= 0 else { throw FFmpegError(operation: "scale", code: copied) }
+        guard copied >= 0 else { throw FFmpegError(operation: .scale, code: copied) }
         dst.pointee.color_range = targetFullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         let status = sws_scale_frame(context, dst, src)
-        guard status >= 0 else { throw FFmpegError(operation: "scale", code: status) }
+        guard status >= 0 else { throw FFmpegError(operation: .scale, code: status) }
     }
 
     /// Converts `source` to this scaler's size and (packed) format and returns its rows without
     /// line padding: `width × height × bytes per pixel` bytes, top to bottom.
-    /// - Throws: ``FFmpegError`` tagged `"scale"` (also for a planar target format) or `"frame"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/scale`` (also for a planar target format) or ``FFmpegOperation/frameAlloc``.
     mutating func packedPixels(of source: borrowing AVFrameBuffer) throws(FFmpegError) -> [UInt8] {
         guard format.packedBytesPerPixel > 0 else {
-            throw FFmpegError(operation: "scale", message: "\(Self.name(format.av)) is not a packed format")
+            throw FFmpegError(operation: .scale, message: "\(Self.name(format.av)) is not a packed format")
         }
         let converted = try AVFrameBuffer()
         try scale(source, into: converted)

@@ -1,13 +1,13 @@
 import CFFmpeg
 
-/// An FFmpeg call failed. ``operation`` names the call that failed; ``code`` is FFmpeg's negative
-/// error code (`AVERROR(...)`), rendered by ``message``.
+/// An FFmpeg call failed. ``operation`` names the call that failed (how failures are classified);
+/// ``code`` is FFmpeg's negative error code (`AVERROR(...)`), rendered by ``message``.
 struct FFmpegError: Error, Sendable, CustomStringConvertible {
-    let operation: String
+    let operation: FFmpegOperation
     let code: Int32
     let message: String
 
-    init(operation: String, code: Int32) {
+    init(operation: FFmpegOperation, code: Int32) {
         self.operation = operation
         self.code = code
         var buffer = [CChar](repeating: 0, count: 256)
@@ -15,13 +15,13 @@ struct FFmpegError: Error, Sendable, CustomStringConvertible {
         self.message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    init(operation: String, message: String) {
+    init(operation: FFmpegOperation, message: String) {
         self.operation = operation
         self.code = ak_averror_invaliddata()
         self.message = message
     }
 
-    var description: String { "\(operation): \(message)" }
+    var description: String { "\(operation.rawValue): \(message)" }
 
     static let endOfFile = ak_averror_eof()
     static let tryAgain = ak_averror_eagain()

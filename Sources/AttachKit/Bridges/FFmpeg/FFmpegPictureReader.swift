@@ -34,16 +34,18 @@ enum FFmpegPictureReader {
     ///   - maxPixels: refuse frames larger than this (checked on the stream header, and by
     ///     libavcodec's `max_pixels` before it allocates).
     ///   - size: the scaled size for a frame of the given source size.
-    /// - Throws: ``FFmpegError`` tagged `"open"`, `"decoder"` (no decoder, or a frame too large),
-    ///   `"decode"` (also for frames the decoder flags as damaged), `"read packet"` or `"scale"`.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openInput``, ``FFmpegOperation/findDecoder``
+    ///   (no decoder for the codec), ``FFmpegOperation/openDecoder`` (the decoder refused, or the
+    ///   frame is over `maxPixels`), ``FFmpegOperation/decode`` (also for frames the decoder flags
+    ///   as damaged), ``FFmpegOperation/readPacket`` or ``FFmpegOperation/scale``.
     static func decode(path: String, demuxer: String, keep: @escaping (Int) -> Bool = { _ in true }, maxFrames: Int = 1,
                        maxPixels: Int64, size: (Int, Int) -> (width: Int, height: Int)) throws(FFmpegError) -> Pictures {
         let input = try AVInput(path: path, demuxer: demuxer)
         guard let stream = input.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
-            throw FFmpegError(operation: "open", message: "no picture stream")
+            throw FFmpegError(operation: .openInput, message: "no picture stream")
         }
         guard stream.width > 0, stream.height > 0, Int64(stream.width) * Int64(stream.height) <= maxPixels else {
-            throw FFmpegError(operation: "decoder", message: "picture size \(stream.width)×\(stream.height) is not decodable within \(maxPixels) pixels")
+            throw FFmpegError(operation: .openDecoder, message: "picture size \(stream.width)×\(stream.height) is not decodable within \(maxPixels) pixels")
         }
         input.discardAllStreams(except: [stream.index])
         let target = size(stream.width, stream.height)
@@ -66,7 +68,7 @@ enum FFmpegPictureReader {
             _ = try session.drain()
         }
         guard session.collector.decoded > 0, !session.collector.pixels.isEmpty else {
-            throw FFmpegError(operation: "decode", message: "no frame decodes")
+            throw FFmpegError(operation: .decode, message: "no frame decodes")
         }
         return session.collector.pictures(frameRate: stream.frameRate)
     }
@@ -86,7 +88,7 @@ enum FFmpegPictureReader {
             while collector.decoded < maxFrames, try decoder.receive(into: frame) == .frame {
                 defer { frame.unref() }
                 if frame.hasDecodeErrors {
-                    throw FFmpegError(operation: "decode", message: "frame \(collector.decoded + 1) decoded with errors")
+                    throw FFmpegError(operation: .decode, message: "frame \(collector.decoded + 1) decoded with errors")
                 }
                 let kept = keep(collector.decoded)
                 collector.noteTiming(frame, timeBase: decoder.timeBase, kept: kept)

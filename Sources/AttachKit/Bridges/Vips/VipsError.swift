@@ -3,12 +3,12 @@ import CVips
 /// A libvips call failed. ``operation`` names the call (that is how failures are classified:
 /// libvips' error buffer is one global string shared by all threads, so its text is only a hint).
 struct VipsError: Error, Sendable, CustomStringConvertible {
-    /// Which call failed, e.g. `"load header"`, `"jpegsave"`.
-    let operation: String
+    /// Which call failed.
+    let operation: VipsOperation
     /// libvips' error text for the failure, best effort (may be empty or mixed with another thread's).
     let message: String
 
-    var description: String { message.isEmpty ? "\(operation) failed" : "\(operation): \(message)" }
+    var description: String { message.isEmpty ? "\(operation.rawValue) failed" : "\(operation.rawValue): \(message)" }
 
     private static let bufferLock = Locked(())
 
@@ -19,7 +19,7 @@ struct VipsError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Reads and clears libvips' error buffer, tagging the text with the failed operation.
-    static func take(operation: String) -> VipsError {
+    static func take(operation: VipsOperation) -> VipsError {
         let text: String = bufferLock.withLock { _ in
             let text = vips_error_buffer().map { String(cString: $0) } ?? ""
             vips_error_clear()

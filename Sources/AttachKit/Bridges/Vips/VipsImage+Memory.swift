@@ -2,16 +2,16 @@ import CVips
 
 extension VipsImage {
     /// An image over a copy of interleaved 8-bit pixels (e.g. an RGB frame from a video decoder).
-    /// - Throws: ``VipsError`` tagged `"from memory"` when the size does not match or libvips fails.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/fromMemory`` when the size does not match or libvips fails.
     static func fromPixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
         guard width > 0, height > 0, bands > 0, bytes.count == width * height * bands else {
-            throw VipsError(operation: "from memory", message: "\(bytes.count) bytes is not \(width)×\(height)×\(bands)")
+            throw VipsError(operation: .fromMemory, message: "\(bytes.count) bytes is not \(width)×\(height)×\(bands)")
         }
         let raw = bytes.withUnsafeBytes { buffer in
             vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
         }
-        guard let raw else { throw VipsError.take(operation: "from memory") }
+        guard let raw else { throw VipsError.take(operation: .fromMemory) }
         return VipsImage(owning: raw)
     }
 
@@ -22,9 +22,9 @@ extension VipsImage {
     ///   - progressive: progressive scans instead of baseline. Default `false`.
     ///   - optimizeCoding: Huffman tables computed for this picture instead of the standard ones
     ///     (a few percent smaller, the same pixels, one more pass over the coefficients). Default `true`.
-    /// - Throws: ``VipsError`` tagged `"jpegsave"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/jpegsave``.
     func jpegData(quality: Int, strip: Bool = true, progressive: Bool = false, optimizeCoding: Bool = true) throws(VipsError) -> [UInt8] {
-        try encode("jpegsave") { image, buffer, length in
+        try encode(.jpegsave) { image, buffer, length in
             ak_vips_jpegsave_buffer(image, buffer, length, Int32(min(100, max(1, quality))), strip ? 1 : 0,
                                     optimizeCoding ? 1 : 0, progressive ? 1 : 0)
         }

@@ -14,9 +14,9 @@ extension VipsImage {
     }
 
     /// A copy of the image (same pixels) with `edits` applied in order.
-    /// - Throws: ``VipsError`` tagged `"copy"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/copy``.
     func editingMetadata(_ edits: [MetadataEdit]) throws(VipsError) -> VipsImage {
-        let copy = try apply("copy") { ak_vips_copy($0, $1) }
+        let copy = try apply(.copy) { ak_vips_copy($0, $1) }
         for edit in edits {
             switch edit {
             case .int(let name, let value):

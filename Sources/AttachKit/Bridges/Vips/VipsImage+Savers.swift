@@ -17,9 +17,9 @@ extension VipsImage {
     ///   - mode: truecolour or palette. Default truecolour.
     ///   - strip: drop EXIF/XMP/ICC metadata. Default `true`.
     ///   - compression: zlib level 0...9. Default 6.
-    /// - Throws: ``VipsError`` tagged `"pngsave"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/pngsave``.
     func pngData(_ mode: PNGMode = .truecolour, strip: Bool = true, compression: Int = 6) throws(VipsError) -> [UInt8] {
-        try encode("pngsave") { image, buffer, length in
+        try encode(.pngsave) { image, buffer, length in
             switch mode {
             case .truecolour:
                 return ak_vips_pngsave_buffer(image, buffer, length, Int32(compression), strip ? 1 : 0, 0, 100, 8, 0, 7)
@@ -37,9 +37,9 @@ extension VipsImage {
     ///   - dither: Floyd–Steinberg dithering 0...1. Default 1.
     ///   - effort: libimagequant effort 1...10. Default 7 (libvips' default).
     ///   - strip: drop metadata. Default `true`.
-    /// - Throws: ``VipsError`` tagged `"gifsave"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/gifsave``.
     func gifData(colours: Int = 256, dither: Double = 1, effort: Int = 7, strip: Bool = true) throws(VipsError) -> [UInt8] {
-        try encode("gifsave") { image, buffer, length in
+        try encode(.gifsave) { image, buffer, length in
             ak_vips_gifsave_buffer(image, buffer, length, Int32(Self.bitDepth(forColours: colours)), dither,
                                    Int32(min(10, max(1, effort))), strip ? 1 : 0, 0)
         }
@@ -52,9 +52,9 @@ extension VipsImage {
     ///     hardware; sources are made 8-bit before encoding anyway).
     ///   - effort: encoder CPU effort 0...9. Default 4 (libvips' default).
     ///   - strip: drop metadata. Default `true`.
-    /// - Throws: ``VipsError`` tagged `"heifsave"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/heifsave``.
     func heicData(quality: Int, bitDepth: Int = 8, effort: Int = 4, strip: Bool = true) throws(VipsError) -> [UInt8] {
-        try encode("heifsave") { image, buffer, length in
+        try encode(.heifsave) { image, buffer, length in
             ak_vips_heifsave_buffer(image, buffer, length, Int32(min(100, max(1, quality))), Int32(bitDepth),
                                     Int32(VIPS_FOREIGN_HEIF_COMPRESSION_HEVC.rawValue), Int32(effort), strip ? 1 : 0)
         }
@@ -62,15 +62,15 @@ extension VipsImage {
 
     /// Decodes an encoded image held in `bytes` and keeps its pixels in memory (so the result does
     /// not depend on `bytes` living on). Warnings are errors.
-    /// - Throws: ``VipsError`` tagged `"load buffer"` or `"decode"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/loadBuffer`` or ``VipsOperation/decode``.
     static func decoding(_ bytes: [UInt8]) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
-        var failed = "load buffer"
+        var failed = VipsOperation.loadBuffer
         let raw: UnsafeMutablePointer<CVips.VipsImage>? = bytes.withUnsafeBytes { buffer in
             guard let lazy = ak_vips_open_buffer(buffer.baseAddress, buffer.count, Int32(VIPS_ACCESS_RANDOM.rawValue),
                                                  Int32(VIPS_FAIL_ON_WARNING.rawValue)) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(lazy)) }
-            failed = "decode"
+            failed = .decode
             return vips_image_copy_memory(lazy)
         }
         guard let raw else { throw VipsError.take(operation: failed) }
@@ -85,7 +85,7 @@ extension VipsImage {
     }
 
     /// Runs a `*save_buffer` call and copies the bytes out, freeing libvips' buffer on every path.
-    func encode(_ operation: String,
+    func encode(_ operation: VipsOperation,
                         _ call: (UnsafeMutablePointer<CVips.VipsImage>, UnsafeMutablePointer<UnsafeMutableRawPointer?>,
                                  UnsafeMutablePointer<Int>) -> Int32) throws(VipsError) -> [UInt8] {
         var buffer: UnsafeMutableRawPointer?

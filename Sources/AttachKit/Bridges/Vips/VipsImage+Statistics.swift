@@ -6,32 +6,32 @@ import Glibc
 /// Whole-image statistics: each pulls every pixel once.
 extension VipsImage {
     /// The smallest value of any band (`vips_min`).
-    /// - Throws: ``VipsError`` tagged `"min"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/min``.
     func minimum() throws(VipsError) -> Double {
         var value = 0.0
-        guard ak_vips_min(pointer, &value) == 0 else { throw VipsError.take(operation: "min") }
+        guard ak_vips_min(pointer, &value) == 0 else { throw VipsError.take(operation: .min) }
         return value
     }
 
     /// The largest value of any band (`vips_max`).
-    /// - Throws: ``VipsError`` tagged `"max"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/max``.
     func maximum() throws(VipsError) -> Double {
         var value = 0.0
-        guard ak_vips_max(pointer, &value) == 0 else { throw VipsError.take(operation: "max") }
+        guard ak_vips_max(pointer, &value) == 0 else { throw VipsError.take(operation: .max) }
         return value
     }
 
     /// The mean of every band of every pixel (`vips_avg`).
-    /// - Throws: ``VipsError`` tagged `"avg"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/avg``.
     func average() throws(VipsError) -> Double {
         var value = 0.0
-        guard ak_vips_avg(pointer, &value) == 0 else { throw VipsError.take(operation: "avg") }
+        guard ak_vips_avg(pointer, &value) == 0 else { throw VipsError.take(operation: .avg) }
         return value
     }
 
     /// Whether the alpha band holds anything but full opacity: an all-opaque alpha (e.g. a PNG
     /// saved as RGBA by habit) carries no transparency worth keeping. `false` without alpha.
-    /// - Throws: ``VipsError`` tagged `"extract band"` or `"min"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/extractBand`` or ``VipsOperation/min``.
     func hasMeaningfulAlpha() throws(VipsError) -> Bool {
         guard hasAlpha else { return false }
         let alpha = try bands(from: bands - 1)
@@ -41,22 +41,22 @@ extension VipsImage {
 
     /// Mean squared error against `other`, over every band of every pixel; both must have the same
     /// size and band count (8-bit values, so the result is on the 0...255² scale).
-    /// - Throws: ``VipsError`` tagged `"compare"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/compare``.
     func meanSquaredError(against other: borrowing VipsImage) throws(VipsError) -> Double {
         guard width == other.width, height == other.height, bands == other.bands else {
-            throw VipsError(operation: "compare", message: "\(width)×\(height)×\(bands) vs \(other.width)×\(other.height)×\(other.bands)")
+            throw VipsError(operation: .compare, message: "\(width)×\(height)×\(bands) vs \(other.width)×\(other.height)×\(other.bands)")
         }
         var difference: UnsafeMutablePointer<CVips.VipsImage>?
         guard ak_vips_subtract(pointer, other.pointer, &difference) == 0, let difference else {
-            throw VipsError.take(operation: "compare")
+            throw VipsError.take(operation: .compare)
         }
         let delta = VipsImage(owning: difference)
-        let squared = try delta.apply("compare") { ak_vips_multiply($0, $0, $1) }
+        let squared = try delta.apply(.compare) { ak_vips_multiply($0, $0, $1) }
         return try squared.average()
     }
 
     /// Peak signal-to-noise ratio against `other` in dB for 8-bit images (∞ when identical).
-    /// - Throws: ``VipsError`` tagged `"compare"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/compare``.
     func psnr(against other: borrowing VipsImage) throws(VipsError) -> Double {
         let mse = try meanSquaredError(against: other)
         guard mse > 0 else { return .infinity }

@@ -17,14 +17,14 @@ extension VipsImage {
     ///   - failOnWarnings: the loader fails on warnings (truncated or damaged data) instead of
     ///     filling in grey. Default `true`.
     ///   - autorotate: apply EXIF orientation and drop the tag. Default `true`.
-    /// - Throws: ``VipsError`` tagged `"load"` when the file cannot be opened or its header read.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/load`` when the file cannot be opened or its header read.
     ///   Decode errors surface later, when pixels are pulled (see ``copyToMemory()``).
     static func thumbnail(path: String, width: Int, height: Int, loaderOptions: String = "",
                           exportProfile: String? = nil, failOnWarnings: Bool = true,
                           autorotate: Bool = true) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
         VipsError.clearBuffer()
-        guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: "load") }
+        guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: .load) }
         defer { g_object_unref(UnsafeMutableRawPointer(source)) }
         let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
         // libvips 8.14's thumbnail_source does not hand its own fail_on to the loader (only the
@@ -39,28 +39,28 @@ extension VipsImage {
             status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, options,
                                               nil, Int32(failOn.rawValue), autorotate ? 0 : 1)
         }
-        guard status == 0, let out else { throw VipsError.take(operation: "load") }
+        guard status == 0, let out else { throw VipsError.take(operation: .load) }
         return VipsImage(owning: out)
     }
 
     /// Resizes this image to fit inside `width`×`height` (`vips_thumbnail_image`: alpha is
     /// premultiplied while resampling, so transparent edges do not darken). Never upsizes, never
     /// rotates. An image stacking frames (`page-height`) has each frame fitted.
-    /// - Throws: ``VipsError`` tagged `"resize"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/resize``.
     func fitted(width: Int, height: Int) throws(VipsError) -> VipsImage {
-        try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, nil, 1) }
+        try apply(.resize) { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, nil, 1) }
     }
 
     /// What ``thumbnail(path:width:height:loaderOptions:exportProfile:failOnWarnings:autorotate:)``
     /// does after loading, for an image already opened (no shrink-on-load): fit inside
     /// `width`×`height`, upright by its orientation when `autorotate`, colours into `exportProfile`.
-    /// - Throws: ``VipsError`` tagged `"resize"`.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/resize``.
     func thumbnail(width: Int, height: Int, exportProfile: String?, autorotate: Bool = true) throws(VipsError) -> VipsImage {
         let noRotate: Int32 = autorotate ? 0 : 1
         if let exportProfile {
-            return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, exportProfile, noRotate) }
+            return try apply(.resize) { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, exportProfile, noRotate) }
         }
-        return try apply("resize") { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, nil, noRotate) }
+        return try apply(.resize) { ak_vips_thumbnail_image($0, $1, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, nil, noRotate) }
     }
 
     /// Every resize here only ever shrinks (`VIPS_SIZE_DOWN`): a picture smaller than the box keeps
@@ -69,7 +69,7 @@ extension VipsImage {
 
     /// Runs one libvips operation that writes a new image into its second argument.
     /// - Throws: ``VipsError`` tagged `operation` when the call fails.
-    func apply(_ operation: String,
+    func apply(_ operation: VipsOperation,
                _ call: (UnsafeMutablePointer<CVips.VipsImage>, UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32)
         throws(VipsError) -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?

@@ -62,9 +62,9 @@ struct VipsImage: ~Copyable {
 
     /// Pulls every pixel through the decoder in constant memory (an average), which is how a full
     /// decode check is done.
-    /// - Throws: ``VipsError`` tagged `"decode"` when the decoder fails.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/decode`` when the decoder fails.
     func decodeAll() throws(VipsError) {
         var average = 0.0
-        guard ak_vips_avg(pointer, &average) == 0 else { throw VipsError.take(operation: "decode") }
+        guard ak_vips_avg(pointer, &average) == 0 else { throw VipsError.take(operation: .decode) }
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 enum VipsRuntime {
     private static let started: Result<Void, VipsError> = {
         if vips_init("attachkit") != 0 {
-            return .failure(VipsError.take(operation: "vips_init"))
+            return .failure(VipsError.take(operation: .start))
         }
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
