@@ -30,7 +30,8 @@ final class AudioEncodeStage: ClipStage {
     private var decoderDone = false
 
     /// Opens the decoder for `plan.index` (bounded by `decoding`), the resampler and the AAC encoder for `encode`.
-    /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg cannot decode the stream,
+    /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg has no decoder for the stream,
+    ///   ``PrepareError/corrupt(reason:)`` when its decoder refuses it,
     ///   ``PrepareError/processing(step:reason:)`` when the encoder cannot be set up.
     init(plan: AudioTrackPlan, encode: AudioTrackPlan.AudioEncode, input: borrowing AVInput,
          globalHeader: Bool, timeline: ClipTimeline, decoding: DecoderBudget) throws(PrepareError) {
@@ -39,10 +40,8 @@ final class AudioEncodeStage: ClipStage {
         inputTimeBase = input.timeBase(of: plan.index)
         self.timeline = timeline
         sampleRate = encode.sampleRate
-        do {
-            decoder = try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
-        } catch {
-            throw .unsupported(reason: "FFmpeg cannot decode the \(codecName) audio: \(error.message)")
+        decoder = try ClipErrors.openingDecoder("the \(codecName) audio") { () throws(FFmpegError) in
+            try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
         }
         let settings = AudioEncoderSettings(sampleRate: encode.sampleRate, channels: encode.channels, bitRate: encode.bitRate)
         do {

@@ -66,6 +66,21 @@ enum ClipErrors {
         }
     }
 
+    /// Opens the decoder of `what` (`"the h264 video"`), by which call failed: FFmpeg having no
+    /// decoder for the codec is unsupported; a decoder that refuses the stream (its parameters)
+    /// means the input is damaged; anything else (an option it does not know) is a processing failure.
+    static func openingDecoder(_ what: String, _ body: () throws(FFmpegError) -> AVDecoder) throws(PrepareError) -> AVDecoder {
+        do {
+            return try body()
+        } catch {
+            switch error.operation {
+            case .findDecoder: throw .unsupported(reason: "FFmpeg cannot decode \(what): \(error.message)")
+            case .openDecoder: throw .corrupt(reason: "the decoder refuses \(what): \(error.message)")
+            default: throw processing("opening the decoder of \(what)", error)
+            }
+        }
+    }
+
     /// Runs an FFmpeg set-up call, reporting its failure as a processing failure of `step`.
     static func attempt<T: ~Copyable>(_ step: String, _ body: () throws(FFmpegError) -> T) throws(PrepareError) -> T {
         do {

@@ -14,7 +14,7 @@ struct PosterFrameDecoder {
     /// Decodes into `frame`.
     /// - Parameter time: seconds from the start of the stream's timeline.
     /// - Returns: the frame's real time, seconds from the start of the stream's timeline.
-    /// - Throws: ``PrepareError/corrupt(reason:)`` when nothing decodes,
+    /// - Throws: ``PrepareError/corrupt(reason:)`` when nothing decodes or the decoder refuses the stream,
     ///   ``PrepareError/unsupported(reason:)`` when FFmpeg has no decoder,
     ///   ``PrepareError/deadlineExceeded(step:budget:)``.
     func decode(at time: Double, into frame: borrowing AVFrameBuffer) throws(PrepareError) -> Double {
@@ -74,10 +74,8 @@ struct PosterFrameDecoder {
     }
 
     private func openDecoder(_ input: borrowing AVInput) throws(PrepareError) -> AVDecoder {
-        do {
-            return try AVDecoder(input: input, streamIndex: stream, options: decoding.decoderOptions)
-        } catch {
-            throw .unsupported(reason: "FFmpeg cannot decode the picture: \(error.message)")
+        try ClipErrors.openingDecoder("the picture") { () throws(FFmpegError) in
+            try AVDecoder(input: input, streamIndex: stream, options: decoding.decoderOptions)
         }
     }
 

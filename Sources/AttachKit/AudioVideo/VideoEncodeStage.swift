@@ -23,7 +23,8 @@ final class VideoEncodeStage: ClipStage {
     private var decoderDone = false
 
     /// Opens the decoder for `plan.index` and the encoder for `encode`.
-    /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg cannot decode the stream,
+    /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg has no decoder for the stream,
+    ///   ``PrepareError/corrupt(reason:)`` when its decoder refuses it,
     ///   ``PrepareError/processing(step:reason:)`` when an encoder or buffer cannot be set up.
     init(plan: VideoTrackPlan, encode: VideoTrackPlan.VideoEncode, input: borrowing AVInput,
          globalHeader: Bool, timeline: ClipTimeline, decoding: DecoderBudget) throws(PrepareError) {
@@ -33,10 +34,8 @@ final class VideoEncodeStage: ClipStage {
         inputTimeBase = input.timeBase(of: plan.index)
         frameDuration = plan.frameRate.inverse
         self.timeline = timeline
-        do {
-            decoder = try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
-        } catch {
-            throw .unsupported(reason: "FFmpeg cannot decode the \(codecName) video: \(error.message)")
+        decoder = try ClipErrors.openingDecoder("the \(codecName) video") { () throws(FFmpegError) in
+            try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
         }
         var settings = VideoEncoderSettings(width: encode.width, height: encode.height, timeBase: inputTimeBase,
                                             frameRate: plan.frameRate, bitRate: encode.bitRate)
