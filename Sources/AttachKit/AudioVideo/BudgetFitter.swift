@@ -117,85 +117,104 @@ struct BudgetFitter {
     /// Encodes into `output` (and a scratch file beside it for a second try that must not lose the first).
     /// - Throws: ``PrepareError/cannotFit(reason:)`` when no encode fits, and what ``ClipWriter`` throws.
     mutating func run(into output: borrowing AtomicOutput) throws(PrepareError) -> Fitted {
-        let path = output.temporaryPath
         var notes: [String] = []
-        var shortened = false
-        guard let duration = template.window.span(total: source.duration), duration > 0 else {
-            throw .cannotFit(reason: "the input's duration is unknown, so no bitrate can be computed for the budget")
-        }
-        var sizing = sizing(duration: duration)
-        if sizing == nil {
-            let shorter = shortenedDuration(from: duration)
-            guard shorter >= min(Self.shortestClip, duration) else {
-                throw .cannotFit(reason: "\(ClipText.bytes(budget)) cannot carry even \(ClipText.seconds(min(Self.shortestClip, duration))) at the minimum bitrates (\(minimumsText))")
-            }
-            template.window = ClipWindow(start: template.window.start, duration: shorter)
-            sizing = self.sizing(duration: shorter)
-            shortened = true
-            notes.append("shortened to \(ClipText.seconds(shorter)): \(ClipText.bytes(budget)) cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimumsText))")
-        }
-        guard var first = sizing else {
-            throw .cannotFit(reason: "\(ClipText.bytes(budget)) is too small for this clip at the minimum bitrates (\(minimumsText))")
-        }
-        let seconds = template.window.span(total: source.duration) ?? duration
-        let preset = choosePreset(sizing: first, seconds: seconds)
-        if let remaining = job.deadline.remaining, template.video != nil {
-            let frames = seconds * frameRate
-            let fastest = EncoderSpeed.ultrafast.estimatedSeconds(frames: frames, width: first.width, height: first.height)
-            // The estimates are pessimistic: give up early only when even twice the speed would not do.
-            if fastest > remaining * 2 {
-                throw .deadlineExceeded(step: "transcoding (about \(ClipText.seconds(fastest)) needed even at x264 ultrafast, \(ClipText.seconds(remaining)) left)",
-                                        budget: job.deadline.budget ?? 0)
-            }
-            let estimate = preset.estimatedSeconds(frames: frames, width: first.width, height: first.height)
-            notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) of the \(ClipText.seconds(remaining)) left")
-        }
-        var plan = plan(first, preset: preset)
+        let (first, shortened) = try sizeForBudget(notes: &notes)
+        // Known: sizing needed the window's span, and a shortened window has a duration.
+        let seconds = template.window.span(total: source.duration) ?? 0
+        let preset = try presetForDeadline(first, seconds: seconds, notes: &notes)
+        let plan = plan(first, preset: preset)
         let started = job.deadline.elapsed
-        var outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline).write(to: path)
+        let outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline)
+            .write(to: output.temporaryPath)
         let firstTook = job.deadline.elapsed - started
         notes.append("attempt 1: \(describe(first, preset: preset)) → \(ClipText.bytes(outcome.bytes))"
                      + (first.binding ? " (\(percent(outcome.bytes)) of \(ClipText.bytes(budget)))" : " (the \(ClipText.bytes(budget)) budget is not the limit)"))
-        var attempts = 1
+        var fitted = Fitted(plan: plan, outcome: outcome, attempts: 1, notes: notes, shortened: shortened)
+        try correctOnce(&fitted, sizing: first, preset: preset, seconds: seconds, firstTook: firstTook, output: output)
+        guard fitted.outcome.bytes <= budget else {
+            throw .cannotFit(reason: "after \(fitted.attempts) encodes the clip is \(ClipText.bytes(fitted.outcome.bytes)), over the \(ClipText.bytes(budget)) budget")
+        }
+        return fitted
+    }
 
-        let over = outcome.bytes > budget
-        let low = first.binding && Double(outcome.bytes) < Double(budget) * Self.lowLanding
+    /// Steps 1 and 2: the sizing for the window, which is shortened (a note says so) when even the
+    /// minimum bitrates do not fit.
+    /// - Returns: the sizing, and whether the clip was shortened.
+    /// - Throws: ``PrepareError/cannotFit(reason:)`` for an unknown duration, or a budget too small
+    ///   even for ``shortestClip`` at the minimums.
+    private mutating func sizeForBudget(notes: inout [String]) throws(PrepareError) -> (Sizing, shortened: Bool) {
+        guard let duration = template.window.span(total: source.duration), duration > 0 else {
+            throw .cannotFit(reason: "the input's duration is unknown, so no bitrate can be computed for the budget")
+        }
+        if let sizing = sizing(duration: duration) { return (sizing, false) }
+        let shorter = shortenedDuration(from: duration)
+        guard shorter >= min(Self.shortestClip, duration) else {
+            throw .cannotFit(reason: "\(ClipText.bytes(budget)) cannot carry even \(ClipText.seconds(min(Self.shortestClip, duration))) at the minimum bitrates (\(minimumsText))")
+        }
+        template.window = ClipWindow(start: template.window.start, duration: shorter)
+        notes.append("shortened to \(ClipText.seconds(shorter)): \(ClipText.bytes(budget)) cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimumsText))")
+        guard let sizing = sizing(duration: shorter) else {
+            throw .cannotFit(reason: "\(ClipText.bytes(budget)) is too small for this clip at the minimum bitrates (\(minimumsText))")
+        }
+        return (sizing, true)
+    }
+
+    /// The x264 preset for the first encode: the best the deadline allows (a note gives the
+    /// estimate when there is a deadline).
+    /// - Throws: ``PrepareError/deadlineExceeded(step:budget:)`` when even `ultrafast` would need
+    ///   more than twice the time left (the estimates are pessimistic: only then is it given up early).
+    private func presetForDeadline(_ sizing: Sizing, seconds: Double, notes: inout [String]) throws(PrepareError) -> EncoderSpeed {
+        let preset = choosePreset(sizing: sizing, seconds: seconds)
+        guard let remaining = job.deadline.remaining, template.video != nil else { return preset }
+        let frames = seconds * frameRate
+        let fastest = EncoderSpeed.ultrafast.estimatedSeconds(frames: frames, width: sizing.width, height: sizing.height)
+        if fastest > remaining * 2 {
+            throw .deadlineExceeded(step: "transcoding (about \(ClipText.seconds(fastest)) needed even at x264 ultrafast, \(ClipText.seconds(remaining)) left)",
+                                    budget: job.deadline.budget ?? 0)
+        }
+        let estimate = preset.estimatedSeconds(frames: frames, width: sizing.width, height: sizing.height)
+        notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) of the \(ClipText.seconds(remaining)) left")
+        return preset
+    }
+
+    /// Step 4: over the budget, encodes again over the first file at corrected bitrates; under
+    /// ``lowLanding`` of a binding budget, with time left for it, encodes again into a scratch file
+    /// and keeps the better of the two that fits (a second try that fails keeps the first).
+    /// - Throws: ``PrepareError/cannotFit(reason:)`` when no correction is possible, and what
+    ///   ``ClipWriter`` throws for the encode over the first.
+    private func correctOnce(_ fitted: inout Fitted, sizing: Sizing, preset: EncoderSpeed, seconds: Double, firstTook: Double,
+                             output: borrowing AtomicOutput) throws(PrepareError) {
+        let over = fitted.outcome.bytes > budget
+        let low = sizing.binding && Double(fitted.outcome.bytes) < Double(budget) * Self.lowLanding
         let timeForRetry = job.deadline.remaining.map { $0 > firstTook * 1.2 } ?? true
-        if over || (low && timeForRetry) {
-            guard let corrected = correct(first, after: outcome, target: over ? Self.retryTarget : Self.firstTarget) else {
-                throw .cannotFit(reason: "the encode at the minimum bitrates is \(ClipText.bytes(outcome.bytes)), over \(ClipText.bytes(budget))")
-            }
-            let retryPreset = over ? choosePreset(sizing: corrected, seconds: seconds) : preset
-            let retryPlan = self.plan(corrected, preset: retryPreset)
-            attempts = 2
-            let writer = ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: retryPlan, deadline: job.deadline)
-            if over {
-                outcome = try writer.write(to: path)
-                plan = retryPlan
-                first = corrected
-            } else {
-                // The first file fits: a second try that fails or overshoots leaves it in place.
-                do {
-                    let scratch = try ScratchFile(beside: output)
-                    let second = try writer.write(to: scratch.path)
-                    if second.bytes <= budget && second.bytes > outcome.bytes {
-                        try scratch.move(over: output)
-                        outcome = second
-                        plan = retryPlan
-                        first = corrected
-                    }
-                } catch {
-                    // Whatever stopped the optional second try (a processing failure, the
-                    // deadline), the first encode already fits: keep it.
-                    notes.append("attempt 2 stopped (\(error.code): \(error.message)); attempt 1 kept")
+        guard over || (low && timeForRetry) else { return }
+        guard let corrected = correct(sizing, after: fitted.outcome, target: over ? Self.retryTarget : Self.firstTarget) else {
+            throw .cannotFit(reason: "the encode at the minimum bitrates is \(ClipText.bytes(fitted.outcome.bytes)), over \(ClipText.bytes(budget))")
+        }
+        let retryPreset = over ? choosePreset(sizing: corrected, seconds: seconds) : preset
+        let retryPlan = plan(corrected, preset: retryPreset)
+        fitted.attempts = 2
+        let writer = ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: retryPlan, deadline: job.deadline)
+        if over {
+            fitted.outcome = try writer.write(to: output.temporaryPath)
+            fitted.plan = retryPlan
+        } else {
+            // The first file fits: a second try that fails or overshoots leaves it in place.
+            do {
+                let scratch = try ScratchFile(beside: output)
+                let second = try writer.write(to: scratch.path)
+                if second.bytes <= budget && second.bytes > fitted.outcome.bytes {
+                    try scratch.move(over: output)
+                    fitted.outcome = second
+                    fitted.plan = retryPlan
                 }
+            } catch {
+                // Whatever stopped the optional second try (a processing failure, the
+                // deadline), the first encode already fits: keep it.
+                fitted.notes.append("attempt 2 stopped (\(error.code): \(error.message)); attempt 1 kept")
             }
-            notes.append("attempt 2: \(describe(corrected, preset: retryPreset)) → \(percent(outcome.bytes)) of the budget kept")
         }
-        guard outcome.bytes <= budget else {
-            throw .cannotFit(reason: "after \(attempts) encodes the clip is \(ClipText.bytes(outcome.bytes)), over the \(ClipText.bytes(budget)) budget")
-        }
-        return Fitted(plan: plan, outcome: outcome, attempts: attempts, notes: notes, shortened: shortened)
+        fitted.notes.append("attempt 2: \(describe(corrected, preset: retryPreset)) → \(percent(fitted.outcome.bytes)) of the budget kept")
     }
 
     /// Bitrates corrected by what the first encode really spent: the video (or, for sound alone,

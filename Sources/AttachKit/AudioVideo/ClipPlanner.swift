@@ -46,56 +46,76 @@ struct ClipPlanner {
         }
         let window = try ClipWindow.make(start: options.start, maxDuration: rules.maxDuration, total: source.duration)
         var notes = source.dropped.map { "dropped \($0)" }
-        let exactCut = window.cuts && options.trim == .exact
-
-        let videoCopyable = Self.copyableVideo.contains(video.codec) && Profile.allows(rules.videoCodecs, codec: video.codec)
-            && (video.pixelFormat.map { Self.playablePixelFormats[video.codec]?.contains($0) ?? false } ?? false)
-            && video.geometry.fits(maxLongEdge: rules.maxLongEdge)
-        if !videoCopyable || exactCut {
-            guard video.decodable else { throw .unsupported(reason: "FFmpeg has no decoder for the \(video.codec) video") }
-            guard Profile.allows(rules.videoCodecs, codec: .h264) else {
-                throw .unsupported(reason: "the \(video.codec) video must be transcoded but profile \(job.profile.name) does not allow H.264")
-            }
-        }
-
-        var audioRoute: AudioRoute = .none
-        if let audio = source.audio {
-            if Self.copyableMovieAudio.contains(audio.codec) && Profile.allows(rules.audioCodecs, codec: audio.codec) {
-                audioRoute = audio.decodable ? .copyOrEncode : .copyOnly
-            } else if audio.decodable && Profile.allows(rules.audioCodecs, codec: .aac) {
-                audioRoute = .encode
-            } else {
-                notes.append("dropped the \(audio.codec) sound: " + (audio.decodable
-                    ? "profile \(job.profile.name) allows neither it nor AAC" : "FFmpeg cannot decode it"))
-            }
-        }
-        if audioRoute == .copyOnly && (exactCut || !videoCopyable) {
-            notes.append("dropped the \(source.audio!.codec) sound: it cannot be re-encoded (no decoder)")
-            audioRoute = .none
-        }
-
-        let encodesSound = audioRoute == .encode || audioRoute == .copyOrEncode
-        let template = EncodeTemplate(container: .mp4, video: video, audio: encodesSound ? source.audio : nil,
+        // The picture is copied when it can be and no exact cut is asked; otherwise it is transcoded.
+        let copiesVideo = videoCopyable(video, rules: rules) && !(window.cuts && options.trim == .exact)
+        if !copiesVideo { try checkTranscodable(video, rules: rules) }
+        let route = audioRoute(rules: rules, copiesVideo: copiesVideo, notes: &notes)
+        let template = EncodeTemplate(container: .mp4, video: video, audio: route.encodes ? source.audio : nil,
                                       window: window, maxLongEdge: rules.maxLongEdge, budget: rules.maxBytes)
         var light: ClipPlan?
-        if videoCopyable && !exactCut {
-            let audio = source.audio.flatMap { a -> AudioTrackPlan? in
-                switch audioRoute {
-                case .none: return nil
-                case .copyOrEncode, .copyOnly: return AudioTrackPlan(index: a.index, encode: nil)
-                case .encode: return AudioTrackPlan(index: a.index, encode: template.comfortableAudio())
-                }
-            }
-            light = ClipPlan(container: .mp4, video: VideoTrackPlan(index: video.index, encode: nil, frameRate: video.frameRate,
-                                                                  tag: Self.copyTag(for: video.codec)),
-                             audio: audio, window: window, trim: options.trim, decoding: DecoderBudget(job: job))
+        if copiesVideo {
+            light = copyPlan(video: video, route: route, template: template)
+            if video.codec == .hevc, video.tag == "hev1" { notes.append("HEVC retagged hvc1 (iOS plays only hvc1)") }
         }
-        if video.codec == .hevc, video.tag == "hev1", light != nil { notes.append("HEVC retagged hvc1 (iOS plays only hvc1)") }
         var strategy = ClipStrategy(light: light, template: template, notes: notes)
-        if audioRoute == .copyOnly {
+        if route == .copyOnly {
             strategy.encodeNote = "dropped the \(source.audio!.codec) sound: a re-encode cannot decode it"
         }
         return strategy
+    }
+
+    /// Whether the picture may be copied as it is: a codec and pixel format iOS plays, allowed by
+    /// the profile, within its long-edge cap.
+    private func videoCopyable(_ video: ClipSource.Video, rules: Profile.VideoRules) -> Bool {
+        Self.copyableVideo.contains(video.codec) && Profile.allows(rules.videoCodecs, codec: video.codec)
+            && (video.pixelFormat.map { Self.playablePixelFormats[video.codec]?.contains($0) ?? false } ?? false)
+            && video.geometry.fits(maxLongEdge: rules.maxLongEdge)
+    }
+
+    /// - Throws: ``PrepareError/unsupported(reason:)`` when the picture cannot be transcoded to
+    ///   H.264: FFmpeg has no decoder for it, or the profile does not allow H.264.
+    private func checkTranscodable(_ video: ClipSource.Video, rules: Profile.VideoRules) throws(PrepareError) {
+        guard video.decodable else { throw .unsupported(reason: "FFmpeg has no decoder for the \(video.codec) video") }
+        guard Profile.allows(rules.videoCodecs, codec: .h264) else {
+            throw .unsupported(reason: "the \(video.codec) video must be transcoded but profile \(job.profile.name) does not allow H.264")
+        }
+    }
+
+    /// How a movie's sound is carried (a note added for sound that is dropped): copied when the
+    /// codec is one iOS plays in MP4 and the profile allows it, else encoded to AAC. Sound that
+    /// can only be copied (no decoder) is dropped when the picture is transcoded.
+    private func audioRoute(rules: Profile.VideoRules, copiesVideo: Bool, notes: inout [String]) -> AudioRoute {
+        guard let audio = source.audio else { return .none }
+        let route: AudioRoute
+        if Self.copyableMovieAudio.contains(audio.codec) && Profile.allows(rules.audioCodecs, codec: audio.codec) {
+            route = audio.decodable ? .copyOrEncode : .copyOnly
+        } else if audio.decodable && Profile.allows(rules.audioCodecs, codec: .aac) {
+            route = .encode
+        } else {
+            notes.append("dropped the \(audio.codec) sound: " + (audio.decodable
+                ? "profile \(job.profile.name) allows neither it nor AAC" : "FFmpeg cannot decode it"))
+            return .none
+        }
+        if route == .copyOnly && !copiesVideo {
+            notes.append("dropped the \(audio.codec) sound: it cannot be re-encoded (no decoder)")
+            return .none
+        }
+        return route
+    }
+
+    /// The stream copy of a movie: the picture copied (``copyTag(for:)``), the sound copied or,
+    /// when it must be, encoded at comfortable rates.
+    private func copyPlan(video: ClipSource.Video, route: AudioRoute, template: EncodeTemplate) -> ClipPlan {
+        let audio = source.audio.flatMap { a -> AudioTrackPlan? in
+            switch route {
+            case .none: return nil
+            case .copyOrEncode, .copyOnly: return AudioTrackPlan(index: a.index, encode: nil)
+            case .encode: return AudioTrackPlan(index: a.index, encode: template.comfortableAudio())
+            }
+        }
+        return ClipPlan(container: .mp4, video: VideoTrackPlan(index: video.index, encode: nil, frameRate: video.frameRate,
+                                                               tag: Self.copyTag(for: video.codec)),
+                        audio: audio, window: template.window, trim: options.trim, decoding: DecoderBudget(job: job))
     }
 
     private func planSound() throws(PrepareError) -> ClipStrategy {
@@ -139,7 +159,12 @@ struct ClipPlanner {
         return strategy
     }
 
-    private enum AudioRoute { case none, copyOnly, copyOrEncode, encode }
+    private enum AudioRoute {
+        case none, copyOnly, copyOrEncode, encode
+
+        /// Whether a full encode carries the sound.
+        var encodes: Bool { self == .encode || self == .copyOrEncode }
+    }
 }
 
 /// The strategies chosen for one input.

@@ -103,7 +103,7 @@ public struct Prober: Sendable {
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
             }
             do {
-                try AVHeaderProbe.read(path: path, demuxer: demuxer, imageKind: true, limits: limits.avInput, into: &info)
+                try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
                 let detail = vipsFailure.map { $0.message.isEmpty ? $0.description : $0.message } ?? error.description
                 throw .corruptHeader(path: info.path, container: info.container, detail: detail)
@@ -130,9 +130,8 @@ public struct Prober: Sendable {
         }
         do {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
-            try AVHeaderProbe.read(path: path, demuxer: demuxer, imageKind: false,
-                                   limits: described ? limits.headerDescribed : limits.avInput,
-                                   streamInfo: !(limits.headerOnly && info.container.isISOBaseMedia), into: &info)
+            try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
+                                             streamInfo: !(limits.headerOnly && info.container.isISOBaseMedia), into: &info)
         } catch {
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
         }
