@@ -10,6 +10,7 @@ struct AVAudioFIFO: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged `"audio fifo"` when FFmpeg cannot allocate it.
     init(sampleFormat: AVSampleFormat, channels: Int, sampleRate: Int) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard let fifo = av_audio_fifo_alloc(sampleFormat, Int32(channels), 4096) else {
             throw FFmpegError(operation: "audio fifo", code: ak_averror(ENOMEM))
         }

@@ -42,6 +42,7 @@ struct AVDecoder: ~Copyable {
     ///   `"open decoder"` (FFmpeg refused the parameters or an option value) or `"options"`
     ///   (an option name the decoder does not know).
     init(input: borrowing AVInput, streamIndex: Int, options: [String: String] = [:]) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard streamIndex >= 0, streamIndex < input.streamCount,
               let stream = input.context.pointee.streams[streamIndex] else {
             throw FFmpegError(operation: "decoder", message: "no stream \(streamIndex) in the input")
@@ -141,6 +142,7 @@ struct AVPacketBuffer: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged `"packet"` when FFmpeg cannot allocate it.
     init() throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard let pointer = av_packet_alloc() else { throw FFmpegError(operation: "packet", code: ak_averror(ENOMEM)) }
         self.pointer = pointer
     }
@@ -173,6 +175,7 @@ struct AVFrameBuffer: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged `"frame"` when FFmpeg cannot allocate it.
     init() throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard let pointer = av_frame_alloc() else { throw FFmpegError(operation: "frame", code: ak_averror(ENOMEM)) }
         self.pointer = pointer
     }

@@ -12,6 +12,7 @@ struct AVResampler: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged `"resampler"` for a rate or channel count of zero or less.
     init(sampleRate: Int, channels: Int, sampleFormat: AVSampleFormat) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard sampleRate > 0, channels > 0 else {
             throw FFmpegError(operation: "resampler", message: "cannot resample to \(sampleRate) Hz, \(channels) channel(s)")
         }

@@ -13,6 +13,7 @@ struct AVScaler: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged `"scaler"` for a size of zero or less.
     init(width: Int, height: Int, pixelFormat: AVPixelFormat, flags: Int32 = SWS_BICUBIC) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard width > 0, height > 0 else { throw FFmpegError(operation: "scaler", message: "cannot scale to \(width)×\(height)") }
         self.width = width
         self.height = height
