@@ -1,8 +1,8 @@
 // FFmpeg on first use: AttachKit does not link FFmpeg. Each FFmpeg function it calls (the list in
 // FFmpegFunctions.h) is defined here under FFmpeg's own name, with FFmpeg's own prototype (the
 // header's declaration makes the compiler check it), and forwards through a table of function
-// pointers (typed `__typeof__(name) *`) that ak_ffmpeg_load() fills with dlsym. The forwarders are
-// hidden, so the libraries FFmpeg loads never bind to them.
+// pointers (typed `__typeof__(function) *`) that ak_ffmpeg_load() fills with dlsym. The
+// forwarders are hidden, so the libraries FFmpeg loads never bind to them.
 #define _GNU_SOURCE 1 // PATH_MAX
 #include <dlfcn.h>
 #include <limits.h>
@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../CFFmpeg/shim.h"
-#include "CFFmpegLoader.h"
-#include "FFmpegFunctions.h"
-
 #if !__has_include(<libavformat/avformat.h>)
 #error "FFmpeg's headers are missing: apt-get install libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev"
 #endif
+
+#include "../CFFmpeg/shim.h"
+#include "CFFmpegLoader.h"
+#include "FFmpegFunctions.h"
 
 /// FFmpeg's libraries in the order they are opened (each one's dependencies come before it).
 enum ak_ffmpeg_library { AK_AVUTIL, AK_SWRESAMPLE, AK_SWSCALE, AK_AVCODEC, AK_AVFORMAT, AK_LIBRARY_COUNT };
