@@ -16,16 +16,18 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        .systemLibrary(
-            name: "CFFmpeg",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
-        ),
+        // FFmpeg's headers only: FFmpeg is not linked but opened with dlopen on first use by
+        // CFFmpegLoader, so image-only processes never map it. No `pkgConfig:` here, because SwiftPM
+        // would link `pkg-config --libs` (-lavformat); Debian's FFmpeg headers are in the compiler's
+        // default multiarch include path (README, "How FFmpeg is loaded").
+        .systemLibrary(name: "CFFmpeg"),
+        // FFmpeg's functions under their own names, forwarding to the libraries opened on first use.
+        .target(name: "CFFmpegLoader"),
         // Linux system calls glibc only reaches through variadic syscall(2): openat2, Landlock.
         .systemLibrary(name: "CSystem"),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg", "CSystem"]
+            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CSystem"]
         ),
         .executableTarget(
             name: "attachkit",

@@ -25,7 +25,7 @@ enum ImageFailure {
             return .unsupported(reason: "no decoder for this picture: \(error.message)")
         case .openInput, .streamInfo, .readPacket, .decode, .openDecoder:
             return .corrupt(reason: "the image does not decode: \(error.message)")
-        case .seek, .attachedPicture, .options, .packetAlloc, .frameAlloc, .audioFIFO, .findEncoder, .openEncoder, .encode,
+        case .loadLibrary, .seek, .attachedPicture, .options, .packetAlloc, .frameAlloc, .audioFIFO, .findEncoder, .openEncoder, .encode,
              .openMuxer, .openOutput, .addStream, .writeHeader, .writePacket, .writeTrailer, .closeOutput, .openResampler,
              .resample, .openScaler, .scale:
             return .processing(step: step, reason: error.description)

@@ -102,6 +102,7 @@ public struct Prober: Sendable {
             guard let demuxer = Demuxers.name(for: info.container) else {
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
             }
+            try FFmpegLibrary.requireForProbe(path: info.path)
             do {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
@@ -128,6 +129,7 @@ public struct Prober: Sendable {
         guard let demuxer else {
             throw .unrecognized(path: info.path, detail: "\(info.container) has no reader")
         }
+        try FFmpegLibrary.requireForProbe(path: info.path)
         do {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,

@@ -10,6 +10,7 @@ struct AVAudioFIFO: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/audioFIFO`` when FFmpeg cannot allocate it.
     init(sampleFormat: SampleFormat, channels: Int, sampleRate: Int) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard let fifo = av_audio_fifo_alloc(sampleFormat.av, Int32(channels), 4096) else {
             throw FFmpegError(operation: .audioFIFO, code: ak_averror(ENOMEM))
         }

@@ -43,6 +43,7 @@ struct AVDecoder: ~Copyable {
     ///   not allocate the context) or ``FFmpegOperation/options``
     ///   (an option name the decoder does not know).
     init(input: borrowing AVInput, streamIndex: Int, options: [String: String] = [:]) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard streamIndex >= 0, streamIndex < input.streamCount,
               let stream = input.context.pointee.streams[streamIndex] else {
             throw FFmpegError(operation: .findDecoder, message: "no stream \(streamIndex) in the input")
@@ -139,6 +140,7 @@ struct AVPacketBuffer: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/packetAlloc`` when FFmpeg cannot allocate it.
     init() throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard let pointer = av_packet_alloc() else { throw FFmpegError(operation: .packetAlloc, code: ak_averror(ENOMEM)) }
         self.pointer = pointer
     }
@@ -193,6 +195,7 @@ struct AVFrameBuffer: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/frameAlloc`` when FFmpeg cannot allocate it.
     init() throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard let pointer = av_frame_alloc() else { throw FFmpegError(operation: .frameAlloc, code: ak_averror(ENOMEM)) }
         self.pointer = pointer
     }

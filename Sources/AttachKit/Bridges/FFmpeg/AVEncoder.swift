@@ -161,7 +161,7 @@ struct AVEncoder: ~Copyable {
     }
 
     private static func allocate(_ name: String) throws(FFmpegError) -> UnsafeMutablePointer<AVCodecContext> {
-        FFmpegRuntime.start()
+        try FFmpegLibrary.require()
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError(operation: .findEncoder, message: "FFmpeg has no encoder named \(name)")
         }

@@ -27,7 +27,7 @@ struct AVInput: ~Copyable {
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openInput`` (not readable, not a known format), ``FFmpegOperation/options``
     ///   (a limit was not accepted) or ``FFmpegOperation/streamInfo`` (no usable stream parameters).
     init(path: String, demuxer: String, limits: AVInputLimits = .standard, readStreamInfo: Bool = true) throws(FFmpegError) {
-        FFmpegRuntime.start()
+        try FFmpegLibrary.require()
         guard let format = av_find_input_format(demuxer) else {
             throw FFmpegError(operation: .openInput, message: "libavformat has no demuxer named \(demuxer)")
         }
@@ -168,9 +168,9 @@ struct AVStreamInfo: Sendable {
 /// libavformat's own content detection over a file's first bytes, with no file name (so the
 /// extension cannot influence it). Used when AttachKit's sniffer does not know the bytes.
 enum AVFormatGuess {
-    /// The best demuxer name and its score (0...100), or `nil` when nothing matches.
+    /// The best demuxer name and its score (0...100), or `nil` when nothing matches or FFmpeg cannot be loaded.
     static func guess(head: [UInt8]) -> (demuxer: String, score: Int)? {
-        FFmpegRuntime.start()
+        guard FFmpegLibrary.isAvailable else { return nil }
         let padded = head + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
         return padded.withUnsafeBufferPointer { buffer -> (String, Int)? in
             var data = AVProbeData()

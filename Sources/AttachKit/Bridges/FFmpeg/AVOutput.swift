@@ -15,7 +15,7 @@ struct AVOutput: ~Copyable {
     /// - Parameter muxer: libavformat's muxer name: `"mp4"`, `"ipod"` (MPEG-4 audio, `M4A ` brand), `"mp3"`.
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openMuxer`` (no such muxer) or ``FFmpegOperation/openOutput`` (cannot create the file).
     init(path: String, muxer: String) throws(FFmpegError) {
-        FFmpegRuntime.start()
+        try FFmpegLibrary.require()
         guard let format = av_guess_format(muxer, nil, nil), String(cString: format.pointee.name) == muxer else {
             throw FFmpegError(operation: .openMuxer, message: "libavformat has no muxer named \(muxer)")
         }

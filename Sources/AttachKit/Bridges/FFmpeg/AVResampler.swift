@@ -12,6 +12,7 @@ struct AVResampler: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openResampler`` for a rate or channel count of zero or less.
     init(sampleRate: Int, channels: Int, sampleFormat: SampleFormat) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard sampleRate > 0, channels > 0 else {
             throw FFmpegError(operation: .openResampler, message: "cannot resample to \(sampleRate) Hz, \(channels) channel(s)")
         }

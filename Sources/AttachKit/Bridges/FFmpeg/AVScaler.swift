@@ -60,6 +60,7 @@ struct AVScaler: ~Copyable {
 
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openScaler`` for a size of zero or less.
     init(width: Int, height: Int, format: PictureFormat, filter: ScalingFilter = .bicubic) throws(FFmpegError) {
+        try FFmpegLibrary.require()
         guard width > 0, height > 0 else { throw FFmpegError(operation: .openScaler, message: "cannot scale to \(width)×\(height)") }
         self.width = width
         self.height = height

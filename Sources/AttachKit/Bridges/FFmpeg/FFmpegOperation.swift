@@ -1,6 +1,9 @@
 /// The FFmpeg call (or step of AttachKit's around one) that failed: how failures are classified,
 /// never by message text. The raw value is the name messages show.
 enum FFmpegOperation: String, Sendable, Equatable, CaseIterable {
+    /// `dlopen` of FFmpeg's libraries (``FFmpegLibrary``): this machine cannot run FFmpeg at all
+    /// (the input may be fine).
+    case loadLibrary = "load FFmpeg"
     /// `avformat_open_input`: the file is not readable or not in the demuxer's format (or the
     /// named demuxer, or a stream the caller needs, does not exist).
     case openInput = "open"

@@ -1,0 +1,93 @@
+// FFmpeg on first use: AttachKit does not link FFmpeg. Each FFmpeg function it calls (the list in
+// FFmpegFunctions.h) is defined here under FFmpeg's own name, with FFmpeg's own prototype (the
+// header's declaration makes the compiler check it), and forwards through a table of function
+// pointers (typed `__typeof__(function) *`) that ak_ffmpeg_load() fills with dlsym. The
+// forwarders are hidden, so the libraries FFmpeg loads never bind to them.
+#define _GNU_SOURCE 1 // PATH_MAX
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#if !__has_include(<libavformat/avformat.h>)
+#error "FFmpeg's headers are missing: apt-get install libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev"
+#endif
+
+#include "../CFFmpeg/shim.h"
+#include "CFFmpegLoader.h"
+#include "FFmpegFunctions.h"
+
+/// FFmpeg's libraries in the order they are opened (each one's dependencies come before it).
+enum ak_ffmpeg_library { AK_AVUTIL, AK_SWRESAMPLE, AK_SWSCALE, AK_AVCODEC, AK_AVFORMAT, AK_LIBRARY_COUNT };
+
+/// The library's name, the soname of the headers compiled against, and its Debian package.
+#define AK_LIBRARY(name, major) { "lib" #name, "lib" #name ".so." AV_STRINGIFY(major), "lib" #name AV_STRINGIFY(major) }
+static const struct { const char *name, *soname, *package; } ak_libraries[AK_LIBRARY_COUNT] = {
+    [AK_AVUTIL] = AK_LIBRARY(avutil, LIBAVUTIL_VERSION_MAJOR),
+    [AK_SWRESAMPLE] = AK_LIBRARY(swresample, LIBSWRESAMPLE_VERSION_MAJOR),
+    [AK_SWSCALE] = AK_LIBRARY(swscale, LIBSWSCALE_VERSION_MAJOR),
+    [AK_AVCODEC] = AK_LIBRARY(avcodec, LIBAVCODEC_VERSION_MAJOR),
+    [AK_AVFORMAT] = AK_LIBRARY(avformat, LIBAVFORMAT_VERSION_MAJOR),
+};
+
+/// The resolved functions, filled once by ak_load().
+static struct {
+#define AK_FIELD(library, result, function, parameters, arguments) __typeof__(function) *function;
+#define AK_VOID_FIELD(library, function, parameters, arguments) __typeof__(function) *function;
+    AK_FFMPEG_FUNCTIONS(AK_FIELD, AK_VOID_FIELD)
+} ak_table;
+
+static pthread_once_t ak_once = PTHREAD_ONCE_INIT;
+/// Empty when FFmpeg is ready, else why it is not.
+static char ak_failure[1024];
+
+static void ak_load(void) {
+    const char *folder = getenv("ATTACHKIT_FFMPEG_LIBDIR");
+    void *handles[AK_LIBRARY_COUNT];
+    for (int index = 0; index < AK_LIBRARY_COUNT; index++) {
+        char path[PATH_MAX];
+        if (folder != NULL && folder[0] != '\0') {
+            snprintf(path, sizeof path, "%s/%s", folder, ak_libraries[index].soname);
+        } else {
+            snprintf(path, sizeof path, "%s", ak_libraries[index].soname);
+        }
+        handles[index] = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (handles[index] == NULL) {
+            snprintf(ak_failure, sizeof ak_failure, "FFmpeg's %s (%s, from Debian's %s package) cannot be loaded: %s",
+                     ak_libraries[index].name, ak_libraries[index].soname, ak_libraries[index].package, dlerror());
+            return;
+        }
+    }
+#define AK_RESOLVE(library, function)                                                                      \
+    ak_table.function = (__typeof__(function) *)dlsym(handles[library], #function);                        \
+    if (ak_table.function == NULL) {                                                                       \
+        snprintf(ak_failure, sizeof ak_failure, "FFmpeg's %s (%s) has no function %s: another version?",   \
+                 ak_libraries[library].name, ak_libraries[library].soname, #function);                     \
+        return;                                                                                            \
+    }
+#define AK_RESOLVE_FUNCTION(library, result, function, parameters, arguments) AK_RESOLVE(library, function)
+#define AK_RESOLVE_VOID(library, function, parameters, arguments) AK_RESOLVE(library, function)
+    AK_FFMPEG_FUNCTIONS(AK_RESOLVE_FUNCTION, AK_RESOLVE_VOID)
+}
+
+const char *ak_ffmpeg_load(void) {
+    pthread_once(&ak_once, ak_load);
+    return ak_failure[0] == '\0' ? NULL : ak_failure;
+}
+
+/// Every forwarder's first step. Swift checks ak_ffmpeg_load() before its first FFmpeg call
+/// (FFmpegLibrary.require), so a failure here is a bug in AttachKit: say which call, then stop.
+static inline void ak_ready(const char *name) {
+    const char *failure = ak_ffmpeg_load();
+    if (failure != NULL) {
+        fprintf(stderr, "attachkit: internal error: %s called although FFmpeg is not loaded: %s\n", name, failure);
+        abort();
+    }
+}
+
+#define AK_FORWARD(library, result, function, parameters, arguments) \
+    __attribute__((visibility("hidden"))) result function parameters { ak_ready(#function); return ak_table.function arguments; }
+#define AK_FORWARD_VOID(library, function, parameters, arguments) \
+    __attribute__((visibility("hidden"))) void function parameters { ak_ready(#function); ak_table.function arguments; }
+AK_FFMPEG_FUNCTIONS(AK_FORWARD, AK_FORWARD_VOID)
