@@ -144,15 +144,11 @@ struct ImageStillFitStep: ImageStep {
         }
     }
 
-    /// Loads the pixels again, through the same steps, into memory (decode errors surface here).
+    /// Loads the pixels again (``ImagePipeline/reload(_:)``), held in memory this time (decode errors
+    /// surface here).
     private func materialize(_ work: inout ImageWork) throws(PrepareError) -> VipsImage {
-        work.image = nil
-        work.inMemory = false
-        let steps: [any ImageStep] = [ImageLoadStep(), ImageColourStep(), ImageMemoryStep(always: true)]
-        for step in steps {
-            try work.job.deadline.check(step.name)
-            try step.run(&work)
-        }
+        work.holdPixels = true
+        try ImagePipeline.reload(&work)
         guard var image = work.image.take() else { throw .processing(step: name, reason: "no pixels after loading again") }
         if work.format == .jpeg, image.hasAlpha {
             image = try ImageFailure.vips(name) { () throws(VipsError) in try image.flattened().copyToMemory() }

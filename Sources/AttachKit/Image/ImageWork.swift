@@ -23,6 +23,9 @@ struct ImageWork: ~Copyable {
     var levers: AnimationLevers?
     /// Whether ``image`` holds its pixels in memory (else it is a lazy, read-once pipeline).
     var inMemory = false
+    /// Whether ``ImageMemoryStep`` holds the pixels even when the picture could stream into one
+    /// encode: set when byte fitting needs a second encode of a picture that streamed into its first.
+    var holdPixels = false
     /// Whether the alpha band holds real transparency (an all-opaque one is dropped).
     var meaningfulAlpha = false
     /// The format chosen for the output.
