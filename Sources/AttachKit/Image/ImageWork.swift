@@ -35,6 +35,8 @@ struct ImageWork: ~Copyable {
 
     var actions: [PrepareAction] = []
     var notes: [String] = []
+    /// What loading has told in ``notes``: each once, however often byte fitting loads again.
+    var toldOnLoad: Set<LoadNote> = []
     /// Encodes tried.
     var attempts = 0
 
@@ -51,9 +53,24 @@ struct ImageWork: ~Copyable {
         if !actions.contains(action) { actions.append(action) }
     }
 
+    /// Appends `note` unless `fact` was told already.
+    mutating func noteOnce(_ fact: LoadNote, _ note: String) {
+        if toldOnLoad.insert(fact).inserted { notes.append(note) }
+    }
+
     /// Frames in ``image`` (1 for a still): one delay per frame of an animation.
     var frameCount: Int { pageHeight == nil ? 1 : max(1, delays.count) }
 
     /// Metadata is kept only when asked (and then never a stale orientation).
     var strip: Bool { !job.options.keepMetadata }
+}
+
+/// A finding of ``ImageLoadStep`` that the notes tell once.
+enum LoadNote: Hashable, Sendable {
+    /// The picture was loaded smaller than its upright size.
+    case downscaled
+    /// The decode budget, not the profile, set the load size.
+    case memoryLimited
+    /// An animation kept as its first frame (the profile allows no GIF).
+    case firstFrameOnly
 }
