@@ -21,11 +21,17 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        // zlib's CRC-32 (PNG chunks), already mapped in every process through libpng and libvips.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Linux system calls glibc only reaches through variadic syscall(2): openat2, Landlock.
         .systemLibrary(name: "CSystem"),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg", "CSystem"]
+            dependencies: ["CVips", "CFFmpeg", "CZlib", "CSystem"]
         ),
         .executableTarget(
             name: "attachkit",
