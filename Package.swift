@@ -23,11 +23,17 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg"),
         // FFmpeg's functions under their own names, forwarding to the libraries opened on first use.
         .target(name: "CFFmpegLoader"),
+        // zlib's CRC-32 (PNG chunks), already mapped in every process through libpng and libvips.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Linux system calls glibc only reaches through variadic syscall(2): openat2, Landlock.
         .systemLibrary(name: "CSystem"),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CSystem"]
+            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CSystem"]
         ),
         .executableTarget(
             name: "attachkit",

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Runs AttachKit side by side with vipsthumbnail, ImageMagick, Pillow, ffmpeg/ffprobe on the
 /// same inputs, then measures the transcoding budget table, and writes results.md, results.csv
-/// and chart.svg into the output folder (default Benchmarks/results; --quick writes to
+/// and (through Benchmarks/chart.py) chart.png and chart.svg into the output folder (default Benchmarks/results; --quick writes to
 /// Benchmarks/results/quick and asserts nothing about speed: it checks the harness runs).
 func main() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -55,12 +55,17 @@ func main() -> Int32 {
     do {
         try report.markdown().write(to: out.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
         try report.csv().write(to: out.appendingPathComponent("results.csv"), atomically: true, encoding: .utf8)
-        try report.svg().write(to: out.appendingPathComponent("chart.svg"), atomically: true, encoding: .utf8)
     } catch {
         FileHandle.standardError.write(Data("attachkit-bench: cannot write results: \(error)\n".utf8))
         return 1
     }
-    log("results: \(out.path)/results.md, results.csv, chart.svg")
+    // Debian's Python: scripts/bench.sh installs its matplotlib (python3-matplotlib).
+    let chart = ["/usr/bin/python3", repoRoot.appendingPathComponent("Benchmarks/chart.py").path, out.appendingPathComponent("results.csv").path]
+    if let failure = Measure.run(chart).failure {
+        log("the chart was not drawn (\(failure)); draw it again with: \(chart.joined(separator: " "))")
+        return 1
+    }
+    log("results: \(out.path)/results.md, results.csv, chart.png, chart.svg")
     let failedRuns = results.filter { $0.verdict == "FAILED RUN" }.map(\.scenario.name) + budget.filter { $0.refusal == nil && $0.stats.failed }.map { "\($0.operation) \($0.inputClass)" }
     if !failedRuns.isEmpty {
         log("runs that failed: \(failedRuns.joined(separator: ", "))")

@@ -126,16 +126,7 @@ struct ImageAnimationFitStep: ImageStep {
     /// Loads the file again at the levers' size and frames, through the same steps as the first time.
     private func reload(for levers: AnimationLevers, work: inout ImageWork) throws(PrepareError) {
         ImageAnimationPlanStep.apply(levers, to: &work)
-        work.image = nil
-        work.pageHeight = nil
-        work.delays = []
-        work.inMemory = false
-        let steps: [any ImageStep] = [ImageLoadStep(), ImageFrameDropStep(), ImageAnimationResizeStep(), ImageColourStep(),
-                                      ImageMemoryStep(), ImageAlphaStep()]
-        for step in steps {
-            try work.job.deadline.check(step.name)
-            try step.run(&work)
-        }
+        try ImagePipeline.reload(&work)
     }
 
     /// One GIF encode of the current pixels with a palette of `colours`.

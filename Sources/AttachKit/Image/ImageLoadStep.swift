@@ -25,11 +25,11 @@ struct ImageLoadStep: ImageStep {
         if orientation > 1, work.plan.reader == .vips, !work.plan.animated { work.did(.rotated) }
         if width < work.plan.width || height < work.plan.height {
             work.did(.downscaled)
-            if !work.plan.outputsGIF, !work.notes.contains(where: { $0.hasPrefix("downscaled") }) {
-                work.notes.append("downscaled \(work.plan.width)×\(work.plan.height) → \(width)×\(height)")
+            if !work.plan.outputsGIF {
+                work.noteOnce(.downscaled, "downscaled \(work.plan.width)×\(work.plan.height) → \(width)×\(height)")
             }
-            if work.plan.memoryLimited, !work.notes.contains(where: { $0.hasPrefix("loaded at") }) {
-                work.notes.append("loaded at \(width)×\(height) to decode within the \(DecodeMemory.megabytes(work.job.safety.maxDecodeBytes)) budget (maxDecodeBytes)")
+            if work.plan.memoryLimited {
+                work.noteOnce(.memoryLimited, "loaded at \(width)×\(height) to decode within the \(DecodeMemory.megabytes(work.job.safety.maxDecodeBytes)) budget (maxDecodeBytes)")
             }
         }
         if work.strip, !work.actions.contains(.metadataStripped) {
@@ -37,8 +37,8 @@ struct ImageLoadStep: ImageStep {
             // Listed first: stripping goes with every re-encode, it is never the headline.
             if !blocks.isEmpty { work.actions.insert(.metadataStripped, at: 0) }
         }
-        if work.job.info.isAnimated, !work.plan.animated, !work.notes.contains(where: { $0.hasPrefix("the profile") }) {
-            work.notes.append("the profile allows no GIF: the first frame is kept as a still")
+        if work.job.info.isAnimated, !work.plan.animated {
+            work.noteOnce(.firstFrameOnly, "the profile allows no GIF: the first frame is kept as a still")
         }
     }
 

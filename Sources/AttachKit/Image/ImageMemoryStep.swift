@@ -12,16 +12,13 @@
 struct ImageMemoryStep: ImageStep {
     let name = "decode"
 
-    /// Hold the pixels even when the picture could stream into one encode.
-    var always = false
-
     /// Largest decoded animation kept in memory. Default 256 MiB.
     static let maximumBytes: Int64 = 256 << 20
 
     func run(_ work: inout ImageWork) throws(PrepareError) {
         guard !work.inMemory, let width = work.image?.width, let height = work.image?.height,
               let bands = work.image?.bands else { return }
-        if !always, Self.streams(work) { return }
+        if !work.holdPixels, Self.streams(work) { return }
         if work.plan.animated, Int64(width) * Int64(height) * Int64(bands) > Self.maximumBytes { return }
         guard let image = work.image.take() else { return }
         work.image = try ImageFailure.vips(name) { () throws(VipsError) in try image.copyToMemory() }

@@ -33,26 +33,54 @@ struct ImagePipeline: MediaPipeline {
         return nil
     }
 
-    static let steps: [any ImageStep] = [
+    /// Header-only planning, run once.
+    static let planning: [any ImageStep] = [
         ImageFrameCapStep(),
         ImageAnimationPlanStep(),
+    ]
+
+    /// From the file to the pixels the encoders take: run again, as they are, whenever byte fitting
+    /// needs the pixels loaded again (``reload(_:)``).
+    static let loading: [any ImageStep] = [
         ImageLoadStep(),
         ImageFrameDropStep(),
         ImageAnimationResizeStep(),
         ImageColourStep(),
         ImageMemoryStep(),
         ImageAlphaStep(),
+    ]
+
+    /// Choosing the output format and encoding within the budget.
+    static let fitting: [any ImageStep] = [
         ImageFormatStep(),
         ImageStillFitStep(),
         ImageAnimationFitStep(),
     ]
 
-    func run(_ job: PrepareJob, into output: borrowing AtomicOutput) throws(PrepareError) -> PipelineResult {
-        var work = ImageWork(job: job, plan: try ImagePlan(job: job))
-        for step in Self.steps {
-            try job.deadline.check(step.name)
+    /// Every step, in order.
+    static let steps = planning + loading + fitting
+
+    /// Runs `steps` in order on `work`, the deadline checked before each.
+    static func run(_ steps: [any ImageStep], on work: inout ImageWork) throws(PrepareError) {
+        for step in steps {
+            try work.job.deadline.check(step.name)
             try step.run(&work)
         }
+    }
+
+    /// Loads the pixels again through ``loading`` (the plan and the levers already applied stay):
+    /// what byte fitting does when it needs the picture again, in memory or at another size.
+    static func reload(_ work: inout ImageWork) throws(PrepareError) {
+        work.image = nil
+        work.pageHeight = nil
+        work.delays = []
+        work.inMemory = false
+        try run(loading, on: &work)
+    }
+
+    func run(_ job: PrepareJob, into output: borrowing AtomicOutput) throws(PrepareError) -> PipelineResult {
+        var work = ImageWork(job: job, plan: try ImagePlan(job: job))
+        try Self.run(Self.steps, on: &work)
         guard let encoded = work.encoded else {
             throw .processing(step: "encoding", reason: "no step produced an image")
         }

@@ -32,10 +32,6 @@ struct ImagePlan: Sendable {
     /// into sRGB while loading); `nil` when the pixels are already sRGB or greyscale.
     let exportProfile: String?
 
-    /// Containers libvips has no (trusted) loader for: BMP (ImageMagick only, blocked), JPEG XL
-    /// (untrusted in libvips 8.14, blocked), HEIF image sequences (libheif reads stills only).
-    static let ffmpegOnly: Set<Container> = [.bmp, .jxl, .heifSequence]
-
     /// - Throws: ``PrepareError/unsupported(reason:)`` when neither libvips nor FFmpeg can read the input.
     init(job: PrepareJob) throws(PrepareError) {
         let info = job.info
@@ -82,7 +78,7 @@ struct ImagePlan: Sendable {
     /// (libvips reads only their default image).
     static func reader(for info: MediaInfo, path: String) throws(PrepareError) -> Reader {
         if info.codec == .apng, (info.frames ?? 1) > 1 { return .ffmpeg(demuxer: "apng") }
-        if !ffmpegOnly.contains(info.container),
+        if !info.container.isReadOnlyByFFmpeg,
            (try? VipsImage.load(path: path, sequential: true, failOnWarnings: false)) != nil {
             return .vips
         }

@@ -49,133 +49,6 @@ struct ImageStillFitStep: ImageStep {
         }
     }
 
-    // MARK: JPEG and HEIC
-
-    private func fitLossy(_ source: consuming VipsImage, format: ImageFormat, work: inout ImageWork) throws(PrepareError) {
-        var original = source
-        // A picture that streams (``ImageMemoryStep/streams(_:)``) serves one encode straight from
-        // the decoder; a second encode loads it again, into memory.
-        var lazy = !work.inMemory
-        if format == .jpeg, original.hasAlpha {
-            do { original = try original.flattened() } catch { throw ImageFailure.from(error, step: name) }
-        }
-        let ceiling = format == .jpeg ? Self.jpegCeiling : Self.heicCeiling
-        let floor = min(ceiling, max(1, work.job.options.qualityFloor))
-        let budget = work.plan.budget
-        let priors = format == .jpeg ? Self.jpegPriors : Self.heicPriors
-        var search = QualitySearch(floor: floor, ceiling: ceiling, budget: budget, priorSlope: priors.slope,
-                                   priorCurvature: priors.curvature, step: priors.step)
-        var current: VipsImage?
-        var size = (width: original.width, height: original.height)
-        var best: EncodedImage?
-        var floorSizes: [(area: Double, bytes: Int64)] = []
-        var searched = false
-        var trail: [String] = []
-        while true {
-            try work.job.deadline.check(name)
-            switch search.next() {
-            case .encode(let quality):
-                if lazy, !search.sizes.isEmpty {
-                    original = try materialize(&work)
-                    lazy = false
-                }
-                let bytes: [UInt8]
-                do {
-                    if let image = current.take() {
-                        bytes = try encode(image, format: format, quality: quality, strip: work.strip)
-                        current = consume image
-                    } else {
-                        bytes = try encode(original, format: format, quality: quality, strip: work.strip)
-                    }
-                } catch {
-                    // Streaming, decoding and encoding failed together: decode alone to tell which.
-                    if lazy { _ = try materialize(&work) }
-                    throw ImageFailure.from(error, step: "encoding \(format.rawValue.uppercased())")
-                }
-                work.attempts += 1
-                search.record(quality: quality, bytes: Int64(bytes.count))
-                trail.append("q\(quality) \(size.width)×\(size.height) → \(bytes.count)")
-                if quality < ceiling { searched = true }
-                if Int64(bytes.count) <= budget, quality > (best?.quality ?? 0) {
-                    best = EncodedImage(bytes: bytes, format: format, width: size.width, height: size.height, quality: quality)
-                }
-            case .done(let quality):
-                guard let found = best, found.quality == quality else {
-                    throw .processing(step: name, reason: "the quality search lost its answer (quality \(quality))")
-                }
-                if trail.count > 1 { work.notes.append("tried " + trail.joined(separator: ", ")) }
-                finish(found, searched: searched, budget: budget, work: &work)
-                return
-            case .belowFloor(let predicted):
-                if lazy {
-                    original = try materialize(&work)
-                    lazy = false
-                }
-                // A prediction that is no number counts as far over the budget.
-                let predictedBytes = predicted.map { $0.isNaN ? .infinity : $0 } ?? .infinity
-                let atFloor = search.sizes[floor] ?? predictedBytes.clampedInteger(in: 1...Int64.max / 2)
-                floorSizes.append((Double(size.width * size.height), atFloor))
-                guard floorSizes.count <= Self.maximumShrinks else {
-                    throw .cannotFit(reason: "at \(size.width)×\(size.height) px and quality \(floor) the \(format.rawValue.uppercased()) is still \(atFloor) bytes, over the \(budget)-byte budget")
-                }
-                let exponent = Self.exponent(from: floorSizes) ?? Self.areaExponent
-                let areaShare = pow(search.target / Double(atFloor), 1 / exponent)
-                let linear = areaShare.squareRoot() * 0.99
-                // Clamped: the model's share may be anything (NaN from a budget of 0); the guard
-                // below refuses what is too small.
-                let next = (width: (Double(size.width) * linear).clampedInteger(in: 0...size.width, rounding: .towardZero),
-                            height: (Double(size.height) * linear).clampedInteger(in: 0...size.height, rounding: .towardZero))
-                guard max(next.width, next.height) >= Self.minimumLongEdge, next.width >= 1, next.height >= 1 else {
-                    throw .cannotFit(reason: "even at quality \(floor) the picture would have to shrink below \(Self.minimumLongEdge) px to fit \(budget) bytes (\(atFloor) bytes at \(size.width)×\(size.height))")
-                }
-                do {
-                    current = try original.fitted(width: next.width, height: next.height).copyToMemory()
-                } catch {
-                    throw ImageFailure.from(error, step: name)
-                }
-                size = (current?.width ?? next.width, current?.height ?? next.height)
-                work.did(.downscaled)
-                let measured = search.sizes[floor] != nil ? "" : " predicted"
-                work.notes.append("quality \(floor) does not fit \(budget) bytes (\(atFloor) bytes\(measured)): shrunk to \(size.width)×\(size.height)")
-                searched = true
-                search = QualitySearch(floor: floor, ceiling: ceiling, budget: budget, priorSlope: priors.slope,
-                                       priorCurvature: priors.curvature, step: priors.step, firstGuess: floor)
-            }
-        }
-    }
-
-    /// Loads the pixels again, through the same steps, into memory (decode errors surface here).
-    private func materialize(_ work: inout ImageWork) throws(PrepareError) -> VipsImage {
-        work.image = nil
-        work.inMemory = false
-        let steps: [any ImageStep] = [ImageLoadStep(), ImageColourStep(), ImageMemoryStep(always: true)]
-        for step in steps {
-            try work.job.deadline.check(step.name)
-            try step.run(&work)
-        }
-        guard var image = work.image.take() else { throw .processing(step: name, reason: "no pixels after loading again") }
-        if work.format == .jpeg, image.hasAlpha {
-            image = try ImageFailure.vips(name) { () throws(VipsError) in try image.flattened().copyToMemory() }
-        }
-        return image
-    }
-
-    private func encode(_ image: borrowing VipsImage, format: ImageFormat, quality: Int, strip: Bool) throws(VipsError) -> [UInt8] {
-        switch format {
-        case .heic: return try image.heicData(quality: quality, strip: strip)
-        default: return try image.jpegData(quality: quality, strip: strip, progressive: false)
-        }
-    }
-
-    /// The area exponent measured between the last two shrinking rounds, when plausible.
-    static func exponent(from floorSizes: [(area: Double, bytes: Int64)]) -> Double? {
-        guard floorSizes.count >= 2 else { return nil }
-        let a = floorSizes[floorSizes.count - 2], b = floorSizes[floorSizes.count - 1]
-        guard a.area != b.area, a.bytes > 0, b.bytes > 0 else { return nil }
-        let measured = log(Double(b.bytes) / Double(a.bytes)) / log(b.area / a.area)
-        return (0.4...1.3).contains(measured) ? measured : nil
-    }
-
     // MARK: PNG
 
     private func fitPNG(_ source: consuming VipsImage, work: inout ImageWork) throws(PrepareError) {
@@ -261,7 +134,7 @@ struct ImageStillFitStep: ImageStep {
 
     // MARK: Result
 
-    private func finish(_ encoded: EncodedImage, searched: Bool, budget: Int64, work: inout ImageWork) {
+    func finish(_ encoded: EncodedImage, searched: Bool, budget: Int64, work: inout ImageWork) {
         let sameFormat = encoded.format.container == work.job.info.container
         if sameFormat, searched || work.job.has(.fileTooLarge) { work.did(.reencoded) }
         var detail = "\(encoded.format.rawValue.uppercased()) \(encoded.width)×\(encoded.height)"

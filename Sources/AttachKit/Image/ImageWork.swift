@@ -23,6 +23,9 @@ struct ImageWork: ~Copyable {
     var levers: AnimationLevers?
     /// Whether ``image`` holds its pixels in memory (else it is a lazy, read-once pipeline).
     var inMemory = false
+    /// Whether ``ImageMemoryStep`` holds the pixels even when the picture could stream into one
+    /// encode: set when byte fitting needs a second encode of a picture that streamed into its first.
+    var holdPixels = false
     /// Whether the alpha band holds real transparency (an all-opaque one is dropped).
     var meaningfulAlpha = false
     /// The format chosen for the output.
@@ -32,6 +35,8 @@ struct ImageWork: ~Copyable {
 
     var actions: [PrepareAction] = []
     var notes: [String] = []
+    /// What loading has told in ``notes``: each once, however often byte fitting loads again.
+    var toldOnLoad: Set<LoadNote> = []
     /// Encodes tried.
     var attempts = 0
 
@@ -48,9 +53,24 @@ struct ImageWork: ~Copyable {
         if !actions.contains(action) { actions.append(action) }
     }
 
+    /// Appends `note` unless `fact` was told already.
+    mutating func noteOnce(_ fact: LoadNote, _ note: String) {
+        if toldOnLoad.insert(fact).inserted { notes.append(note) }
+    }
+
     /// Frames in ``image`` (1 for a still): one delay per frame of an animation.
     var frameCount: Int { pageHeight == nil ? 1 : max(1, delays.count) }
 
     /// Metadata is kept only when asked (and then never a stale orientation).
     var strip: Bool { !job.options.keepMetadata }
+}
+
+/// A finding of ``ImageLoadStep`` that the notes tell once.
+enum LoadNote: Hashable, Sendable {
+    /// The picture was loaded smaller than its upright size.
+    case downscaled
+    /// The decode budget, not the profile, set the load size.
+    case memoryLimited
+    /// An animation kept as its first frame (the profile allows no GIF).
+    case firstFrameOnly
 }

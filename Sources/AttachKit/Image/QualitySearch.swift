@@ -144,11 +144,6 @@ struct QualitySearch: Sendable {
         /// Whether slope and curvature come from measured sizes (else from the priors).
         let measured: Bool
 
-        func logBytes(at q: Double) -> Double {
-            let d = q - quality
-            return logSize + slope * d + curvature * d * d
-        }
-
         /// The quality whose modelled ln(bytes) is `goal` (on the rising side of the parabola; its
         /// lowest point when the goal is below it).
         func quality(for goal: Double) -> Double {

@@ -41,7 +41,4 @@ public struct Codec: RawRepresentable, Hashable, Sendable, Comparable, CustomStr
     public static let vorbis: Codec = "vorbis"
     public static let ac3: Codec = "ac3"
     public static let eac3: Codec = "eac3"
-
-    /// Uncompressed or log-companded PCM (`pcm_s16le`, `pcm_f32be`, `pcm_alaw`...).
-    public var isPCM: Bool { rawValue.hasPrefix("pcm_") }
 }

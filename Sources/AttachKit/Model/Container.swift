@@ -60,8 +60,20 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let text: Container = "text"
     public static let unknown: Container = "unknown"
 
-    /// The ISO base media family (MP4, MOV, M4A, 3GP, HEIF, AVIF): one box structure.
-    public var isISOBaseMedia: Bool {
-        [.mp4, .mov, .m4a, .m4v, .threeGP, .heic, .heif, .heifSequence, .avif].contains(self)
-    }
+    /// The ISO base media family (MP4, MOV, M4A, M4V, 3GP, HEIF, AVIF): one box structure, one
+    /// demuxer (libavformat's `mov`).
+    public var isISOBaseMedia: Bool { Self.isoBaseMedia.contains(self) }
+
+    /// The pictures of the ISO base media family (HEIC, HEIF, HEIF sequences, AVIF): items in a
+    /// `meta` box (or a `moov` track for sequences) rather than a movie.
+    var isHEIF: Bool { Self.heifPictures.contains(self) }
+
+    /// Pictures libvips has no (trusted) loader for, read and decoded through FFmpeg instead: BMP
+    /// (ImageMagick only, blocked), JPEG XL (untrusted in libvips 8.14, blocked), HEIF image
+    /// sequences (libheif reads stills only).
+    var isReadOnlyByFFmpeg: Bool { Self.ffmpegOnlyPictures.contains(self) }
+
+    private static let heifPictures: Set<Container> = [.heic, .heif, .heifSequence, .avif]
+    private static let isoBaseMedia: Set<Container> = heifPictures.union([.mp4, .mov, .m4a, .m4v, .threeGP])
+    private static let ffmpegOnlyPictures: Set<Container> = [.bmp, .jxl, .heifSequence]
 }

@@ -13,11 +13,6 @@ extension UniformType {
         return known.first { $0.preferredExtension == ext } ?? known.first { $0.extensions.contains(ext) }
     }
 
-    /// The type with this identifier, or `nil` when AttachKit does not know it.
-    public static func withIdentifier(_ identifier: String) -> UniformType? {
-        known.first { $0.identifier == identifier }
-    }
-
     /// The types this one conforms to besides itself, as in Apple's UTType hierarchy where it matters
     /// for attachments (an M4V file is an MPEG-4 movie; AIFF-C is AIFF; HEIC is HEIF).
     public var supertypes: [UniformType] {

@@ -177,12 +177,6 @@ struct AtomicOutput: ~Copyable {
         }
     }
 
-    /// Size of what has been written so far.
-    var size: Int64 {
-        var status = stat()
-        return fstat(file, &status) == 0 ? Int64(status.st_size) : 0
-    }
-
     /// The identity of what `name` names in the folder now (links followed), `nil` when nothing.
     func identity(ofExisting name: String) -> FileIdentity? {
         FileIdentity(named: name, in: directory, followingLinks: true)

@@ -28,29 +28,27 @@ public struct Validator: Sendable {
     }
 
     func validate(path: String, displayPath: String) -> ValidationReport {
-        let probed: (info: MediaInfo, sniff: FormatSniffer.Result)
+        let examined: Examination
         do {
-            probed = try prober.probeWithSniff(path: path, displayPath: displayPath)
+            examined = try examine(path: path, displayPath: displayPath, fileExtension: PathResolver.fileExtension(displayPath))
         } catch {
             return ValidationReport(path: displayPath, profile: profile.name, info: nil, diagnostics: Self.diagnostics(for: error))
         }
-        let fileExtension = PathResolver.fileExtension(displayPath)
-        let structure = StructureChecker.check(path: path, sniff: probed.sniff, limits: safety)
-        var findings = diagnostics(for: probed.info, fileExtension: fileExtension, structure: structure)
+        var findings = examined.diagnostics
         // Everything the header allows is checked before any decoding; a deep decode only runs on
         // files that passed the structural check and the safety caps (decompression bombs), and a
         // file over a cap is refused as `prepare` refuses it.
-        if deep, structure.isIntactOrUnchecked {
-            if let violation = safety.violation(for: probed.info) {
+        if deep, examined.structure.isIntactOrUnchecked {
+            if let violation = safety.violation(for: examined.info) {
                 findings.append(Diagnostic(.overCap, "not decoded: \(violation)", fix: nil))
             } else {
-                let verdict = DeepCheck.check(path: path, info: probed.info, maxDecodeBytes: safety.maxDecodeBytes)
+                let verdict = DeepCheck.check(path: path, info: examined.info, maxDecodeBytes: safety.maxDecodeBytes)
                 if case .corrupt = verdict {
-                    findings = diagnostics(for: probed.info, fileExtension: fileExtension, structure: verdict)
+                    findings = diagnostics(for: examined.info, fileExtension: PathResolver.fileExtension(displayPath), structure: verdict)
                 }
             }
         }
-        return ValidationReport(path: displayPath, profile: profile.name, info: probed.info, diagnostics: findings)
+        return ValidationReport(path: displayPath, profile: profile.name, info: examined.info, diagnostics: findings)
     }
 
     /// The findings for an already probed file (pure: no file access).

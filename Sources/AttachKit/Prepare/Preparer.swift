@@ -38,24 +38,24 @@ public struct Preparer: Sendable {
 
     private func run(input: borrowing AccessHandle, ledger: AccessLedger, stem: String, deadline: Deadline,
                      report: inout PrepareReport) throws(PrepareError) {
-        let probed: (info: MediaInfo, sniff: FormatSniffer.Result)
+        let profile = options.effectiveProfile
+        let validator = Validator(profile: profile, prober: prober, safety: safety)
+        let examined: Examination
         do {
-            probed = try prober.probeWithSniff(path: input.path, displayPath: input.requestedPath)
+            examined = try validator.examine(path: input.path, displayPath: input.requestedPath,
+                                             fileExtension: PathResolver.fileExtension(input.requestedPath), screened: true)
         } catch {
             throw .probe(error)
         }
-        var info = probed.info
+        var info = examined.info
         info.path = input.resolvedPath
         report.before = info
-        if let violation = safety.violation(for: info) { throw .overCap(violation) }
-        switch StructureChecker.check(path: input.path, sniff: probed.sniff, limits: safety) {
+        switch examined.structure {
         case .corrupt(let reason): throw .corrupt(reason: reason)
         case .overCap(let violation): throw .overCap(violation)
         case .intact, .notChecked: break
         }
-        let profile = options.effectiveProfile
-        let validator = Validator(profile: profile, prober: prober)
-        let findings = validator.diagnostics(for: info, fileExtension: PathResolver.fileExtension(input.requestedPath))
+        let findings = examined.diagnostics
         report.diagnostics = findings
         let errors = findings.filter { $0.severity == .error }
 
@@ -156,11 +156,12 @@ public struct Preparer: Sendable {
     ///   well-formed boxes is refused as `corrupt` instead of handed back.
     private func verify(output: borrowing AtomicOutput, produced: (container: Container, kind: MediaKind),
                         validator: Validator, decode: Bool) throws(PrepareError) -> MediaInfo {
-        let checked: (info: MediaInfo, sniff: FormatSniffer.Result)
-        var headerProber = prober
-        headerProber.limits.headerOnly = true
+        var headerValidator = validator
+        headerValidator.prober.limits.headerOnly = true
+        let checked: Examination
         do {
-            checked = try headerProber.probeWithSniff(path: output.temporaryPath, displayPath: output.folder + "/" + output.temporaryName)
+            checked = try headerValidator.examine(path: output.temporaryPath, displayPath: output.folder + "/" + output.temporaryName,
+                                                  fileExtension: nil)
         } catch {
             throw .outputInvalid(reason: "the output cannot be probed: \(error.message)")
         }
@@ -168,10 +169,7 @@ public struct Preparer: Sendable {
                 == UniformType.of(container: produced.container, kind: produced.kind) else {
             throw .outputInvalid(reason: "the pipeline said \(produced.container) but the bytes are \(checked.info.container)")
         }
-        let structure = StructureChecker.check(path: output.temporaryPath, sniff: checked.sniff, limits: safety)
-        let type = UniformType.of(container: checked.info.container, kind: checked.info.kind)
-        let problems = validator.diagnostics(for: checked.info, fileExtension: type?.preferredExtension ?? "", structure: structure)
-            .filter { $0.severity == .error }
+        let problems = checked.diagnostics.filter { $0.severity == .error }
         guard problems.isEmpty else {
             throw .outputInvalid(reason: problems.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "; "))
         }

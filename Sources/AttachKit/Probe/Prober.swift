@@ -90,7 +90,7 @@ public struct Prober: Sendable {
 
     private func readImage(path: String, reader: borrowing FileReader, into info: inout MediaInfo) throws(ProbeError) {
         var vipsFailure: VipsError?
-        if ![.bmp, .jxl, .heifSequence].contains(info.container) {
+        if !info.container.isReadOnlyByFFmpeg {
             do {
                 try ImageHeaderProbe.read(path: path, into: &info)
             } catch {

@@ -38,15 +38,12 @@ enum DeepCheck {
         if let memory, memory.bytes(loadedPixels: info.pixels ?? 0) > maxDecodeBytes {
             return .notChecked
         }
-        if info.kind == .image, !ffmpegOnlyImages.contains(info.container),
+        if info.kind == .image, !info.container.isReadOnlyByFFmpeg,
            let verdict = decodeImage(path: path, info: info) {
             return verdict
         }
         return decodeAudioVideo(path: path, info: info)
     }
-
-    /// Images the probe reads with libavformat because libvips' loaders are blocked or missing.
-    private static let ffmpegOnlyImages: Set<Container> = [.bmp, .jxl, .heifSequence]
 
     /// Decodes an image with libvips in constant memory (sequential access), all frames of an
     /// animated GIF or WebP. A header that only opens when warnings are tolerated is corrupt;

@@ -88,33 +88,3 @@ extension FLACStructure {
         return FrameHeader(variable: variable, number: number, blockSize: blockSize)
     }
 }
-
-/// FLAC's frame checksums: CRC-8 (polynomial 0x07) over a frame header, CRC-16 (polynomial
-/// 0x8005) over a whole frame; both unreflected, starting at 0.
-enum FLACCRC {
-    private static let table8: [UInt8] = (0..<256).map { n -> UInt8 in
-        var c = UInt8(n)
-        for _ in 0..<8 { c = c & 0x80 != 0 ? (c << 1) ^ 0x07 : c << 1 }
-        return c
-    }
-
-    private static let table16: [UInt16] = (0..<256).map { n -> UInt16 in
-        var c = UInt16(n) << 8
-        for _ in 0..<8 { c = c & 0x8000 != 0 ? (c << 1) ^ 0x8005 : c << 1 }
-        return c
-    }
-
-    static func crc8(_ bytes: ArraySlice<UInt8>) -> UInt8 {
-        var crc: UInt8 = 0
-        for byte in bytes { crc = table8[Int(crc ^ byte)] }
-        return crc
-    }
-
-    static func crc16(_ bytes: ArraySlice<UInt8>) -> UInt16 {
-        var crc: UInt16 = 0
-        table16.withUnsafeBufferPointer { t in
-            for byte in bytes { crc = (crc << 8) ^ t[Int((crc >> 8) ^ UInt16(byte))] }
-        }
-        return crc
-    }
-}

@@ -34,8 +34,7 @@ enum ISOBMFFStructure {
         do throws(StructureProblem) {
             let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0)
             let types = Set(topLevel.map(\.type))
-            let isImage = [.heic, .heif, .heifSequence, .avif].contains(container)
-            if isImage {
+            if container.isHEIF {
                 guard types.contains("meta") || types.contains("moov") else {
                     return .corrupt(reason: "\(container) file without a 'meta' box (no image items)")
                 }

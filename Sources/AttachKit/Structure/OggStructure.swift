@@ -40,20 +40,3 @@ enum OggStructure {
         return pages > 0 ? .intact : .corrupt(reason: "no Ogg page")
     }
 }
-
-/// Ogg's page checksum: CRC-32 with polynomial 0x04C11DB7, not reflected, initial value 0.
-enum OggCRC {
-    private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n) << 24
-        for _ in 0..<8 { c = (c & 0x8000_0000) != 0 ? (c << 1) ^ 0x04C1_1DB7 : c << 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0
-        table.withUnsafeBufferPointer { t in
-            for byte in bytes { crc = (crc << 8) ^ t[Int(((crc >> 24) ^ UInt32(byte)) & 0xFF)] }
-        }
-        return crc
-    }
-}

@@ -23,8 +23,8 @@ enum StructureChecker {
         case .gif: return GIFStructure.check(reader)
         case .webp, .wav, .avi, .rf64: return RIFFStructure.check(reader)
         case .aiff, .aifc: return AIFFStructure.check(reader)
-        case .mp4, .mov, .m4a, .m4v, .threeGP, .heic, .heif, .heifSequence, .avif:
-            return ISOBMFFStructure.check(reader, path: path, container: sniff.container)
+        case let container where container.isISOBaseMedia:
+            return ISOBMFFStructure.check(reader, path: path, container: container)
         case .webm, .matroska, .ebml: return MatroskaStructure.check(reader)
         case .mp3: return MPEGAudioStructure.check(reader, from: sniff.audioOffset)
         case .aacADTS: return ADTSStructure.check(reader, from: sniff.audioOffset)

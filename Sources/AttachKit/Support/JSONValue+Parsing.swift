@@ -14,12 +14,6 @@ extension JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8), maxDepth: maxDepth)
         return try parser.parseDocument()
     }
-
-    /// Parses one JSON text from raw bytes (must be UTF-8). See ``parse(_:maxDepth:)``.
-    public static func parse(bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
-        return try parser.parseDocument()
-    }
 }
 
 private struct JSONParser {

@@ -73,7 +73,7 @@ struct BatchProcessTests {
     @Test("SIGKILL at a random point, then a rerun: every input done exactly once, no temporary left, outputs valid",
           arguments: [1, 2, 3])
     func killAndResume(seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let input = try Self.makeInput("kill\(seed)", copies: 2)
         let out = input.deletingLastPathComponent().appendingPathComponent("out")
         let process = Process()

@@ -346,7 +346,7 @@ struct MutantFactory {
 
     /// Mutant `index`: always the same bytes for the same seed, fixtures and index.
     func mutant(_ index: Int) -> Mutant {
-        var rng = SeededGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        var rng = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         let fixture = rotation[index % rotation.count]
         let original = bytes[fixture]!
         let op = Self.schedule[(index / rotation.count + index) % Self.schedule.count]
@@ -366,13 +366,13 @@ struct MutantFactory {
     }
 
     /// An offset biased towards the headers: half the time in the first 4 KB.
-    static func offset(in count: Int, rng: inout SeededGenerator) -> Int {
+    static func offset(in count: Int, rng: inout SplitMix64) -> Int {
         guard count > 1 else { return 0 }
         let upper = Bool.random(using: &rng) ? min(count, 4096) : count
         return Int.random(in: 0..<upper, using: &rng)
     }
 
-    private func apply(_ op: Operator, to b: [UInt8], fixture: String, rng: inout SeededGenerator) -> (String, [UInt8]) {
+    private func apply(_ op: Operator, to b: [UInt8], fixture: String, rng: inout SplitMix64) -> (String, [UInt8]) {
         let fields = self.fields[fixture] ?? []
         switch op {
         case .bitFlips: return Self.bitFlips(b, rng: &rng)
@@ -393,7 +393,7 @@ struct MutantFactory {
         }
     }
 
-    static func bitFlips(_ b: [UInt8], rng: inout SeededGenerator) -> (String, [UInt8]) {
+    static func bitFlips(_ b: [UInt8], rng: inout SplitMix64) -> (String, [UInt8]) {
         guard !b.isEmpty else { return ("empty", b) }
         var out = b
         var flipped: [String] = []
@@ -405,7 +405,7 @@ struct MutantFactory {
         return ("flipped byte.bit \(flipped.joined(separator: " "))", out)
     }
 
-    static func byteRun(_ b: [UInt8], rng: inout SeededGenerator) -> (String, [UInt8]) {
+    static func byteRun(_ b: [UInt8], rng: inout SplitMix64) -> (String, [UInt8]) {
         guard !b.isEmpty else { return ("empty", b) }
         let value: UInt8 = Bool.random(using: &rng) ? 0x00 : 0xFF
         let length = Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 65...4096, using: &rng) : Int.random(in: 1...64, using: &rng)
@@ -416,7 +416,7 @@ struct MutantFactory {
         return ("bytes \(at)..<\(end) set to 0x\(String(value, radix: 16))", out)
     }
 
-    static func lengthField(_ b: [UInt8], _ field: LengthField, rng: inout SeededGenerator) -> (String, [UInt8]) {
+    static func lengthField(_ b: [UInt8], _ field: LengthField, rng: inout SplitMix64) -> (String, [UInt8]) {
         let v = field.value, size = UInt64(b.count)
         let choices: [(String, UInt64)] = [
             ("maximum", field.maximum), ("doubled plus one", v &* 2 &+ 1), ("plus one", v &+ 1),
@@ -428,7 +428,7 @@ struct MutantFactory {
         return ("\(field.description) set to \(written) (\(name))", field.writing(newValue, into: b))
     }
 
-    private func splice(_ b: [UInt8], fixture: String, rng: inout SeededGenerator) -> (String, [UInt8]) {
+    private func splice(_ b: [UInt8], fixture: String, rng: inout SplitMix64) -> (String, [UInt8]) {
         let donorName = Set(rotation).subtracting([fixture]).sorted().randomElement(using: &rng) ?? fixture
         let donor = bytes[donorName]!
         let head = Self.offset(in: b.count, rng: &rng), tail = Self.offset(in: donor.count, rng: &rng)

@@ -75,25 +75,12 @@ struct FormatSnifferTests {
 
     @Test("random bytes never crash the sniffer")
     func randomBytes() throws {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for length in [1, 2, 3, 4, 7, 8, 11, 12, 16, 31, 188, 400, 4096] {
             for _ in 0..<8 {
                 let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
                 _ = try Self.sniff(bytes)
             }
         }
-    }
-}
-
-/// A deterministic random number generator (SplitMix64) for reproducible fuzz-style tests.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

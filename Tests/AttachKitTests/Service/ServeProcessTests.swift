@@ -26,7 +26,7 @@ struct ServeProcessTests {
             let target = media.appendingPathComponent(PathResolver.fileName(file))
             try FileManager.default.copyItem(atPath: TestEnvironment.fixture(file), toPath: target.path)
         }
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var lines: [String] = []
         var expectedIDs: [Int] = []
         var nullResponses = 0

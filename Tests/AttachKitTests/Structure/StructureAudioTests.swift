@@ -5,16 +5,6 @@ import Testing
 /// WAV/RF64, AIFF, MP3, ADTS, FLAC and Ogg layout problems, one at a time.
 @Suite("Structure: audio")
 struct StructureAudioTests {
-    func expectCorrupt(_ bytes: [UInt8], as container: Container, mentioning text: String, audioOffset: Int64 = 0,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
-        let verdict = SyntheticMedia.check(bytes, as: container, audioOffset: audioOffset)
-        guard case .corrupt(let reason) = verdict else {
-            Issue.record("expected corrupt, got \(verdict)", sourceLocation: sourceLocation)
-            return
-        }
-        #expect(reason.contains(text), "\(reason)", sourceLocation: sourceLocation)
-    }
-
     // MARK: WAV and RF64
 
     @Test("WAV: a data chunk claiming 4 GB in a small file is corrupt", arguments: [0xFFFF_FFF0, 0xFFFF_FFFF])

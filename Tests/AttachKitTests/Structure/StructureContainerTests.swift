@@ -4,16 +4,6 @@ import Testing
 /// ISO base media (MP4, HEIF), Matroska, transport stream and AVI layout problems.
 @Suite("Structure: containers")
 struct StructureContainerTests {
-    func expectCorrupt(_ bytes: [UInt8], as container: Container, mentioning text: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
-        let verdict = SyntheticMedia.check(bytes, as: container)
-        guard case .corrupt(let reason) = verdict else {
-            Issue.record("expected corrupt, got \(verdict)", sourceLocation: sourceLocation)
-            return
-        }
-        #expect(reason.contains(text), "\(reason)", sourceLocation: sourceLocation)
-    }
-
     // MARK: ISO base media
 
     @Test("MP4: an mdat running past the end of the file is truncated")

@@ -8,18 +8,6 @@ import Testing
 /// run checks the same buffers.
 @Suite("Structure: hostile bytes")
 struct StructureFuzzTests {
-    /// SplitMix64: small, fast, deterministic.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let containers: [Container] = [
         .jpeg, .png, .gif, .webp, .wav, .avi, .rf64, .aiff, .aifc, .mp4, .mov, .m4a, .heic, .avif, .heifSequence,
         .webm, .matroska, .ebml, .mp3, .aacADTS, .flac, .ogg, .mpegTS, .tiff, .bmp,
@@ -29,7 +17,7 @@ struct StructureFuzzTests {
     static let nastyWords: [UInt32] = [0, 1, 7, 8, 16, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFF0, 0xFFFF_FFFF]
 
     static func hostileBuffers(seed: UInt64) -> [[UInt8]] {
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(seed: seed)
         var buffers: [[UInt8]] = []
         for _ in 0..<60 {
             let length = Int.random(in: 0...700, using: &rng)
@@ -95,7 +83,7 @@ struct StructureFuzzTests {
         let buffers = Self.hostileBuffers(seed: 0xDEE9_C4EC)
         let folder = TestEnvironment.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var rng = SeededGenerator(state: 7)
+        var rng = SplitMix64(seed: 7)
 
         // When they are decoded
         for (index, bytes) in buffers.enumerated() where index % 4 == 0 {

@@ -4,16 +4,6 @@ import Testing
 /// JPEG, PNG, GIF, WebP, TIFF and BMP layout problems, one at a time.
 @Suite("Structure: images")
 struct StructureImageTests {
-    func expectCorrupt(_ bytes: [UInt8], as container: Container, mentioning text: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
-        let verdict = SyntheticMedia.check(bytes, as: container)
-        guard case .corrupt(let reason) = verdict else {
-            Issue.record("expected corrupt, got \(verdict)", sourceLocation: sourceLocation)
-            return
-        }
-        #expect(reason.contains(text), "\(reason)", sourceLocation: sourceLocation)
-    }
-
     // MARK: JPEG
 
     @Test("JPEG: a second image after EOI (Ultra HDR, MPF) is allowed")

@@ -25,3 +25,13 @@ struct SHA256Tests {
         #expect(hasher.finalize().hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
+
+extension SHA256Tests {
+    @Test("after a digest the hasher starts over, empty")
+    func startsOver() {
+        var hasher = SHA256()
+        hasher.update(Array("abc".utf8))
+        _ = hasher.finalize()
+        #expect(hasher.finalize().hexString == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+}
