@@ -1,4 +1,3 @@
-import CSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +39,7 @@ enum Descriptors {
     /// `O_PATH`: opens a location without reading it (no permission to read needed, a FIFO does
     /// not block); the descriptor can be `fstat`ed, used as a folder for `*at` calls, and opened
     /// again for reading through ``path(of:)``.
-    static let pathOnly = Int32(AK_O_PATH)
+    static let pathOnly = LinuxCalls.openPathOnly
 
     /// A path that reaches exactly the file behind `descriptor` (`/proc/self/fd/N`): opening it
     /// again opens that same inode (procfs "magic link"), whatever was renamed, deleted or swapped
@@ -64,13 +63,13 @@ enum Descriptors {
     /// opens the folder itself. `O_CLOEXEC` is always added.
     /// - Returns: the descriptor, or the `errno` (`ELOOP` for a link, `EXDEV` for an escape).
     static func open(beneath directory: Int32, _ relative: String, flags: Int32, mode: mode_t = 0) -> Result<Int32, SystemError> {
-        let descriptor = ak_open_beneath(directory, relative, flags, UInt32(mode))
+        let descriptor = LinuxCalls.openBeneath(directory, relative, flags: flags, mode: mode)
         return descriptor >= 0 ? .success(descriptor) : .failure(SystemError(code: errno))
     }
 
     /// The same, always through the `O_NOFOLLOW` walk (for tests of the fallback).
     static func walk(beneath directory: Int32, _ relative: String, flags: Int32, mode: mode_t = 0) -> Result<Int32, SystemError> {
-        let descriptor = ak_open_beneath_walk(directory, relative.isEmpty ? "." : relative, flags, UInt32(mode))
+        let descriptor = LinuxCalls.openBeneathWalk(directory, relative.isEmpty ? "." : relative, flags: flags, mode: mode)
         return descriptor >= 0 ? .success(descriptor) : .failure(SystemError(code: errno))
     }
 

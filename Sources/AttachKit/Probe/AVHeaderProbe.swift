@@ -64,7 +64,7 @@ enum AVHeaderProbe {
         info.bitDepth = picture.bitDepth
         info.frames = picture.frameCount ?? 1
         if (info.frames ?? 1) > 1 { info.duration = input.duration }
-        info.codec = [.heic, .heif, .heifSequence, .avif].contains(info.container)
+        info.codec = info.container.isHEIF
             ? picture.codec : Codec(info.container.rawValue)
     }
 

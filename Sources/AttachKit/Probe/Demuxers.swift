@@ -2,8 +2,8 @@
 enum Demuxers {
     /// The demuxer for a container AttachKit sniffed, `nil` for containers libavformat does not read.
     static func name(for container: Container) -> String? {
+        if container.isISOBaseMedia { return "mov" }
         switch container {
-        case .mp4, .mov, .m4a, .m4v, .threeGP, .heic, .heif, .heifSequence, .avif: return "mov"
         case .avi: return "avi"
         case .mpegPS: return "mpeg"
         case .mpegTS: return "mpegts"

@@ -1,4 +1,3 @@
-import CSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +47,7 @@ public enum Sandbox {
     /// - Returns: `.landlock(abi:)` when confined; `.none(reason:)` when nothing was restricted
     ///   (no Landlock here, or a call failed): the caller decides whether to run unconfined.
     public static func confine(readOnly: [String], readWrite: [String]) -> SandboxStatus {
-        let abi = ak_landlock_abi_version()
+        let abi = Landlock.abiVersion()
         guard abi > 0 else { return .none(reason: unavailable(errno)) }
         let rights = LandlockRights(abi: Int(abi))
         let temporary = PrivateTemporary.make()
@@ -66,7 +65,7 @@ public enum Sandbox {
 
     /// The Landlock ABI version of the running kernel, `nil` without Landlock.
     static var availableABI: Int? {
-        let abi = ak_landlock_abi_version()
+        let abi = Landlock.abiVersion()
         return abi > 0 ? Int(abi) : nil
     }
 
@@ -80,7 +79,7 @@ public enum Sandbox {
     /// Builds the ruleset, sets `no_new_privs` and restricts the calling thread.
     /// - Returns: `nil` when confined; otherwise why not (nothing was applied).
     private static func restrict(handling rights: LandlockRights, rules: [(String, UInt64)]) -> String? {
-        let ruleset = ak_landlock_create_ruleset(rights.handledFileSystem, rights.handledNetwork)
+        let ruleset = Landlock.createRuleset(fileSystem: rights.handledFileSystem, network: rights.handledNetwork)
         guard ruleset >= 0 else { return "landlock_create_ruleset: \(SystemError(code: errno))" }
         defer { close(ruleset) }
         for (path, allowed) in rules {
@@ -89,12 +88,12 @@ public enum Sandbox {
             defer { close(folder) }
             let access = allowed & rights.handledFileSystem & (Descriptors.isFolder(folder) ? ~0 : rights.fileOnly)
             guard access != 0 else { continue }
-            guard ak_landlock_allow_beneath(ruleset, folder, access) == 0 else {
+            guard Landlock.allowBeneath(ruleset: ruleset, folder: folder, allowed: access) == 0 else {
                 return "landlock_add_rule \(path): \(SystemError(code: errno))"
             }
         }
-        guard ak_set_no_new_privs() == 0 else { return "prctl(PR_SET_NO_NEW_PRIVS): \(SystemError(code: errno))" }
-        guard ak_landlock_restrict_self(ruleset) == 0 else { return "landlock_restrict_self: \(SystemError(code: errno))" }
+        guard LinuxCalls.setNoNewPrivileges() == 0 else { return "prctl(PR_SET_NO_NEW_PRIVS): \(SystemError(code: errno))" }
+        guard Landlock.restrictSelf(ruleset: ruleset) == 0 else { return "landlock_restrict_self: \(SystemError(code: errno))" }
         return nil
     }
 
@@ -114,33 +113,33 @@ struct LandlockRights: Sendable, Equatable {
 
     /// Every file-system right of this ABI: all of them are handled (denied unless a rule allows).
     var handledFileSystem: UInt64 {
-        var rights = UInt64((1 << 13) - 1) // ABI 1: EXECUTE ... MAKE_SYM
-        if abi >= 2 { rights |= UInt64(AK_LANDLOCK_ACCESS_FS_REFER) }
-        if abi >= 3 { rights |= UInt64(AK_LANDLOCK_ACCESS_FS_TRUNCATE) }
-        if abi >= 5 { rights |= UInt64(AK_LANDLOCK_ACCESS_FS_IOCTL_DEV) }
+        var rights = Landlock.FileAccess.abi1
+        if abi >= 2 { rights |= Landlock.FileAccess.refer }
+        if abi >= 3 { rights |= Landlock.FileAccess.truncate }
+        if abi >= 5 { rights |= Landlock.FileAccess.ioctlDevice }
         return rights
     }
 
     /// TCP bind and connect (ABI 4 and later), handled with no rule: denied.
     var handledNetwork: UInt64 {
-        abi >= 4 ? UInt64(AK_LANDLOCK_ACCESS_NET_BIND_TCP) | UInt64(AK_LANDLOCK_ACCESS_NET_CONNECT_TCP) : 0
+        abi >= 4 ? Landlock.NetworkAccess.bindTCP | Landlock.NetworkAccess.connectTCP : 0
     }
 
-    var read: UInt64 { UInt64(AK_LANDLOCK_ACCESS_FS_READ_FILE) | UInt64(AK_LANDLOCK_ACCESS_FS_READ_DIR) }
-    var execute: UInt64 { UInt64(AK_LANDLOCK_ACCESS_FS_EXECUTE) }
-    var writeFile: UInt64 { UInt64(AK_LANDLOCK_ACCESS_FS_WRITE_FILE) }
+    var read: UInt64 { Landlock.FileAccess.readFile | Landlock.FileAccess.readDir }
+    var execute: UInt64 { Landlock.FileAccess.execute }
+    var writeFile: UInt64 { Landlock.FileAccess.writeFile }
 
     /// Reading plus what atomic outputs need: create, write, truncate, rename (refer), remove.
     var readWrite: UInt64 {
-        read | writeFile | UInt64(AK_LANDLOCK_ACCESS_FS_REMOVE_FILE) | UInt64(AK_LANDLOCK_ACCESS_FS_REMOVE_DIR)
-            | UInt64(AK_LANDLOCK_ACCESS_FS_MAKE_REG) | UInt64(AK_LANDLOCK_ACCESS_FS_MAKE_DIR)
-            | UInt64(AK_LANDLOCK_ACCESS_FS_REFER) | UInt64(AK_LANDLOCK_ACCESS_FS_TRUNCATE)
+        read | writeFile | Landlock.FileAccess.removeFile | Landlock.FileAccess.removeDir
+            | Landlock.FileAccess.makeRegular | Landlock.FileAccess.makeDir
+            | Landlock.FileAccess.refer | Landlock.FileAccess.truncate
     }
 
     /// The rights that apply to a file (a rule on a file may grant only these).
     var fileOnly: UInt64 {
-        execute | writeFile | UInt64(AK_LANDLOCK_ACCESS_FS_READ_FILE) | UInt64(AK_LANDLOCK_ACCESS_FS_TRUNCATE)
-            | UInt64(AK_LANDLOCK_ACCESS_FS_IOCTL_DEV)
+        execute | writeFile | Landlock.FileAccess.readFile | Landlock.FileAccess.truncate
+            | Landlock.FileAccess.ioctlDevice
     }
 }
 

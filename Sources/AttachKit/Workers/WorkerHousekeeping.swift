@@ -1,4 +1,3 @@
-import CSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +10,6 @@ package enum WorkerHousekeeping {
     /// file costs page faults (measured: about 1 ms per file).
     package static func releaseFreedMemory() {
         guard WorkerProcess.residentBytes(of: getpid()) > 128 << 20 else { return }
-        _ = ak_malloc_trim()
+        LinuxCalls.trimHeap()
     }
 }
