@@ -18,14 +18,14 @@ public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A handle went away without being released.
     case leaked(path: String, acquiredAt: String)
 
-    /// Stable machine-readable code.
-    public var code: String {
+    /// Stable code: `not-found`, `access-denied`, `unreadable`, `double-release`, `handle-leak`.
+    public var code: ErrorCode {
         switch self {
-        case .notFound: return "not-found"
-        case .outsideScope, .noScope, .changed: return "access-denied"
-        case .unusable: return "unreadable"
-        case .doubleRelease: return "double-release"
-        case .leaked: return "handle-leak"
+        case .notFound: return .notFound
+        case .outsideScope, .noScope, .changed: return .accessDenied
+        case .unusable: return .unreadable
+        case .doubleRelease: return .doubleRelease
+        case .leaked: return .handleLeak
         }
     }
 

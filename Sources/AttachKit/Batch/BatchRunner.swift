@@ -178,7 +178,7 @@ private struct BatchWork: Sendable {
             handle = try ledger.acquire(inputRoot + "/" + relative)
         } catch {
             let failure = relative.contains("\u{FFFD}")
-                ? ServiceError(code: "unreadable", message: "the file name is not valid UTF-8 (shown here with U+FFFD); rename the file to prepare it")
+                ? ServiceError(code: .unreadable, message: "the file name is not valid UTF-8 (shown here with U+FFFD); rename the file to prepare it")
                 : ServiceError(code: error.code, message: error.description)
             return record(relative, hash: "", outcome: PrepareOutcome(input: inputRoot + "/" + relative, error: failure), start: start)
         }
@@ -187,7 +187,7 @@ private struct BatchWork: Sendable {
             let reader = try FileReader(path: handle.path)
             hash = SHA256.hex(file: reader)
         } catch {
-            let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "unreadable", message: error.message))
+            let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .unreadable, message: error.message))
             handle.release()
             return record(relative, hash: "", outcome: outcome, start: start)
         }
@@ -201,7 +201,7 @@ private struct BatchWork: Sendable {
         if FileSystem.makeFolders(folder) {
             outcome = executor.prepare(handle, into: folder, stem: assignment.stem)
         } else {
-            outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "write-failed", message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
+            outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .writeFailed, message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
         }
         handle.release()
         return record(relative, hash: hash, outcome: outcome, start: start)

@@ -6,10 +6,11 @@ public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (e.g. "No space left on device", "Permission denied").
     case system(operation: String, path: String, reason: String)
 
-    public var code: String {
+    /// Stable code: the access error's, or `write-failed`.
+    public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
-        case .system: return "write-failed"
+        case .system: return .writeFailed
         }
     }
 

@@ -7,11 +7,12 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The policy file is not valid: bad JSON, an unknown key, a wrong value. `at` is the key path.
     case invalid(source: String, at: String, reason: String)
 
-    public var code: String {
+    /// Stable code: `unknown-profile`, `unreadable`, `invalid-profile`.
+    public var code: ErrorCode {
         switch self {
-        case .unknown: return "unknown-profile"
-        case .unreadable: return "unreadable"
-        case .invalid: return "invalid-profile"
+        case .unknown: return .unknownProfile
+        case .unreadable: return .unreadable
+        case .invalid: return .invalidProfile
         }
     }
 

@@ -21,17 +21,17 @@ public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Stable code: `unrecognized-type`, `corrupt`, `over-cap`, `cannot-fit`, `unsupported`,
     /// `deadline-exceeded`, `processing-failed`, `write-failed`, `access-denied`, `output-invalid`...
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
         case .probe(let error): return error.code
-        case .corrupt: return "corrupt"
-        case .overCap: return "over-cap"
-        case .cannotFit: return "cannot-fit"
-        case .unsupported: return "unsupported"
-        case .deadlineExceeded: return "deadline-exceeded"
-        case .processing: return "processing-failed"
+        case .corrupt: return .corrupt
+        case .overCap: return .overCap
+        case .cannotFit: return .cannotFit
+        case .unsupported: return .unsupported
+        case .deadlineExceeded: return .deadlineExceeded
+        case .processing: return .processingFailed
         case .output(let error): return error.code
-        case .outputInvalid: return "output-invalid"
+        case .outputInvalid: return .outputInvalid
         }
     }
 

@@ -86,7 +86,7 @@ public struct PrepareReport: Sendable {
         if !diagnostics.isEmpty { o.set("diagnostics", .array(diagnostics.map(\.json))) }
         if !notes.isEmpty { o.set("notes", .array(notes.map(JSONValue.string))) }
         if let error {
-            o.set("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))
+            o.set("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))
         }
         return o.value
     }

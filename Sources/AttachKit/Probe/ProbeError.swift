@@ -13,13 +13,13 @@ public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Stable code: `not-found`, `access-denied`, `unreadable`, `empty`, `unrecognized-type`,
     /// `corrupt`.
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
-        case .unreadable: return "unreadable"
-        case .empty: return "empty"
-        case .unrecognized: return "unrecognized-type"
-        case .corruptHeader: return "corrupt"
+        case .unreadable: return .unreadable
+        case .empty: return .empty
+        case .unrecognized: return .unrecognizedType
+        case .corruptHeader: return .corrupt
         }
     }
 

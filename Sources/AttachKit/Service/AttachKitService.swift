@@ -170,7 +170,7 @@ public final class AttachKitService: Sendable {
         guard let workers else { return await respond(to: request) }
         if let reserved = request.options.first(where: { Self.workerOnlyOptions.contains($0.0) }) {
             return response(id: request.id, result: nil,
-                            error: ServiceError(code: "bad-options", message: "unknown option \(reserved.0.debugDescription)"))
+                            error: ServiceError(code: .badOptions, message: "unknown option \(reserved.0.debugDescription)"))
         }
         let folder = Self.outputFolder(of: request)
         let answer = await pool.run { workers.run(line, outputFolder: folder) }

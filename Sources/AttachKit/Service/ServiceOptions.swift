@@ -5,7 +5,7 @@ struct ServiceOptions {
 
     init(_ pairs: [(String, JSONValue)], allowed: Set<String>) throws(ServiceError) {
         for (key, _) in pairs where !allowed.contains(key) {
-            throw ServiceError(code: "bad-options", message: "unknown option \(key.debugDescription) (allowed: \(allowed.sorted().joined(separator: ", ")))")
+            throw ServiceError(code: .badOptions, message: "unknown option \(key.debugDescription) (allowed: \(allowed.sorted().joined(separator: ", ")))")
         }
         self.pairs = pairs
     }
@@ -16,7 +16,7 @@ struct ServiceOptions {
     }
 
     func fail(_ key: String, _ expected: String) -> ServiceError {
-        ServiceError(code: "bad-options", message: "option \(key.debugDescription) must be \(expected)")
+        ServiceError(code: .badOptions, message: "option \(key.debugDescription) must be \(expected)")
     }
 
     func string(_ key: String) throws(ServiceError) -> String? {
@@ -51,7 +51,7 @@ struct ServiceOptions {
     }
 
     private static func badOption(_ error: OptionError) -> ServiceError {
-        ServiceError(code: "bad-options", message: "option \(error.key.debugDescription) must be \(error.expected), not \(error.given)")
+        ServiceError(code: .badOptions, message: "option \(error.key.debugDescription) must be \(error.expected), not \(error.given)")
     }
 
     /// A profile: a built-in name, or an inline JSON policy object.
@@ -64,7 +64,7 @@ struct ServiceOptions {
         do {
             return try Profile.parse(value, source: "options.profile")
         } catch {
-            throw ServiceError(code: "bad-options", message: error.description)
+            throw ServiceError(code: .badOptions, message: error.description)
         }
     }
 
@@ -73,7 +73,7 @@ struct ServiceOptions {
         var request = ThumbnailRequest()
         if let size = try value(OptionLimits.thumbnailSize) { request.size = size }
         if let clip = try string("clip") {
-            do { request.clip = try ClippingRect(parsing: clip) } catch { throw ServiceError(code: "bad-options", message: error.description) }
+            do { request.clip = try ClippingRect(parsing: clip) } catch { throw ServiceError(code: .badOptions, message: error.description) }
         }
         request.frame = try value(OptionLimits.frame)
         request.time = try value(OptionLimits.at)

@@ -29,7 +29,7 @@ public struct ThumbnailReport: Sendable {
         o.set("options", options?.json)
         o.set("elapsedMs", (elapsedMilliseconds * 10).rounded() / 10)
         if let error {
-            o.set("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))
+            o.set("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))
         }
         return o.value
     }

@@ -68,6 +68,7 @@ struct PrepareCommand: Command {
 
     func run() -> ExitCode {
         var failures = 0
+        var status = ExitCode.success
         var names = OutputNamer()
         var table = Table(["", "INPUT", "ACTION", "OUTPUT", "BEFORE", "AFTER", "MS"])
         for path in inputs.files {
@@ -82,6 +83,7 @@ struct PrepareCommand: Command {
                 report = failed
             }
             if !report.ok { failures += 1 }
+            if let error = report.error { status = status.worse(ExitCode(error.code)) }
             if json {
                 Output.line(report.json.serialized)
             } else {
@@ -103,7 +105,7 @@ struct PrepareCommand: Command {
             Output.line("\n\(inputs.files.count) file(s), profile \(preparer.options.profile.name): \(inputs.files.count - failures) prepared, \(failures) failed")
         }
         if let problem = inputs.checkLedger() { return problem }
-        return failures > 0 ? .failure : .success
+        return failures > 0 ? status.worse(.failure) : status
     }
 }
 

@@ -26,7 +26,7 @@ struct ProbeCommand: Command {
 
     func run() -> ExitCode {
         let prober = Prober()
-        var failed = false
+        var status = ExitCode.success
         var table = Table(["FILE", "KIND", "CONTAINER", "CODEC", "SIZE", "FRAMES", "DURATION", "BYTES"])
         for path in inputs.files {
             let result: Result<MediaInfo, ProbeError>
@@ -52,19 +52,19 @@ struct ProbeCommand: Command {
                                Format.seconds(info.duration), Format.bytes(info.bytes)])
                 }
             case .failure(let error):
-                failed = true
+                status = status.worse(ExitCode(error.code))
                 if json {
                     Output.line(JSONValue.object([
                         ("path", .string(path)),
-                        ("error", .object([("code", .string(error.code)), ("message", .string(error.message))])),
+                        ("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))])),
                     ]).serialized)
                 } else {
-                    table.add([path, "error", error.code, "", "", "", "", ""], notes: [error.message])
+                    table.add([path, "error", error.code.rawValue, "", "", "", "", ""], notes: [error.message])
                 }
             }
         }
         if !json { Output.line(table.render()) }
         if let problem = inputs.checkLedger() { return problem }
-        return failed ? .failure : .success
+        return status
     }
 }

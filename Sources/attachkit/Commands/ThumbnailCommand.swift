@@ -71,6 +71,6 @@ struct ThumbnailCommand: Command {
             if let options = report.options { Output.line("options: \(options.json.serialized)") }
         }
         if let problem = inputs.checkLedger() { return problem }
-        return report.ok ? .success : .failure
+        return report.error.map { ExitCode($0.code) } ?? (report.ok ? .success : .failure)
     }
 }

@@ -149,7 +149,7 @@ struct BatchPlanningTests {
 
     @Test("a failure that may pass next time is retried by a rerun; a permanent one is skipped")
     func finalFailures() {
-        func entry(ok: Bool, code: String?) -> BatchManifest.Entry {
+        func entry(ok: Bool, code: ErrorCode?) -> BatchManifest.Entry {
             BatchManifest.Entry(relativePath: "a", inputHash: "h", output: nil, ok: ok, errorCode: code, line: "")
         }
         #expect(entry(ok: true, code: nil).isFinal)
