@@ -1,6 +1,6 @@
 /// Why access to a path was refused or misused. Each case names the path and, for ledger
 /// problems, where the handle was acquired.
-public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum AccessError: CodedError, Equatable, CustomStringConvertible {
     /// The path does not exist (for reading) or its folder does not exist (for writing).
     case notFound(path: String)
     /// The path resolves (through `..` or a symbolic link) outside every allowed scope.
@@ -28,6 +28,8 @@ public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
         case .leaked: return .handleLeak
         }
     }
+
+    public var message: String { description }
 
     public var description: String {
         switch self {

@@ -173,38 +173,30 @@ private struct BatchWork: Sendable {
         let start = ContinuousClock.now
         let assignment = layout.assignments[relative]!
         let folder = assignment.folder.isEmpty ? outputRoot : outputRoot + "/" + assignment.folder
-        let handle: AccessHandle
-        do {
-            handle = try ledger.acquire(inputRoot + "/" + relative)
-        } catch {
+        let input = inputRoot + "/" + relative
+        return ledger.withAccess(input, refused: { error in
             let failure = relative.contains("\u{FFFD}")
                 ? ServiceError(code: .unreadable, message: "the file name is not valid UTF-8 (shown here with U+FFFD); rename the file to prepare it")
-                : ServiceError(code: error.code, message: error.description)
-            return record(relative, hash: "", outcome: PrepareOutcome(input: inputRoot + "/" + relative, error: failure), start: start)
+                : ServiceError(error)
+            return record(relative, hash: "", outcome: PrepareOutcome(input: input, error: failure), start: start)
+        }) { handle in
+            let hash: String
+            do throws(FileReadError) {
+                hash = SHA256.hex(file: try FileReader(path: handle.path))
+            } catch {
+                let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .unreadable, message: error.message))
+                return record(relative, hash: "", outcome: outcome, start: start)
+            }
+            if let done = finished[relative], done.inputHash == hash, done.isFinal,
+               !done.ok || done.output.map({ FileSystem.exists(outputRoot + "/" + $0) }) == true {
+                return BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
+                                 elapsedMilliseconds: 0)
+            }
+            let outcome = FileSystem.makeFolders(folder)
+                ? executor.prepare(handle, into: folder, stem: assignment.stem)
+                : PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .writeFailed, message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
+            return record(relative, hash: hash, outcome: outcome, start: start)
         }
-        let hash: String
-        do {
-            let reader = try FileReader(path: handle.path)
-            hash = SHA256.hex(file: reader)
-        } catch {
-            let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .unreadable, message: error.message))
-            handle.release()
-            return record(relative, hash: "", outcome: outcome, start: start)
-        }
-        if let done = finished[relative], done.inputHash == hash, done.isFinal,
-           !done.ok || done.output.map({ FileSystem.exists(outputRoot + "/" + $0) }) == true {
-            handle.release()
-            return BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
-                             elapsedMilliseconds: 0)
-        }
-        let outcome: PrepareOutcome
-        if FileSystem.makeFolders(folder) {
-            outcome = executor.prepare(handle, into: folder, stem: assignment.stem)
-        } else {
-            outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .writeFailed, message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
-        }
-        handle.release()
-        return record(relative, hash: hash, outcome: outcome, start: start)
     }
 
     private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {

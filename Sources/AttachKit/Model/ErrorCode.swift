@@ -113,3 +113,16 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 }
+
+/// An error with a stable ``ErrorCode`` and a message for people: what every front end prints as
+/// `{"code", "message"}` (or `code: message`).
+public protocol CodedError: Error, Sendable {
+    var code: ErrorCode { get }
+    /// What went wrong, for people; names the path or value concerned.
+    var message: String { get }
+}
+
+extension CodedError {
+    /// `{"code", "message"}`: the `error` object of every JSON report and `serve` answer.
+    package var json: JSONValue { .object([("code", .string(code.rawValue)), ("message", .string(message))]) }
+}

@@ -1,5 +1,5 @@
 /// Why an output could not be written. Every case leaves no partial file behind.
-public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum OutputError: CodedError, Equatable, CustomStringConvertible {
     /// The output folder is outside the allowed scopes, or missing.
     case access(AccessError)
     /// A system call failed: `operation` (create, write, fsync, rename), the path and `errno`'s text
@@ -13,6 +13,8 @@ public enum OutputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .system: return .writeFailed
         }
     }
+
+    public var message: String { description }
 
     public var description: String {
         switch self {

@@ -1,5 +1,5 @@
 /// Why a profile could not be loaded.
-public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ProfileError: CodedError, Equatable, CustomStringConvertible {
     /// Neither a built-in profile name nor an existing file.
     case unknown(name: String)
     /// The policy file could not be read.
@@ -15,6 +15,8 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalid: return .invalidProfile
         }
     }
+
+    public var message: String { description }
 
     public var description: String {
         switch self {

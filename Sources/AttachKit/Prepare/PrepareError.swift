@@ -1,5 +1,5 @@
 /// Why a file could not be prepared. Nothing is written when preparation fails.
-public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PrepareError: CodedError, Equatable, CustomStringConvertible {
     /// Not media, empty, or not readable (see the probe error's code).
     case probe(ProbeError)
     /// The input is broken (what iOS reports as attachment corrupt).

@@ -1,5 +1,5 @@
 /// Why a file could not be probed. ``code`` is stable and machine-readable; ``message`` is for people.
-public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
     /// Access was refused (missing file, or a path outside every allowed scope).
     case access(AccessError)
     /// The file could not be opened or read (permissions, a folder instead of a file).

@@ -85,36 +85,16 @@ public final class AttachKitService: Sendable {
     /// Probes a file inside the allowed roots.
     /// - Throws: ``ServiceError`` with the probe's code (`not-found`, `access-denied`, `corrupt`...).
     public func probe(path: String) async throws(ServiceError) -> MediaInfo {
-        let (ledger, prober) = (self.ledger, self.prober)
-        let result: Result<MediaInfo, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let outcome: Result<MediaInfo, ServiceError>
-                do throws(ProbeError) { outcome = .success(try prober.probe(handle)) } catch { outcome = .failure(ServiceError(code: error.code, message: error.message)) }
-                handle.release()
-                return outcome
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
+        let prober = self.prober
+        return try await withInput(path) { handle in
+            Result { () throws(ProbeError) in try prober.probe(handle) }.mapError(ServiceError.init)
         }
-        return try result.get()
     }
 
     /// Validates a file against `profile` (default: the service's).
     public func validate(path: String, profile: Profile? = nil, deep: Bool = false) async throws(ServiceError) -> ValidationReport {
         let validator = Validator(profile: profile ?? self.profile, prober: prober, deep: deep, safety: safety)
-        let ledger = self.ledger
-        let result: Result<ValidationReport, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let report = validator.validate(handle)
-                handle.release()
-                return .success(report)
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
-        }
-        return try result.get()
+        return try await withInput(path) { .success(validator.validate($0)) }
     }
 
     /// Prepares a file; `options.outputFolder` must be inside the allowed roots. Failures to fit
@@ -125,33 +105,23 @@ public final class AttachKitService: Sendable {
         options.threads = options.threads ?? threadsPerJob
         let preparer = Preparer(options: options, safety: safety, prober: prober)
         let ledger = self.ledger
-        let result: Result<PrepareReport, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let report = preparer.prepare(handle, ledger: ledger, outputStem: outputStem)
-                handle.release()
-                return .success(report)
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
-        }
-        return try result.get()
+        return try await withInput(path) { .success(preparer.prepare($0, ledger: ledger, outputStem: outputStem)) }
     }
 
     /// Renders a JPEG thumbnail to `output` (inside the allowed roots).
     public func thumbnail(path: String, output: String, request: ThumbnailRequest = ThumbnailRequest()) async throws(ServiceError) -> ThumbnailReport {
         let thumbnailer = Thumbnailer(safety: safety, prober: prober)
         let ledger = self.ledger
-        let result: Result<ThumbnailReport, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let report = thumbnailer.thumbnail(handle, to: output, request: request, ledger: ledger)
-                handle.release()
-                return .success(report)
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
-        }
+        return try await withInput(path) { .success(thumbnailer.thumbnail($0, to: output, request: request, ledger: ledger)) }
+    }
+
+    /// Runs `work` on one of the service's threads with access to the input at `path`; a refused
+    /// access is the request's error.
+    private func withInput<Value: Sendable>(_ path: String,
+                                            _ work: @escaping @Sendable (borrowing AccessHandle) -> Result<Value, ServiceError>)
+        async throws(ServiceError) -> Value {
+        let ledger = self.ledger
+        let result = await pool.run { ledger.withAccess(path, refused: { .failure(ServiceError($0)) }, work) }
         return try result.get()
     }
 
@@ -178,7 +148,7 @@ public final class AttachKitService: Sendable {
         case .success(let text):
             return text
         case .failure(let failure):
-            return response(id: request.id, result: nil, error: ServiceError(code: failure.code, message: failure.message))
+            return response(id: request.id, result: nil, error: ServiceError(failure))
         }
     }
 
@@ -219,13 +189,13 @@ public final class AttachKitService: Sendable {
                 let report = try await prepare(path: request.path, options: try prepareOptions(options),
                                                outputStem: try options.string("stem"))
                 return response(id: request.id, result: report.json,
-                                     error: report.error.map { ServiceError(code: $0.code, message: $0.message) })
+                                     error: report.error.map(ServiceError.init))
             case .thumbnail:
                 let options = try ServiceOptions(request.options, allowed: ["out", "size", "clip", "frame", "at"])
                 guard let out = try options.string("out") else { throw options.fail("out", "the JPEG path to write") }
                 let report = try await thumbnail(path: request.path, output: out, request: try options.thumbnailRequest())
                 return response(id: request.id, result: report.json,
-                                     error: report.error.map { ServiceError(code: $0.code, message: $0.message) })
+                                     error: report.error.map(ServiceError.init))
             }
         } catch {
             return response(id: request.id, result: nil, error: error)

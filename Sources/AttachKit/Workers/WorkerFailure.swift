@@ -4,7 +4,7 @@ import Glibc
 
 /// Why a job sent to a worker process got no answer: the worker died or broke a limit. Only that
 /// job fails; the pool starts a new worker.
-public enum WorkerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public enum WorkerFailure: CodedError, Equatable, CustomStringConvertible {
     /// The worker died by `signal` (a decoder crash, an abort...). `detail` is the last line it
     /// wrote to stderr, when there was one.
     case crashed(signal: Int32, detail: String?)

@@ -72,15 +72,9 @@ struct PrepareCommand: Command {
         var names = OutputNamer()
         var table = Table(["", "INPUT", "ACTION", "OUTPUT", "BEFORE", "AFTER", "MS"])
         for path in inputs.files {
-            let report: PrepareReport
-            do {
-                let handle = try inputs.ledger.acquire(path)
-                report = preparer.prepare(handle, ledger: inputs.ledger, outputStem: names.claim(fileName: String(path.split(separator: "/").last ?? "")))
-                handle.release()
-            } catch {
-                var failed = PrepareReport(input: path)
-                failed.error = .probe(.access(error))
-                report = failed
+            let stem = names.claim(fileName: String(path.split(separator: "/").last ?? ""))
+            let report = inputs.ledger.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
+                preparer.prepare($0, ledger: inputs.ledger, outputStem: stem)
             }
             if !report.ok { failures += 1 }
             if let error = report.error { status = status.worse(ExitCode(error.code)) }

@@ -29,17 +29,8 @@ struct ProbeCommand: Command {
         var status = ExitCode.success
         var table = Table(["FILE", "KIND", "CONTAINER", "CODEC", "SIZE", "FRAMES", "DURATION", "BYTES"])
         for path in inputs.files {
-            let result: Result<MediaInfo, ProbeError>
-            do {
-                let handle = try inputs.ledger.acquire(path)
-                do {
-                    result = .success(try prober.probe(handle))
-                } catch {
-                    result = .failure(error)
-                }
-                handle.release()
-            } catch {
-                result = .failure(.access(error))
+            let result = inputs.ledger.withAccess(path, refused: { .failure(.access($0)) }) { handle in
+                Result { () throws(ProbeError) in try prober.probe(handle) }
             }
             switch result {
             case .success(let info):
@@ -56,7 +47,7 @@ struct ProbeCommand: Command {
                 if json {
                     Output.line(JSONValue.object([
                         ("path", .string(path)),
-                        ("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))])),
+                        ("error", error.json),
                     ]).serialized)
                 } else {
                     table.add([path, "error", error.code.rawValue, "", "", "", "", ""], notes: [error.message])

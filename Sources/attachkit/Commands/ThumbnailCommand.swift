@@ -51,15 +51,9 @@ struct ThumbnailCommand: Command {
     }
 
     func run() -> ExitCode {
-        let report: ThumbnailReport
-        do {
-            let handle = try inputs.ledger.acquire(inputs.files[0])
-            report = Thumbnailer().thumbnail(handle, to: output, request: request, ledger: inputs.ledger)
-            handle.release()
-        } catch {
-            var failed = ThumbnailReport(input: inputs.files[0])
-            failed.error = .probe(.access(error))
-            report = failed
+        let input = inputs.files[0]
+        let report = inputs.ledger.withAccess(input, refused: { ThumbnailReport(input: input, error: .probe(.access($0))) }) {
+            Thumbnailer().thumbnail($0, to: output, request: request, ledger: inputs.ledger)
         }
         if json {
             Output.line(report.json.serialized)
