@@ -146,7 +146,7 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
         case .inputFolder(let path): return "input folder \(path) does not exist or cannot be read"
         case .outputFolder(let path): return "output folder \(path) cannot be created"
         case .overlappingFolders(let input, let output):
-            return "the output folder \(output) is, or contains, the input folder \(input): choose a separate --out"
+            return "the output folder \(output) is, or contains, the input folder \(input): choose an output folder apart from the input folder"
         case .manifest(let reason): return "cannot write the manifest: \(reason)"
         case .workers(let reason): return reason
         case .otherSplit(let folder, let shards):

@@ -140,7 +140,7 @@ public final class AttachKitService: Sendable {
         guard let workers else { return await respond(to: request) }
         if let reserved = request.options.first(where: { Self.workerOnlyOptions.contains($0.0) }) {
             return response(id: request.id, result: nil,
-                            error: ServiceError(code: .badOptions, message: "unknown option \(reserved.0.debugDescription)"))
+                            error: ServiceError(OptionsError.unknown(key: reserved.0, allowed: Array(Self.optionKeys(request.operation)))))
         }
         let folder = Self.outputFolder(of: request)
         let answer = await pool.run { workers.run(line, outputFolder: folder) }
@@ -174,56 +174,60 @@ public final class AttachKitService: Sendable {
 
     /// Answers a parsed request (see ``respond(to:)-(String)``).
     public func respond(to request: ServiceRequest) async -> String {
+        let profile = self.profile
         do throws(ServiceError) {
             switch request.operation {
             case .probe:
-                _ = try ServiceOptions(request.options, allowed: [])
+                try decode(request) { _ throws(OptionsError) in }
                 let info = try await probe(path: request.path)
                 return response(id: request.id, result: info.json, error: nil)
             case .validate:
-                let options = try ServiceOptions(request.options, allowed: ["profile", "deep"])
-                let report = try await validate(path: request.path, profile: try options.profile(default: profile), deep: try options.bool("deep"))
+                let (chosen, deep) = try decode(request) { options throws(OptionsError) in
+                    (try options.profile(default: profile), try options.bool("deep"))
+                }
+                let report = try await validate(path: request.path, profile: chosen, deep: deep)
                 return response(id: request.id, result: report.json, error: nil)
             case .prepare:
-                let options = try ServiceOptions(request.options, allowed: Self.prepareOptionKeys.union(isWorker ? Self.workerOnlyOptions : []))
-                let report = try await prepare(path: request.path, options: try prepareOptions(options),
-                                               outputStem: try options.string("stem"))
-                return response(id: request.id, result: report.json,
-                                     error: report.error.map(ServiceError.init))
+                let (options, stem) = try decode(request) { options throws(OptionsError) in
+                    (try options.prepareOptions(defaultProfile: profile), try options.string("stem"))
+                }
+                let report = try await prepare(path: request.path, options: options, outputStem: stem)
+                return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
             case .thumbnail:
-                let options = try ServiceOptions(request.options, allowed: ["out", "size", "clip", "frame", "at"])
-                guard let out = try options.string("out") else { throw options.fail("out", "the JPEG path to write") }
-                let report = try await thumbnail(path: request.path, output: out, request: try options.thumbnailRequest())
-                return response(id: request.id, result: report.json,
-                                     error: report.error.map(ServiceError.init))
+                let (out, wanted) = try decode(request) { options throws(OptionsError) in
+                    guard let out = try options.string("out") else { throw .missing(key: "out", expected: "the JPEG path to write") }
+                    return (out, try options.thumbnailRequest())
+                }
+                let report = try await thumbnail(path: request.path, output: out, request: wanted)
+                return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
             }
         } catch {
             return response(id: request.id, result: nil, error: error)
         }
     }
 
-    private func prepareOptions(_ options: ServiceOptions) throws(ServiceError) -> PrepareOptions {
-        guard let out = try options.string("out") else { throw options.fail("out", "the output folder (inside an allowed root)") }
-        var trim = TrimMode.fast
-        if let text = try options.string("trim") {
-            guard let mode = TrimMode(rawValue: text) else { throw options.fail("trim", "\"fast\" or \"exact\"") }
-            trim = mode
+    /// Reads a request's options strictly (an unknown key is refused) through ``OptionsDecoder``;
+    /// what is wrong is a `bad-options` error naming the key.
+    private func decode<Value>(_ request: ServiceRequest,
+                               _ read: (OptionsDecoder) throws(OptionsError) -> Value) throws(ServiceError) -> Value {
+        let decoder = OptionsDecoder(JSONOptions(request.options))
+        do throws(OptionsError) {
+            try decoder.refuseUnknownKeys(allowed: Self.optionKeys(request.operation), unlisted: isWorker ? Self.workerOnlyOptions : [])
+            return try read(decoder)
+        } catch {
+            throw ServiceError(error)
         }
-        return PrepareOptions(
-            profile: try options.profile(default: profile), outputFolder: out,
-            maxBytes: try options.value(OptionLimits.maxBytes), maxEdge: try options.value(OptionLimits.maxEdge),
-            maxFrames: try options.value(OptionLimits.maxFrames), maxDuration: try options.value(OptionLimits.maxDuration),
-            start: try options.value(OptionLimits.start) ?? 0, deadline: try options.value(OptionLimits.deadline),
-            trim: trim, thumbnail: try options.bool("thumbnail"),
-            thumbnailRequest: try options.thumbnailRequest(), keepMetadata: try options.bool("keepMetadata"),
-            qualityFloor: try options.value(OptionLimits.qualityFloor) ?? 50)
     }
 
-    /// The options a `prepare` request may carry.
-    static let prepareOptionKeys: Set<String> = [
-        "out", "profile", "maxBytes", "maxEdge", "maxFrames", "maxDuration", "start", "deadline", "trim",
-        "thumbnail", "size", "clip", "frame", "at", "keepMetadata", "qualityFloor",
-    ]
+    /// The options each operation takes.
+    static func optionKeys(_ operation: ServiceRequest.Operation) -> Set<String> {
+        switch operation {
+        case .probe: return []
+        case .validate: return ["profile", "deep"]
+        case .prepare: return OptionsDecoder.prepareKeys
+        case .thumbnail: return OptionsDecoder.thumbnailKeys.union(["out"])
+        }
+    }
 
     func response(id: JSONValue, result: JSONValue?, error: ServiceError?) -> String {
         var pairs: [(String, JSONValue)] = [("id", id), ("ok", .bool(error == nil))]

@@ -39,26 +39,10 @@ struct PrepareCommand: Command {
     let json: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
-        let profile = try arguments.profile()
-        let out = arguments.value("out") ?? "prepared"
-        let trim: TrimMode
-        if let text = arguments.value("trim") {
-            guard let mode = TrimMode(rawValue: text) else { throw UsageError("--trim must be fast or exact") }
-            trim = mode
-        } else {
-            trim = .fast
+        let options = try arguments.decode { options throws(OptionsError) in
+            try options.prepareOptions(defaultProfile: .standard, defaultOutputFolder: "prepared")
         }
-        let options = PrepareOptions(
-            profile: profile, outputFolder: out,
-            maxBytes: try arguments.bytes("max-bytes", OptionLimits.maxBytes),
-            maxEdge: try arguments.value("max-edge", OptionLimits.maxEdge),
-            maxFrames: try arguments.value("max-frames", OptionLimits.maxFrames),
-            maxDuration: try arguments.value("max-duration", OptionLimits.maxDuration),
-            start: try arguments.value("start", OptionLimits.start) ?? 0,
-            deadline: try arguments.value("deadline", OptionLimits.deadline), trim: trim,
-            thumbnail: arguments.flag("thumbnail"), thumbnailRequest: try ThumbnailCommand.request(arguments),
-            keepMetadata: arguments.flag("keep-metadata"),
-            qualityFloor: try arguments.value("quality-floor", OptionLimits.qualityFloor) ?? 50)
+        let out = options.outputFolder
         // Only once every option is known good: a usage error leaves no folder behind.
         guard FileSystem.makeFolders(out) else { throw UsageError("cannot create the output folder \(out)") }
         preparer = Preparer(options: options)

@@ -25,18 +25,6 @@ struct ThumbnailCommand: Command {
     let request: ThumbnailRequest
     let json: Bool
 
-    /// The thumbnail options shared with `prepare --thumbnail`.
-    static func request(_ arguments: Arguments) throws(UsageError) -> ThumbnailRequest {
-        var request = ThumbnailRequest()
-        if let size = try arguments.value("size", OptionLimits.thumbnailSize) { request.size = size }
-        if let clip = arguments.value("clip") {
-            do { request.clip = try ClippingRect(parsing: clip) } catch { throw UsageError(error.description) }
-        }
-        request.frame = try arguments.value("frame", OptionLimits.frame)
-        request.time = try arguments.value("at", OptionLimits.at)
-        return request
-    }
-
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positional.count == 1, !FileSystem.isDirectory(arguments.positional[0]) else {
             throw UsageError("give exactly one input file")
@@ -45,7 +33,7 @@ struct ThumbnailCommand: Command {
         let folder = FileSystem.parent(of: output)
         guard FileSystem.isDirectory(folder) else { throw UsageError("the folder of --out (\(folder)) does not exist") }
         self.output = output
-        request = try Self.request(arguments)
+        request = try arguments.decode { options throws(OptionsError) in try options.thumbnailRequest() }
         inputs = try InputSet(arguments.positional, allow: [folder])
         json = arguments.flag("json")
     }

@@ -25,8 +25,10 @@ struct ValidateCommand: Command {
     let asRequest: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
-        let profile = try arguments.profile()
-        validator = Validator(profile: profile, deep: arguments.flag("deep"))
+        let (profile, deep) = try arguments.decode { options throws(OptionsError) in
+            (try options.profile(default: .standard), try options.bool("deep"))
+        }
+        validator = Validator(profile: profile, deep: deep)
         inputs = try InputSet(arguments.positional)
         json = arguments.flag("json")
         asRequest = arguments.flag("request")
