@@ -36,6 +36,19 @@ struct OptionsDecoderTests {
         #expect(try Self.prepare(request).fingerprint == fromText.fingerprint)
     }
 
+    @Test("every option that changes what prepare produces changes the fingerprint a batch resumes by; out does not")
+    func fingerprint() throws {
+        let variants: [TextOptions] = [
+            ("maxBytes", "5MB"), ("maxEdge", "100"), ("maxFrames", "5"), ("maxDuration", "2"), ("start", "1"), ("deadline", "5"),
+            ("trim", "exact"), ("qualityFloor", "60"), ("size", "100"), ("clip", "0,0,0.5,0.5"), ("frame", "2"), ("at", "1"),
+            ("profile", "apple"),
+        ].map { TextOptions(values: [("out", "/o"), $0]) } + ["thumbnail", "keepMetadata"].map { TextOptions(values: [("out", "/o")], flags: [$0]) }
+        let base = try Self.prepare(TextOptions(values: [("out", "/o")])).fingerprint
+        let prints = try variants.map { try Self.prepare($0).fingerprint }
+        #expect(Set(prints + [base]).count == variants.count + 1)
+        #expect(try Self.prepare(TextOptions(values: [("out", "/elsewhere")])).fingerprint == base)
+    }
+
     @Test("defaults: out is required unless the front end gives one; the rest as PrepareOptions states")
     func defaults() throws {
         #expect(throws: OptionsError.missing(key: "out", expected: "the output folder (inside an allowed root)")) {
