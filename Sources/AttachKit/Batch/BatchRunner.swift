@@ -1,8 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Synchronization
 
 /// Prepares every file under a folder into a mirrored output folder, in parallel, with a resumable
 /// manifest. One bad file never stops the batch: its failure is a manifest line like any other.
@@ -75,22 +73,13 @@ public struct BatchRunner: Sendable {
         // instead of leaving one core busy at the end while the other idles.
         let order = mine.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }.sorted { $0.1 > $1.1 }.map(\.0)
         let summary = Locked(BatchSummary())
-        let next = Atomic<Int>(0)
-        let group = DispatchGroup()
-        for _ in 0..<min(options.jobs, max(1, mine.count)) {
-            group.enter()
-            NativeThread.start {
-                while !stop.isStopped {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < order.count else { break }
-                    let item = work.handle(order[index])
-                    summary.withLock { $0.add(item) }
-                    onEvent(.finished(item))
-                }
-                group.leave()
-            }
+        // Once stopped, no new item starts; those in flight finish.
+        WorkerPool(threads: min(options.jobs, max(1, mine.count))).runAll(order) { relative in
+            guard !stop.isStopped else { return }
+            let item = work.handle(relative)
+            summary.withLock { $0.add(item) }
+            onEvent(.finished(item))
         }
-        group.wait()
 
         do {
             try manifest.compact(currentPaths: Set(mine))
