@@ -51,3 +51,15 @@ public enum PrepareError: CodedError, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 }
+
+extension PrepareError {
+    /// The refusal a structure check's verdict means: `corrupt` for a broken layout, `over-cap`
+    /// for a layout over a cap; `nil` when intact or not checked.
+    init?(_ verdict: StructureVerdict) {
+        switch verdict {
+        case .corrupt(let reason): self = .corrupt(reason: reason)
+        case .overCap(let violation): self = .overCap(violation)
+        case .intact, .notChecked: return nil
+        }
+    }
+}
