@@ -1,7 +1,7 @@
 /// Where the values of preparation and thumbnail options come from, under the library's keys
 /// (`maxBytes`, `start`, `size`...): the command line's text, or the JSON of a `serve` request
 /// (a batch's worker request included). ``OptionsDecoder`` reads either the same way.
-public protocol OptionSource: Sendable {
+package protocol OptionSource: Sendable {
     /// The keys given, in order.
     var keys: [String] { get }
     /// The value given for `key` (the last one when given twice); `nil` when absent.
@@ -9,7 +9,7 @@ public protocol OptionSource: Sendable {
 }
 
 /// One option's value as its front end gave it.
-public enum OptionValue: Sendable, Equatable {
+package enum OptionValue: Sendable, Equatable {
     /// Text as typed on a command line: `5MB`, `0.5`, `exact`, a profile name or policy path.
     case text(String)
     /// A flag given without a value (`--keep-metadata`): yes.
@@ -20,30 +20,30 @@ public enum OptionValue: Sendable, Equatable {
 
 /// Options typed on a command line, already under the library's keys (the command line maps
 /// its flag names, `--max-bytes` → `maxBytes`).
-public struct TextOptions: OptionSource {
+package struct TextOptions: OptionSource {
     private let given: [(key: String, value: OptionValue)]
 
     /// - Parameters:
     ///   - values: each key with the text given for it.
     ///   - flags: keys given as flags, without a value.
-    public init(values: [(key: String, text: String)], flags: [String] = []) {
+    package init(values: [(key: String, text: String)], flags: [String] = []) {
         given = values.map { ($0.key, .text($0.text)) } + flags.map { ($0, .flag) }
     }
 
-    public var keys: [String] { given.map(\.key) }
+    package var keys: [String] { given.map(\.key) }
 
-    public func value(_ key: String) -> OptionValue? { given.last { $0.key == key }?.value }
+    package func value(_ key: String) -> OptionValue? { given.last { $0.key == key }?.value }
 }
 
 /// The `options` object of a `serve` request. A `null` value counts as absent.
-public struct JSONOptions: OptionSource {
+package struct JSONOptions: OptionSource {
     private let pairs: [(String, JSONValue)]
 
-    public init(_ pairs: [(String, JSONValue)]) { self.pairs = pairs }
+    package init(_ pairs: [(String, JSONValue)]) { self.pairs = pairs }
 
-    public var keys: [String] { pairs.map(\.0) }
+    package var keys: [String] { pairs.map(\.0) }
 
-    public func value(_ key: String) -> OptionValue? {
+    package func value(_ key: String) -> OptionValue? {
         guard let value = pairs.last(where: { $0.0 == key })?.1, value != .null else { return nil }
         return .json(value)
     }

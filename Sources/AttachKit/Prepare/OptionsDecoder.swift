@@ -8,23 +8,23 @@
 /// count is text with an optional unit (`5MB`) or a JSON number or such a string; a profile is a
 /// built-in name or a policy path as text, a built-in name or an inline policy object as JSON
 /// (a request never names a file to read as a policy).
-public struct OptionsDecoder: Sendable {
-    public let source: any OptionSource
+package struct OptionsDecoder: Sendable {
+    package let source: any OptionSource
 
-    public init(_ source: any OptionSource) { self.source = source }
+    package init(_ source: any OptionSource) { self.source = source }
 
     /// The keys ``prepareOptions(defaultProfile:defaultOutputFolder:)`` reads.
-    public static let prepareKeys = Set([
+    package static let prepareKeys = Set([
         "out", "profile", "maxBytes", "maxEdge", "maxFrames", "maxDuration", "start", "deadline", "trim",
         "thumbnail", "keepMetadata", "qualityFloor",
     ]).union(thumbnailKeys)
 
     /// The keys ``thumbnailRequest()`` reads.
-    public static let thumbnailKeys: Set<String> = ["size", "clip", "frame", "at"]
+    package static let thumbnailKeys: Set<String> = ["size", "clip", "frame", "at"]
 
     /// - Parameter unlisted: keys accepted too but not named in the error (internal ones).
     /// - Throws: ``OptionsError/unknown(key:allowed:)`` for the first key not in `allowed`.
-    public func refuseUnknownKeys(allowed: Set<String>, unlisted: Set<String> = []) throws(OptionsError) {
+    package func refuseUnknownKeys(allowed: Set<String>, unlisted: Set<String> = []) throws(OptionsError) {
         if let key = source.keys.first(where: { !allowed.contains($0) && !unlisted.contains($0) }) {
             throw .unknown(key: key, allowed: Array(allowed))
         }
@@ -35,7 +35,7 @@ public struct OptionsDecoder: Sendable {
     /// `start` (default 0), `deadline`, `trim` (default `fast`), `thumbnail`, `keepMetadata`
     /// (default false), `qualityFloor` (default 50) and the thumbnail's (``thumbnailRequest()``).
     /// - Throws: ``OptionsError`` naming the first option that is wrong.
-    public func prepareOptions(defaultProfile: Profile, defaultOutputFolder: String? = nil) throws(OptionsError) -> PrepareOptions {
+    package func prepareOptions(defaultProfile: Profile, defaultOutputFolder: String? = nil) throws(OptionsError) -> PrepareOptions {
         guard let out = try string("out") ?? defaultOutputFolder else {
             throw .missing(key: "out", expected: "the output folder (inside an allowed root)")
         }
@@ -50,7 +50,7 @@ public struct OptionsDecoder: Sendable {
 
     /// `size` (default 320), `clip` (`x,y,w,h`), `frame` and `at` of a thumbnail.
     /// - Throws: ``OptionsError`` naming the first option that is wrong.
-    public func thumbnailRequest() throws(OptionsError) -> ThumbnailRequest {
+    package func thumbnailRequest() throws(OptionsError) -> ThumbnailRequest {
         var request = ThumbnailRequest()
         if let size = try integer(OptionLimits.thumbnailSize) { request.size = size }
         if let clip = try string("clip") {
@@ -66,7 +66,7 @@ public struct OptionsDecoder: Sendable {
     /// `profile`: a built-in name; a policy file's path (text only); an inline policy (JSON only).
     /// - Throws: ``OptionsError/profile(_:)`` when the profile does not load,
     ///   ``OptionsError/invalid(_:)`` for a value of another kind.
-    public func profile(default standard: Profile) throws(OptionsError) -> Profile {
+    package func profile(default standard: Profile) throws(OptionsError) -> Profile {
         switch source.value("profile") {
         case nil:
             return standard
@@ -94,7 +94,7 @@ public struct OptionsDecoder: Sendable {
     }
 
     /// A string option (`out`, `clip`, `trim`...); `nil` when absent.
-    public func string(_ key: String) throws(OptionsError) -> String? {
+    package func string(_ key: String) throws(OptionsError) -> String? {
         switch source.value(key) {
         case nil: return nil
         case .text(let text), .json(.string(let text)): return text
@@ -103,7 +103,7 @@ public struct OptionsDecoder: Sendable {
     }
 
     /// A yes/no option: a flag on the command line, `true`/`false` in JSON. Default `false`.
-    public func bool(_ key: String) throws(OptionsError) -> Bool {
+    package func bool(_ key: String) throws(OptionsError) -> Bool {
         switch source.value(key) {
         case nil: return false
         case .flag: return true

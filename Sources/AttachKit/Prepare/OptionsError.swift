@@ -1,7 +1,7 @@
 /// Why options could not be read. Each case names the option by the library's key (`start`);
 /// each front end renders that name its own way (``message(naming:)``): `--start` on the command
 /// line, `option "start"` in `serve` (the default ``message``). The code is always `bad-options`.
-public enum OptionsError: CodedError, Equatable, CustomStringConvertible {
+package enum OptionsError: CodedError, Equatable, CustomStringConvertible {
     /// A value the option does not accept: the range of ``OptionLimits``, a type, a choice.
     case invalid(OptionError)
     /// A required option is absent.
@@ -11,10 +11,10 @@ public enum OptionsError: CodedError, Equatable, CustomStringConvertible {
     /// The `profile` option names no profile, or its policy is not valid.
     case profile(ProfileError)
 
-    public var code: ErrorCode { .badOptions }
+    package var code: ErrorCode { .badOptions }
 
     /// The key of the option concerned.
-    public var key: String {
+    package var key: String {
         switch self {
         case .invalid(let error): return error.key
         case .missing(let key, _), .unknown(let key, _): return key
@@ -23,7 +23,7 @@ public enum OptionsError: CodedError, Equatable, CustomStringConvertible {
     }
 
     /// The message with the option named by `name(key)`.
-    public func message(naming name: (String) -> String) -> String {
+    package func message(naming name: (String) -> String) -> String {
         switch self {
         case .invalid(let error): return "\(name(error.key)) must be \(error.expected), not \(error.given)"
         case .missing(let key, let expected): return "\(name(key)) must be \(expected)"
@@ -34,7 +34,7 @@ public enum OptionsError: CodedError, Equatable, CustomStringConvertible {
     }
 
     /// The message as `serve` gives it: `option "start" must be ...`.
-    public var message: String { message { "option \($0.debugDescription)" } }
+    package var message: String { message { "option \($0.debugDescription)" } }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }

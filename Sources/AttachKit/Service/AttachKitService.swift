@@ -72,13 +72,13 @@ public final class AttachKitService: Sendable {
     }
 
     /// How the work runs, for logs: `in-process`, or `N worker processes (sandbox: landlock)`.
-    public var isolationSummary: String {
+    package var isolationSummary: String {
         guard let workers else { return "in-process" }
         return "\(workers.count) worker process(es), sandbox: \(workers.sandbox)"
     }
 
     /// Workers replaced after a crash or a broken limit (0 in-process).
-    public var workerRestarts: Int { workers?.restarts ?? 0 }
+    package var workerRestarts: Int { workers?.restarts ?? 0 }
 
     // MARK: Swift API
 
@@ -165,7 +165,7 @@ public final class AttachKitService: Sendable {
     /// Removes, beneath every allowed root, the temporaries of processes that are gone (a killed
     /// `serve` or worker), by their exact naming pattern. Returns how many were removed.
     @discardableResult
-    public func removeStaleTemporaries() -> Int {
+    package func removeStaleTemporaries() -> Int {
         ledger.scopes.filter { $0.kind == .folder }.reduce(0) { $0 + AtomicOutput.removeStaleTemporaries(beneath: $1.root) }
     }
 

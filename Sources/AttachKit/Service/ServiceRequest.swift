@@ -74,12 +74,12 @@ public struct RequestRejection: Error, Sendable {
     }
 
     /// A line of `bytes` bytes, over ``ServiceRequest/maxLineBytes``: refused unread.
-    public static func tooLong(bytes: Int) -> RequestRejection {
+    package static func tooLong(bytes: Int) -> RequestRejection {
         RequestRejection(id: .null, code: .malformedRequest, message: "line of \(bytes) bytes is longer than \(ServiceRequest.maxLineBytes)")
     }
 
     /// The response line: `{"id", "ok": false, "error": {"code", "message"}}`.
-    public var response: String {
+    package var response: String {
         JSONValue.object([("id", id), ("ok", .bool(false)), ("error", error.json)]).serialized
     }
 }

@@ -100,8 +100,6 @@ public final class WorkerProcessPool: Sendable {
     /// The sandbox the workers run in, as they report it: `landlock` or `none`.
     public var sandbox: String { sandboxName.withLock { $0 } ?? "none" }
 
-    /// Process ids of the workers alive now (for tests and diagnostics).
-    public var workerProcessIDs: [Int32] { idle.withLock { $0.compactMap { $0?.pid } } }
 
     /// The `attachkit` executable beside the running one (a test runner or the benchmark harness in
     /// the same build folder), else the running executable itself.
