@@ -115,40 +115,34 @@ package struct OptionsDecoder: Sendable {
 
     /// The whole number `limit.key` in its range; `nil` when absent.
     func integer<Value: FixedWidthInteger>(_ limit: OptionRange<Value>) throws(OptionsError) -> Value? {
-        do throws(OptionError) {
-            switch source.value(limit.key) {
-            case nil: return nil
-            case .text(let text): return try limit.check(text: text)
-            case .json(let json) where json.doubleValue != nil: return try limit.check(number: json.doubleValue!)
-            case let value?: throw limit.error(given: Self.text(of: value))
-            }
-        } catch {
-            throw .invalid(error)
-        }
+        try read(limit, text: { text throws(OptionError) in try limit.check(text: text) },
+                 number: { number throws(OptionError) in try limit.check(number: number) })
     }
 
     /// The number of seconds `limit.key` (finite, in its range); `nil` when absent.
     func seconds(_ limit: OptionRange<Double>) throws(OptionsError) -> Double? {
-        do throws(OptionError) {
-            switch source.value(limit.key) {
-            case nil: return nil
-            case .text(let text): return try limit.check(text: text)
-            case .json(let json) where json.doubleValue != nil: return try limit.check(json.doubleValue!)
-            case let value?: throw limit.error(given: Self.text(of: value))
-            }
-        } catch {
-            throw .invalid(error)
-        }
+        try read(limit, text: { text throws(OptionError) in try limit.check(text: text) },
+                 number: { number throws(OptionError) in try limit.check(number) })
     }
 
     /// The byte count `limit.key`: text or a JSON string with an optional unit (`5MB`), or a
     /// JSON number; `nil` when absent.
     func bytes(_ limit: OptionRange<Int64>) throws(OptionsError) -> Int64? {
+        let text = { (text: String) throws(OptionError) in try limit.check(bytes: text) }
+        return try read(limit, text: text, number: { number throws(OptionError) in try limit.check(number: number) }, string: text)
+    }
+
+    /// The value of `limit.key` read from command-line `text`, a JSON `number`, or (when the
+    /// option takes one) a JSON `string`; anything else is refused naming the range.
+    private func read<Value>(_ limit: OptionRange<Value>, text: (String) throws(OptionError) -> Value,
+                             number: (Double) throws(OptionError) -> Value,
+                             string: ((String) throws(OptionError) -> Value)? = nil) throws(OptionsError) -> Value? {
         do throws(OptionError) {
             switch source.value(limit.key) {
             case nil: return nil
-            case .text(let text), .json(.string(let text)): return try limit.check(bytes: text)
-            case .json(let json) where json.doubleValue != nil: return try limit.check(number: json.doubleValue!)
+            case .text(let typed): return try text(typed)
+            case .json(let json) where json.doubleValue != nil: return try number(json.doubleValue!)
+            case .json(.string(let written)) where string != nil: return try string!(written)
             case let value?: throw limit.error(given: Self.text(of: value))
             }
         } catch {
