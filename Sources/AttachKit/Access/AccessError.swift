@@ -1,6 +1,6 @@
 /// Why access to a path was refused or misused. Each case names the path and, for ledger
 /// problems, where the handle was acquired.
-public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum AccessError: CodedError, Equatable, CustomStringConvertible {
     /// The path does not exist (for reading) or its folder does not exist (for writing).
     case notFound(path: String)
     /// The path resolves (through `..` or a symbolic link) outside every allowed scope.
@@ -18,16 +18,18 @@ public enum AccessError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A handle went away without being released.
     case leaked(path: String, acquiredAt: String)
 
-    /// Stable machine-readable code.
-    public var code: String {
+    /// Stable code: `not-found`, `access-denied`, `unreadable`, `double-release`, `handle-leak`.
+    public var code: ErrorCode {
         switch self {
-        case .notFound: return "not-found"
-        case .outsideScope, .noScope, .changed: return "access-denied"
-        case .unusable: return "unreadable"
-        case .doubleRelease: return "double-release"
-        case .leaked: return "handle-leak"
+        case .notFound: return .notFound
+        case .outsideScope, .noScope, .changed: return .accessDenied
+        case .unusable: return .unreadable
+        case .doubleRelease: return .doubleRelease
+        case .leaked: return .handleLeak
         }
     }
+
+    public var message: String { description }
 
     public var description: String {
         switch self {

@@ -54,11 +54,11 @@ enum BatchExecutor: Sendable {
                                       sandbox: pool.sandbox)
             case .success(let line):
                 guard let answer = try? JSONValue.parse(line) else {
-                    return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "processing-failed", message: "the worker's answer is not JSON"))
+                    return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .processingFailed, message: "the worker's answer is not JSON"))
                 }
                 guard case .object(var fields)? = answer["result"] else {
                     return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(
-                        code: answer["error"]?["code"]?.stringValue ?? "processing-failed",
+                        code: answer["error"]?["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)) ?? .processingFailed,
                         message: answer["error"]?["message"]?.stringValue ?? "the worker gave no report"))
                 }
                 if let sandbox = answer["sandbox"] { fields.append(("sandbox", sandbox)) }

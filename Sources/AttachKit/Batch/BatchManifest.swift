@@ -20,16 +20,15 @@ final class BatchManifest: Sendable {
         /// The output's path relative to the output root; `nil` when the input failed.
         let output: String?
         let ok: Bool
-        /// The failure's code, for a failed input.
-        let errorCode: String?
+        /// The failure's code, for a failed input (`nil` when the line names none this version knows).
+        let errorCode: ErrorCode?
         let line: String
 
         /// Whether a rerun can skip the input: it was prepared, or it failed for a reason the same
-        /// bytes and options will always give (corrupt, not media, over a cap, cannot fit...).
-        /// Failures that may pass next time (a full disk, a deadline, an I/O error) are retried.
+        /// bytes and options will always give (see ``ErrorCode/isRetryable``).
         var isFinal: Bool {
             guard !ok, let errorCode else { return true }
-            return !["write-failed", "deadline-exceeded", "processing-failed", "access-denied", "unreadable", "not-found"].contains(errorCode)
+            return !errorCode.isRetryable
         }
     }
 
@@ -124,7 +123,7 @@ final class BatchManifest: Sendable {
                       let hash = json["inputHash"]?.stringValue,
                       json["optionsHash"]?.stringValue == optionsHash else { continue }
                 kept[relative] = Entry(relativePath: relative, inputHash: hash, output: json["outputPath"]?.stringValue,
-                                       ok: json["ok"]?.boolValue ?? false, errorCode: json["error"]?["code"]?.stringValue,
+                                       ok: json["ok"]?.boolValue ?? false, errorCode: json["error"]?["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)),
                                        line: String(line))
             }
         }

@@ -1,8 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Synchronization
 
 /// Prepares every file under a folder into a mirrored output folder, in parallel, with a resumable
 /// manifest. One bad file never stops the batch: its failure is a manifest line like any other.
@@ -17,12 +15,23 @@ public struct BatchRunner: Sendable {
         self.options = options
     }
 
-    /// Runs the batch, calling `onEvent` (from worker threads) as it goes.
+    /// Runs the batch (``plan()``, then ``execute(_:stop:onEvent:)``), calling `onEvent` (from
+    /// worker threads) as it goes.
     /// - Parameter stop: checked between items; once set, no new item starts and in-flight ones finish.
     /// - Throws: ``BatchError`` when the folders or the manifest cannot be used; per-file problems
     ///   are recorded in the summary and the manifest instead.
     public func run(stop: StopSignal = StopSignal(), onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(BatchError) -> BatchSummary {
         let start = ContinuousClock.now
+        return try execute(try plan(), stop: stop, start: start, onEvent: onEvent)
+    }
+
+    /// Decides what this run will do, before any file is prepared: resolves the folders, takes
+    /// this shard's locks, walks the input folder, names every output, keeps this shard's inputs,
+    /// removes what a killed run of this shard left, and opens (compacts) the manifest to learn
+    /// what earlier runs finished.
+    /// - Throws: ``BatchError`` when a folder cannot be used, the folders overlap, another run
+    ///   holds the locks, or the manifest cannot be opened.
+    func plan() throws(BatchError) -> BatchPlan {
         guard let inputRoot = PathResolver.realPath(PathResolver.absolute(options.inputRoot)) else {
             throw .inputFolder(options.inputRoot)
         }
@@ -59,56 +68,57 @@ public struct BatchRunner: Sendable {
         } catch {
             throw .manifest(error.description)
         }
+        // Largest inputs first (longest-processing-time-first): the big transcodes start early
+        // instead of leaving one core busy at the end while the other idles.
+        let sized = mine.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
+        return BatchPlan(inputRoot: inputRoot, outputRoot: outputRoot, layout: layout,
+                         order: sized.sorted { $0.1 > $1.1 }.map(\.0), bytes: sized.reduce(Int64(0)) { $0 + $1.1 },
+                         finished: finished, optionsHash: optionsHash, ledger: ledger, manifest: manifest, split: split)
+    }
 
+    /// Prepares the plan's inputs: starts the executor (in this process or worker processes),
+    /// hands the inputs to ``options``' `jobs` threads in the plan's order, records each in the
+    /// manifest, compacts it at the end and sums up. The plan's locks are held until it returns.
+    /// - Parameter start: when the run began (for the elapsed time); default now.
+    /// - Throws: ``BatchError/workers(_:)`` when worker processes cannot start,
+    ///   ``BatchError/manifest(_:)`` when the final compaction fails.
+    func execute(_ plan: consuming BatchPlan, stop: StopSignal = StopSignal(), start: ContinuousClock.Instant = .now,
+                 onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(BatchError) -> BatchSummary {
         let executor: BatchExecutor
         do {
-            executor = try BatchExecutor(options: options, inputRoot: inputRoot, outputRoot: outputRoot, ledger: ledger)
+            executor = try BatchExecutor(options: options, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, ledger: plan.ledger)
         } catch {
             throw .workers(error.message)
         }
-        let work = BatchWork(layout: layout, inputRoot: inputRoot, outputRoot: outputRoot, finished: finished,
-                             optionsHash: optionsHash, ledger: ledger, manifest: manifest, executor: executor)
-        onEvent(.planned(total: mine.count, skipped: mine.filter { finished[$0]?.isFinal == true }.count,
-                         bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) }, isolation: executor.summary))
+        let work = BatchWork(layout: plan.layout, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, finished: plan.finished,
+                             optionsHash: plan.optionsHash, ledger: plan.ledger, manifest: plan.manifest, executor: executor)
+        let order = plan.order
+        onEvent(.planned(total: order.count, skipped: plan.skipped, bytes: plan.bytes, isolation: executor.summary))
 
-        // Largest inputs first (longest-processing-time-first): the big transcodes start early
-        // instead of leaving one core busy at the end while the other idles.
-        let order = mine.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }.sorted { $0.1 > $1.1 }.map(\.0)
         let summary = Locked(BatchSummary())
-        let next = Atomic<Int>(0)
-        let group = DispatchGroup()
-        for _ in 0..<min(options.jobs, max(1, mine.count)) {
-            group.enter()
-            NativeThread.start {
-                while !stop.isStopped {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < order.count else { break }
-                    let item = work.handle(order[index])
-                    summary.withLock { $0.add(item) }
-                    onEvent(.finished(item))
-                }
-                group.leave()
-            }
+        // Once stopped, no new item starts; those in flight finish.
+        WorkerPool(threads: min(options.jobs, max(1, order.count))).runAll(order) { relative in
+            guard !stop.isStopped else { return }
+            let item = work.handle(relative)
+            summary.withLock { $0.add(item) }
+            onEvent(.finished(item))
         }
-        group.wait()
 
         do {
-            try manifest.compact(currentPaths: Set(mine))
+            try plan.manifest.compact(currentPaths: Set(order))
         } catch {
             throw .manifest(error.description)
         }
         var result = summary.withLock { $0 }
-        result.total = mine.count
-        result.interrupted = stop.isStopped && result.prepared + result.skipped + result.failed < mine.count
-        let elapsed = ContinuousClock.now - start
-        result.elapsedSeconds = elapsed.seconds
-        result.accessProblems = ledger.report.problems
+        result.total = order.count
+        result.interrupted = stop.isStopped && result.prepared + result.skipped + result.failed < order.count
+        result.elapsedSeconds = (ContinuousClock.now - start).seconds
+        result.accessProblems = plan.ledger.report.problems
         result.isolation = executor.summary
         result.workerRestarts = executor.restarts
-        withExtendedLifetime(split) {}  // the split is held until the run ends (the manifest holds its own lock)
+        _ = consume plan  // the locks are held until here
         return result
     }
-
 
     /// Removes what a killed run of this batch (this shard) left: the temporaries of its own
     /// outputs and thumbnails (`.STEM.PID.XXXXXX.tmp` whose process is gone, exact names, see
@@ -122,109 +132,5 @@ public struct BatchRunner: Sendable {
             AtomicOutput.removeStaleTemporaries(in: folder.isEmpty ? root : root + "/" + folder,
                                                 stems: stems.union(stems.map { $0 + ".thumbnail.jpg" }))
         }
-    }
-}
-
-/// Why a batch could not run at all.
-public enum BatchError: Error, Sendable, CustomStringConvertible {
-    case inputFolder(String)
-    case outputFolder(String)
-    /// The output folder is the input folder or contains it.
-    case overlappingFolders(input: String, output: String)
-    case manifest(String)
-    /// The worker processes could not be started.
-    case workers(String)
-    /// Another run (`pid`, when it could be read) holds the lock of this manifest: the same output
-    /// folder and shard are being prepared right now.
-    case busy(manifest: String, pid: Int32?)
-    /// Runs with another split (unsharded, or another shard count) are writing the same output
-    /// folder: their outputs would overwrite each other.
-    case otherSplit(folder: String, shards: Int?)
-
-    public var description: String {
-        switch self {
-        case .inputFolder(let path): return "input folder \(path) does not exist or cannot be read"
-        case .outputFolder(let path): return "output folder \(path) cannot be created"
-        case .overlappingFolders(let input, let output):
-            return "the output folder \(output) is, or contains, the input folder \(input): choose a separate --out"
-        case .manifest(let reason): return "cannot write the manifest: \(reason)"
-        case .workers(let reason): return reason
-        case .otherSplit(let folder, let shards):
-            let split = shards.map { $0 == 1 ? "an unsharded batch" : "batches split into \($0) shards" } ?? "another batch"
-            return "\(split) (see \(folder)/.attachkit-batch.lock) is writing \(folder): runs of one output folder must all be unsharded or all use the same shard count"
-        case .busy(let manifest, let pid):
-            return "another batch (\(pid.map { "pid \($0)" } ?? "pid unknown")) is writing \(manifest) (it holds \(manifest).lock until it ends)"
-        }
-    }
-}
-
-/// The per-item work of a batch, shared by its threads.
-private struct BatchWork: Sendable {
-    let layout: OutputLayout
-    let inputRoot: String
-    let outputRoot: String
-    let finished: [String: BatchManifest.Entry]
-    let optionsHash: String
-    let ledger: AccessLedger
-    let manifest: BatchManifest
-    let executor: BatchExecutor
-
-    func handle(_ relative: String) -> BatchItem {
-        let start = ContinuousClock.now
-        let assignment = layout.assignments[relative]!
-        let folder = assignment.folder.isEmpty ? outputRoot : outputRoot + "/" + assignment.folder
-        let handle: AccessHandle
-        do {
-            handle = try ledger.acquire(inputRoot + "/" + relative)
-        } catch {
-            let failure = relative.contains("\u{FFFD}")
-                ? ServiceError(code: "unreadable", message: "the file name is not valid UTF-8 (shown here with U+FFFD); rename the file to prepare it")
-                : ServiceError(code: error.code, message: error.description)
-            return record(relative, hash: "", outcome: PrepareOutcome(input: inputRoot + "/" + relative, error: failure), start: start)
-        }
-        let hash: String
-        do {
-            let reader = try FileReader(path: handle.path)
-            hash = SHA256.hex(file: reader)
-        } catch {
-            let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "unreadable", message: error.message))
-            handle.release()
-            return record(relative, hash: "", outcome: outcome, start: start)
-        }
-        if let done = finished[relative], done.inputHash == hash, done.isFinal,
-           !done.ok || done.output.map({ FileSystem.exists(outputRoot + "/" + $0) }) == true {
-            handle.release()
-            return BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
-                             elapsedMilliseconds: 0)
-        }
-        let outcome: PrepareOutcome
-        if FileSystem.makeFolders(folder) {
-            outcome = executor.prepare(handle, into: folder, stem: assignment.stem)
-        } else {
-            outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: "write-failed", message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
-        }
-        handle.release()
-        return record(relative, hash: hash, outcome: outcome, start: start)
-    }
-
-    private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {
-        var outcome = outcome
-        let outputRelative = outcome.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
-        var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash))]
-        if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
-        if case .object(let fields) = outcome.json { pairs += fields }
-        do {
-            try manifest.append(.object(pairs))
-        } catch {
-            // Not recorded, so not done: a rerun prepares it again.
-            let earlier = outcome.error.map { " (before that: \($0.description))" } ?? ""
-            outcome = PrepareOutcome(input: outcome.json["input"]?.stringValue ?? inputRoot + "/" + relative,
-                                     error: ServiceError(code: error.code, message: "cannot record the result in the manifest: \(error.description)" + earlier))
-        }
-        let elapsed = ContinuousClock.now - start
-        return BatchItem(relativePath: relative, skipped: false, outcome: outcome, ok: outcome.ok,
-                         inputBytes: outcome.inputBytes ?? FileSystem.size(inputRoot + "/" + relative),
-                         outputBytes: outcome.outputBytes ?? 0,
-                         elapsedMilliseconds: elapsed.seconds * 1000)
     }
 }

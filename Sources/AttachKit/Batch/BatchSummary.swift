@@ -13,7 +13,7 @@ public struct BatchSummary: Sendable {
     /// Kind of the input → count.
     public var kinds: [String: Int] = [:]
     /// (relative path, code, message) of each failure.
-    public var failures: [(path: String, code: String, message: String)] = []
+    public var failures: [(path: String, code: ErrorCode, message: String)] = []
     /// The slowest items of this run: (relative path, milliseconds), slowest first.
     public var slowest: [(path: String, milliseconds: Double)] = []
     public var elapsedSeconds: Double = 0

@@ -2,14 +2,14 @@
 /// stem `NAME` (the extension comes from the output's bytes); when `a.jpeg` and `a.jpg` both want
 /// `a`, the later one gets `a-jpg`, then `a-2`, `a-3`... Each stem's thumbnail name
 /// (`STEM.thumbnail`) is reserved with it. Comparisons ignore case.
-public struct OutputNamer: Sendable {
+package struct OutputNamer: Sendable {
     private var taken: [String: Set<String>] = [:]
 
     public init() {}
 
     /// A stem for `fileName` in `folder` (relative to the output root, "" for the root) that no
     /// earlier claim in that folder holds.
-    public mutating func claim(folder: String = "", fileName: String) -> String {
+    package mutating func claim(folder: String = "", fileName: String) -> String {
         let (stem, ext) = Self.split(fileName)
         var candidates = [stem]
         if !ext.isEmpty { candidates.append("\(stem)-\(ext)") }
@@ -29,7 +29,7 @@ public struct OutputNamer: Sendable {
     }
 
     /// The name without its last extension (a leading dot is part of the stem), and that extension.
-    public static func split(_ fileName: String) -> (stem: String, extension: String) {
+    package static func split(_ fileName: String) -> (stem: String, extension: String) {
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return (fileName, "") }
         return (String(fileName[..<dot]), String(fileName[fileName.index(after: dot)...]))
     }

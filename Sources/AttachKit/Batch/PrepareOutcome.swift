@@ -28,7 +28,7 @@ public struct PrepareOutcome: Sendable {
         inputKind = json["before"]?["kind"]?.stringValue
         output = json["output"]?.stringValue
         error = json["error"].flatMap { error in
-            error["code"]?.stringValue.map { ServiceError(code: $0, message: error["message"]?.stringValue ?? "") }
+            error["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)).map { ServiceError(code: $0, message: error["message"]?.stringValue ?? "") }
         }
         inputBytes = json["before"]?["bytes"]?.intValue.map(Int64.init)
         outputBytes = json["after"]?["bytes"]?.intValue.map(Int64.init)

@@ -1,5 +1,5 @@
 /// Why a profile could not be loaded.
-public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ProfileError: CodedError, Equatable, CustomStringConvertible {
     /// Neither a built-in profile name nor an existing file.
     case unknown(name: String)
     /// The policy file could not be read.
@@ -7,13 +7,16 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The policy file is not valid: bad JSON, an unknown key, a wrong value. `at` is the key path.
     case invalid(source: String, at: String, reason: String)
 
-    public var code: String {
+    /// Stable code: `unknown-profile`, `unreadable`, `invalid-profile`.
+    public var code: ErrorCode {
         switch self {
-        case .unknown: return "unknown-profile"
-        case .unreadable: return "unreadable"
-        case .invalid: return "invalid-profile"
+        case .unknown: return .unknownProfile
+        case .unreadable: return .unreadable
+        case .invalid: return .invalidProfile
         }
     }
+
+    public var message: String { description }
 
     public var description: String {
         switch self {

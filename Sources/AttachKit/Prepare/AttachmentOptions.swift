@@ -78,7 +78,9 @@ public struct ClippingRect: Sendable, Equatable {
 /// A clipping rect outside the unit square or not four numbers.
 public struct ClippingRectError: Error, Sendable, Equatable, CustomStringConvertible {
     public let text: String
-    public var description: String {
-        "clip \(text.debugDescription) must be x,y,w,h in 0...1 with x+w ≤ 1 and y+h ≤ 1 (normalized, as ThumbnailClippingRectKey expects)"
-    }
+
+    /// What a clipping rect must be.
+    public static let expected = "x,y,w,h in 0...1 with x+w ≤ 1 and y+h ≤ 1 (normalized, as ThumbnailClippingRectKey expects)"
+
+    public var description: String { "clip \(text.debugDescription) must be \(Self.expected)" }
 }

@@ -110,6 +110,29 @@ extension OptionRange where Value: FixedWidthInteger {
     }
 }
 
+extension OptionRange where Value == Int64 {
+    /// A byte count written as text: an integer, optionally with a decimal unit (`500KB`, `5MB`,
+    /// `1.5M`, `2TB`; 1 MB = 1,000,000 bytes, as Apple's limits are stated), in the range. A
+    /// fraction of a byte rounds to the nearest byte.
+    /// - Throws: ``OptionError`` for anything else (NaN, infinities, out of range), never converted.
+    public func check(bytes text: String, key: String? = nil) throws(OptionError) -> Int64 {
+        let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
+        let upper = text.uppercased()
+        var number = upper
+        var scale = 1.0
+        for (suffix, factor) in units where upper.hasSuffix(suffix) {
+            number = String(upper.dropLast(suffix.count))
+            scale = factor
+            break
+        }
+        guard OptionRange.isDecimal(number), let value = Double(number), let bytes = (value * scale).checkedInteger(as: Int64.self),
+              range.contains(bytes) else {
+            throw OptionError(key: key ?? self.key, expected: expected + " such as 5000000 or 5MB", given: text.debugDescription)
+        }
+        return bytes
+    }
+}
+
 extension OptionRange where Value == Double {
     /// A finite number in the range (negative zero is zero).
     /// - Throws: ``OptionError`` for NaN, an infinity or a value out of range.

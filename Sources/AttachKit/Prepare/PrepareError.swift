@@ -1,5 +1,5 @@
 /// Why a file could not be prepared. Nothing is written when preparation fails.
-public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PrepareError: CodedError, Equatable, CustomStringConvertible {
     /// Not media, empty, or not readable (see the probe error's code).
     case probe(ProbeError)
     /// The input is broken (what iOS reports as attachment corrupt).
@@ -21,17 +21,17 @@ public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Stable code: `unrecognized-type`, `corrupt`, `over-cap`, `cannot-fit`, `unsupported`,
     /// `deadline-exceeded`, `processing-failed`, `write-failed`, `access-denied`, `output-invalid`...
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
         case .probe(let error): return error.code
-        case .corrupt: return "corrupt"
-        case .overCap: return "over-cap"
-        case .cannotFit: return "cannot-fit"
-        case .unsupported: return "unsupported"
-        case .deadlineExceeded: return "deadline-exceeded"
-        case .processing: return "processing-failed"
+        case .corrupt: return .corrupt
+        case .overCap: return .overCap
+        case .cannotFit: return .cannotFit
+        case .unsupported: return .unsupported
+        case .deadlineExceeded: return .deadlineExceeded
+        case .processing: return .processingFailed
         case .output(let error): return error.code
-        case .outputInvalid: return "output-invalid"
+        case .outputInvalid: return .outputInvalid
         }
     }
 
@@ -50,4 +50,16 @@ public enum PrepareError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(message)" }
+}
+
+extension PrepareError {
+    /// The refusal a structure check's verdict means: `corrupt` for a broken layout, `over-cap`
+    /// for a layout over a cap; `nil` when intact or not checked.
+    init?(_ verdict: StructureVerdict) {
+        switch verdict {
+        case .corrupt(let reason): self = .corrupt(reason: reason)
+        case .overCap(let violation): self = .overCap(violation)
+        case .intact, .notChecked: return nil
+        }
+    }
 }

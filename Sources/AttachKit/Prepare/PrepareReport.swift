@@ -35,8 +35,10 @@ public struct PrepareReport: Sendable {
     public var notes: [String] = []
     public var error: PrepareError?
 
-    public init(input: String) {
+    /// A report of `input`; `error` set when it failed before any work (access refused).
+    public init(input: String, error: PrepareError? = nil) {
         self.input = input
+        self.error = error
     }
 
     /// Whether a valid attachment was produced.
@@ -85,9 +87,7 @@ public struct PrepareReport: Sendable {
         o.set("thumbnail", thumbnail)
         if !diagnostics.isEmpty { o.set("diagnostics", .array(diagnostics.map(\.json))) }
         if !notes.isEmpty { o.set("notes", .array(notes.map(JSONValue.string))) }
-        if let error {
-            o.set("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))
-        }
+        o.set("error", error?.json)
         return o.value
     }
 }

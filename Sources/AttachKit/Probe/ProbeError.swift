@@ -1,5 +1,5 @@
 /// Why a file could not be probed. ``code`` is stable and machine-readable; ``message`` is for people.
-public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
     /// Access was refused (missing file, or a path outside every allowed scope).
     case access(AccessError)
     /// The file could not be opened or read (permissions, a folder instead of a file).
@@ -13,13 +13,13 @@ public enum ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Stable code: `not-found`, `access-denied`, `unreadable`, `empty`, `unrecognized-type`,
     /// `corrupt`.
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
-        case .unreadable: return "unreadable"
-        case .empty: return "empty"
-        case .unrecognized: return "unrecognized-type"
-        case .corruptHeader: return "corrupt"
+        case .unreadable: return .unreadable
+        case .empty: return .empty
+        case .unrecognized: return .unrecognizedType
+        case .corruptHeader: return .corrupt
         }
     }
 

@@ -72,49 +72,29 @@ public final class AttachKitService: Sendable {
     }
 
     /// How the work runs, for logs: `in-process`, or `N worker processes (sandbox: landlock)`.
-    public var isolationSummary: String {
+    package var isolationSummary: String {
         guard let workers else { return "in-process" }
         return "\(workers.count) worker process(es), sandbox: \(workers.sandbox)"
     }
 
     /// Workers replaced after a crash or a broken limit (0 in-process).
-    public var workerRestarts: Int { workers?.restarts ?? 0 }
+    package var workerRestarts: Int { workers?.restarts ?? 0 }
 
     // MARK: Swift API
 
     /// Probes a file inside the allowed roots.
     /// - Throws: ``ServiceError`` with the probe's code (`not-found`, `access-denied`, `corrupt`...).
     public func probe(path: String) async throws(ServiceError) -> MediaInfo {
-        let (ledger, prober) = (self.ledger, self.prober)
-        let result: Result<MediaInfo, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let outcome: Result<MediaInfo, ServiceError>
-                do throws(ProbeError) { outcome = .success(try prober.probe(handle)) } catch { outcome = .failure(ServiceError(code: error.code, message: error.message)) }
-                handle.release()
-                return outcome
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
+        let prober = self.prober
+        return try await withInput(path) { handle in
+            Result { () throws(ProbeError) in try prober.probe(handle) }.mapError(ServiceError.init)
         }
-        return try result.get()
     }
 
     /// Validates a file against `profile` (default: the service's).
     public func validate(path: String, profile: Profile? = nil, deep: Bool = false) async throws(ServiceError) -> ValidationReport {
         let validator = Validator(profile: profile ?? self.profile, prober: prober, deep: deep, safety: safety)
-        let ledger = self.ledger
-        let result: Result<ValidationReport, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let report = validator.validate(handle)
-                handle.release()
-                return .success(report)
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
-        }
-        return try result.get()
+        return try await withInput(path) { .success(validator.validate($0)) }
     }
 
     /// Prepares a file; `options.outputFolder` must be inside the allowed roots. Failures to fit
@@ -125,33 +105,23 @@ public final class AttachKitService: Sendable {
         options.threads = options.threads ?? threadsPerJob
         let preparer = Preparer(options: options, safety: safety, prober: prober)
         let ledger = self.ledger
-        let result: Result<PrepareReport, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let report = preparer.prepare(handle, ledger: ledger, outputStem: outputStem)
-                handle.release()
-                return .success(report)
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
-        }
-        return try result.get()
+        return try await withInput(path) { .success(preparer.prepare($0, ledger: ledger, outputStem: outputStem)) }
     }
 
     /// Renders a JPEG thumbnail to `output` (inside the allowed roots).
     public func thumbnail(path: String, output: String, request: ThumbnailRequest = ThumbnailRequest()) async throws(ServiceError) -> ThumbnailReport {
         let thumbnailer = Thumbnailer(safety: safety, prober: prober)
         let ledger = self.ledger
-        let result: Result<ThumbnailReport, ServiceError> = await pool.run {
-            do throws(AccessError) {
-                let handle = try ledger.acquire(path)
-                let report = thumbnailer.thumbnail(handle, to: output, request: request, ledger: ledger)
-                handle.release()
-                return .success(report)
-            } catch {
-                return .failure(ServiceError(code: error.code, message: error.description))
-            }
-        }
+        return try await withInput(path) { .success(thumbnailer.thumbnail($0, to: output, request: request, ledger: ledger)) }
+    }
+
+    /// Runs `work` on one of the service's threads with access to the input at `path`; a refused
+    /// access is the request's error.
+    private func withInput<Value: Sendable>(_ path: String,
+                                            _ work: @escaping @Sendable (borrowing AccessHandle) -> Result<Value, ServiceError>)
+        async throws(ServiceError) -> Value {
+        let ledger = self.ledger
+        let result = await pool.run { ledger.withAccess(path, refused: { .failure(ServiceError($0)) }, work) }
         return try result.get()
     }
 
@@ -170,7 +140,7 @@ public final class AttachKitService: Sendable {
         guard let workers else { return await respond(to: request) }
         if let reserved = request.options.first(where: { Self.workerOnlyOptions.contains($0.0) }) {
             return response(id: request.id, result: nil,
-                            error: ServiceError(code: "bad-options", message: "unknown option \(reserved.0.debugDescription)"))
+                            error: ServiceError(OptionsError.unknown(key: reserved.0, allowed: Array(Self.optionKeys(request.operation)))))
         }
         let folder = Self.outputFolder(of: request)
         let answer = await pool.run { workers.run(line, outputFolder: folder) }
@@ -178,7 +148,7 @@ public final class AttachKitService: Sendable {
         case .success(let text):
             return text
         case .failure(let failure):
-            return response(id: request.id, result: nil, error: ServiceError(code: failure.code, message: failure.message))
+            return response(id: request.id, result: nil, error: ServiceError(failure))
         }
     }
 
@@ -195,7 +165,7 @@ public final class AttachKitService: Sendable {
     /// Removes, beneath every allowed root, the temporaries of processes that are gone (a killed
     /// `serve` or worker), by their exact naming pattern. Returns how many were removed.
     @discardableResult
-    public func removeStaleTemporaries() -> Int {
+    package func removeStaleTemporaries() -> Int {
         ledger.scopes.filter { $0.kind == .folder }.reduce(0) { $0 + AtomicOutput.removeStaleTemporaries(beneath: $1.root) }
     }
 
@@ -204,56 +174,60 @@ public final class AttachKitService: Sendable {
 
     /// Answers a parsed request (see ``respond(to:)-(String)``).
     public func respond(to request: ServiceRequest) async -> String {
+        let profile = self.profile
         do throws(ServiceError) {
             switch request.operation {
             case .probe:
-                _ = try ServiceOptions(request.options, allowed: [])
+                try decode(request) { _ throws(OptionsError) in }
                 let info = try await probe(path: request.path)
                 return response(id: request.id, result: info.json, error: nil)
             case .validate:
-                let options = try ServiceOptions(request.options, allowed: ["profile", "deep"])
-                let report = try await validate(path: request.path, profile: try options.profile(default: profile), deep: try options.bool("deep"))
+                let (chosen, deep) = try decode(request) { options throws(OptionsError) in
+                    (try options.profile(default: profile), try options.bool("deep"))
+                }
+                let report = try await validate(path: request.path, profile: chosen, deep: deep)
                 return response(id: request.id, result: report.json, error: nil)
             case .prepare:
-                let options = try ServiceOptions(request.options, allowed: Self.prepareOptionKeys.union(isWorker ? Self.workerOnlyOptions : []))
-                let report = try await prepare(path: request.path, options: try prepareOptions(options),
-                                               outputStem: try options.string("stem"))
-                return response(id: request.id, result: report.json,
-                                     error: report.error.map { ServiceError(code: $0.code, message: $0.message) })
+                let (options, stem) = try decode(request) { options throws(OptionsError) in
+                    (try options.prepareOptions(defaultProfile: profile), try options.string("stem"))
+                }
+                let report = try await prepare(path: request.path, options: options, outputStem: stem)
+                return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
             case .thumbnail:
-                let options = try ServiceOptions(request.options, allowed: ["out", "size", "clip", "frame", "at"])
-                guard let out = try options.string("out") else { throw options.fail("out", "the JPEG path to write") }
-                let report = try await thumbnail(path: request.path, output: out, request: try options.thumbnailRequest())
-                return response(id: request.id, result: report.json,
-                                     error: report.error.map { ServiceError(code: $0.code, message: $0.message) })
+                let (out, wanted) = try decode(request) { options throws(OptionsError) in
+                    guard let out = try options.string("out") else { throw .missing(key: "out", expected: "the JPEG path to write") }
+                    return (out, try options.thumbnailRequest())
+                }
+                let report = try await thumbnail(path: request.path, output: out, request: wanted)
+                return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
             }
         } catch {
             return response(id: request.id, result: nil, error: error)
         }
     }
 
-    private func prepareOptions(_ options: ServiceOptions) throws(ServiceError) -> PrepareOptions {
-        guard let out = try options.string("out") else { throw options.fail("out", "the output folder (inside an allowed root)") }
-        var trim = TrimMode.fast
-        if let text = try options.string("trim") {
-            guard let mode = TrimMode(rawValue: text) else { throw options.fail("trim", "\"fast\" or \"exact\"") }
-            trim = mode
+    /// Reads a request's options strictly (an unknown key is refused) through ``OptionsDecoder``;
+    /// what is wrong is a `bad-options` error naming the key.
+    private func decode<Value>(_ request: ServiceRequest,
+                               _ read: (OptionsDecoder) throws(OptionsError) -> Value) throws(ServiceError) -> Value {
+        let decoder = OptionsDecoder(JSONOptions(request.options))
+        do throws(OptionsError) {
+            try decoder.refuseUnknownKeys(allowed: Self.optionKeys(request.operation), unlisted: isWorker ? Self.workerOnlyOptions : [])
+            return try read(decoder)
+        } catch {
+            throw ServiceError(error)
         }
-        return PrepareOptions(
-            profile: try options.profile(default: profile), outputFolder: out,
-            maxBytes: try options.value(OptionLimits.maxBytes), maxEdge: try options.value(OptionLimits.maxEdge),
-            maxFrames: try options.value(OptionLimits.maxFrames), maxDuration: try options.value(OptionLimits.maxDuration),
-            start: try options.value(OptionLimits.start) ?? 0, deadline: try options.value(OptionLimits.deadline),
-            trim: trim, thumbnail: try options.bool("thumbnail"),
-            thumbnailRequest: try options.thumbnailRequest(), keepMetadata: try options.bool("keepMetadata"),
-            qualityFloor: try options.value(OptionLimits.qualityFloor) ?? 50)
     }
 
-    /// The options a `prepare` request may carry.
-    static let prepareOptionKeys: Set<String> = [
-        "out", "profile", "maxBytes", "maxEdge", "maxFrames", "maxDuration", "start", "deadline", "trim",
-        "thumbnail", "size", "clip", "frame", "at", "keepMetadata", "qualityFloor",
-    ]
+    /// The options each operation takes.
+    static func optionKeys(_ operation: ServiceRequest.Operation) -> Set<String> {
+        switch operation {
+        case .probe: return []
+        case .validate: return ["profile", "deep"]
+        case .prepare: return OptionsDecoder.prepareKeys
+        case .thumbnail: return OptionsDecoder.thumbnailKeys.union(["out"])
+        }
+    }
 
     func response(id: JSONValue, result: JSONValue?, error: ServiceError?) -> String {
         var pairs: [(String, JSONValue)] = [("id", id), ("ok", .bool(error == nil))]

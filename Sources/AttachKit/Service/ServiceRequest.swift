@@ -28,35 +28,33 @@ public struct ServiceRequest: Sendable {
     /// - Throws: ``RequestRejection`` carrying the request's `id` when it could be read, so even a
     ///   bad request gets a response the client can match.
     public static func parse(_ line: String) throws(RequestRejection) -> ServiceRequest {
-        guard line.utf8.count <= maxLineBytes else {
-            throw RequestRejection(id: .null, code: "malformed-request", message: "line longer than \(maxLineBytes) bytes")
-        }
+        guard line.utf8.count <= maxLineBytes else { throw .tooLong(bytes: line.utf8.count) }
         let json: JSONValue
         do {
             json = try JSONValue.parse(line, maxDepth: 16)
         } catch {
-            throw RequestRejection(id: .null, code: "malformed-request", message: error.description)
+            throw RequestRejection(id: .null, code: .malformedRequest, message: error.description)
         }
         guard case .object(let pairs) = json else {
-            throw RequestRejection(id: .null, code: "malformed-request", message: "a request must be a JSON object")
+            throw RequestRejection(id: .null, code: .malformedRequest, message: "a request must be a JSON object")
         }
         let id = json["id"] ?? .null
         for (key, _) in pairs where !["id", "op", "path", "options"].contains(key) {
-            throw RequestRejection(id: id, code: "malformed-request", message: "unknown field \(key.debugDescription) (fields: id, op, path, options)")
+            throw RequestRejection(id: id, code: .malformedRequest, message: "unknown field \(key.debugDescription) (fields: id, op, path, options)")
         }
         guard let opName = json["op"]?.stringValue else {
-            throw RequestRejection(id: id, code: "malformed-request", message: "\"op\" must be a string")
+            throw RequestRejection(id: id, code: .malformedRequest, message: "\"op\" must be a string")
         }
         guard let operation = Operation(rawValue: opName) else {
-            throw RequestRejection(id: id, code: "unknown-op", message: "unknown op \(opName.debugDescription) (ops: probe, validate, prepare, thumbnail)")
+            throw RequestRejection(id: id, code: .unknownOp, message: "unknown op \(opName.debugDescription) (ops: probe, validate, prepare, thumbnail)")
         }
         guard let path = json["path"]?.stringValue, !path.isEmpty, !path.utf8.contains(0) else {
-            throw RequestRejection(id: id, code: "malformed-request", message: "\"path\" must be a non-empty string")
+            throw RequestRejection(id: id, code: .malformedRequest, message: "\"path\" must be a non-empty string")
         }
         var options: [(String, JSONValue)] = []
         if let value = json["options"], value != .null {
             guard case .object(let given) = value else {
-                throw RequestRejection(id: id, code: "malformed-request", message: "\"options\" must be an object")
+                throw RequestRejection(id: id, code: .malformedRequest, message: "\"options\" must be an object")
             }
             options = given
         }
@@ -70,8 +68,18 @@ public struct RequestRejection: Error, Sendable {
     public let id: JSONValue
     public let error: ServiceError
 
-    init(id: JSONValue, code: String, message: String) {
+    init(id: JSONValue, code: ErrorCode, message: String) {
         self.id = id
         self.error = ServiceError(code: code, message: message)
+    }
+
+    /// A line of `bytes` bytes, over ``ServiceRequest/maxLineBytes``: refused unread.
+    package static func tooLong(bytes: Int) -> RequestRejection {
+        RequestRejection(id: .null, code: .malformedRequest, message: "line of \(bytes) bytes is longer than \(ServiceRequest.maxLineBytes)")
+    }
+
+    /// The response line: `{"id", "ok": false, "error": {"code", "message"}}`.
+    package var response: String {
+        JSONValue.object([("id", id), ("ok", .bool(false)), ("error", error.json)]).serialized
     }
 }

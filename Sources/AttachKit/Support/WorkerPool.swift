@@ -4,6 +4,9 @@ import Synchronization
 /// A fixed number of threads running blocking jobs (libvips and FFmpeg work) in FIFO order, so
 /// CPU-bound preparation never blocks Swift's cooperative thread pool and never runs more jobs at
 /// once than asked. Jobs queue without limit; threads never grow.
+///
+/// AttachKit's one thread pool: the service's requests (``run(_:)``, awaited), a batch's files and
+/// the start of worker processes (``runAll(_:_:)``, blocking) all run on one.
 final class WorkerPool: Sendable {
     private final class Jobs: Sendable {
         let queue = Locked<[@Sendable () -> Void]>([])
@@ -47,6 +50,20 @@ final class WorkerPool: Sendable {
     func submit(_ job: @escaping @Sendable () -> Void) {
         jobs.queue.withLock { $0.append(job) }
         jobs.available.signal()
+    }
+
+    /// Runs `work` once for each of `items`, in their order (at most ``size`` at once), and
+    /// returns when every one has finished. Blocks the calling thread.
+    func runAll<Item: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item) -> Void) {
+        let group = DispatchGroup()
+        for item in items {
+            group.enter()
+            submit {
+                work(item)
+                group.leave()
+            }
+        }
+        group.wait()
     }
 
     /// Runs `work` on a pool thread and returns its result to the awaiting task.

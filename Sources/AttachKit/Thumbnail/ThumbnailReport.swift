@@ -13,7 +13,11 @@ public struct ThumbnailReport: Sendable {
     public var elapsedMilliseconds: Double = 0
     public var error: PrepareError?
 
-    public init(input: String) { self.input = input }
+    /// A report of `input`; `error` set when it failed before any work (access refused).
+    public init(input: String, error: PrepareError? = nil) {
+        self.input = input
+        self.error = error
+    }
 
     public var ok: Bool { output != nil && error == nil }
 
@@ -28,9 +32,7 @@ public struct ThumbnailReport: Sendable {
         o.set("time", time.map { ($0 * 1000).rounded() / 1000 })
         o.set("options", options?.json)
         o.set("elapsedMs", (elapsedMilliseconds * 10).rounded() / 10)
-        if let error {
-            o.set("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))
-        }
+        o.set("error", error?.json)
         return o.value
     }
 }

@@ -11,7 +11,9 @@ public struct Thumbnailer: Sendable {
     }
 
     /// Renders a thumbnail of the file behind `input` and writes it atomically to `outputPath`
-    /// (which must be inside a folder scope of `ledger`).
+    /// (which must be inside a folder scope of `ledger`). The input is screened as `prepare`
+    /// screens it, so the same file fails with the same code: probed from its header, checked
+    /// against the safety caps (`over-cap`), then its structure (`corrupt`), before any decoding.
     public func thumbnail(_ input: borrowing AccessHandle, to outputPath: String, request: ThumbnailRequest,
                           ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
         var report = ThumbnailReport(input: input.resolvedPath)
@@ -23,8 +25,11 @@ public struct Thumbnailer: Sendable {
             // The renderer opens the file itself: the header is all the probe needs to read here.
             var headerProber = prober
             headerProber.limits.headerOnly = true
-            let info: MediaInfo
-            do { info = try headerProber.probe(input) } catch { throw PrepareError.probe(error) }
+            let probed: (info: MediaInfo, sniff: FormatSniffer.Result)
+            do { probed = try headerProber.probeWithSniff(path: input.path, displayPath: input.requestedPath) } catch { throw PrepareError.probe(error) }
+            let info = probed.info
+            if let violation = safety.violation(for: info) { throw .overCap(violation) }
+            if let refusal = PrepareError(StructureChecker.check(path: input.path, sniff: probed.sniff, limits: safety)) { throw refusal }
             let rendered = try render(path: input.path, info: info, request: request, deadline: deadline)
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),

@@ -4,7 +4,7 @@ import Glibc
 
 /// Why a job sent to a worker process got no answer: the worker died or broke a limit. Only that
 /// job fails; the pool starts a new worker.
-public enum WorkerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public enum WorkerFailure: CodedError, Equatable, CustomStringConvertible {
     /// The worker died by `signal` (a decoder crash, an abort...). `detail` is the last line it
     /// wrote to stderr, when there was one.
     case crashed(signal: Int32, detail: String?)
@@ -18,12 +18,12 @@ public enum WorkerFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case unavailable(reason: String)
 
     /// Stable code: `crashed`, `over-memory`, `timed-out`, `processing-failed` (no worker).
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
-        case .crashed, .exited: return "crashed"
-        case .overMemory: return "over-memory"
-        case .timedOut: return "timed-out"
-        case .unavailable: return "processing-failed"
+        case .crashed, .exited: return .crashed
+        case .overMemory: return .overMemory
+        case .timedOut: return .timedOut
+        case .unavailable: return .processingFailed
         }
     }
 
@@ -43,9 +43,6 @@ public enum WorkerFailure: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(message)" }
-
-    /// The codes only a worker failure gives.
-    public static let codes: Set<String> = ["crashed", "over-memory", "timed-out"]
 
     /// `SIGSEGV`, `SIGABRT`... (the number for signals without a usual name).
     static func signalName(_ signal: Int32) -> String {

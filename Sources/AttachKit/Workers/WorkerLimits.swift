@@ -27,8 +27,8 @@ public struct WorkerLimits: Sendable, Equatable {
 
     /// Accepted ranges, checked where the options are read: memory 64 MiB…1 TiB (less cannot
     /// hold libvips and FFmpeg themselves), CPU and wall time 1…86,400 s.
-    public static let memoryOption = OptionRange<Int64>(key: "workerMemory", (64 << 20)...(1 << 40), noun: "a byte count")
-    public static let secondsRange: ClosedRange<Int> = 1...86_400
+    package static let memoryOption = OptionRange<Int64>(key: "workerMemory", (64 << 20)...(1 << 40), noun: "a byte count")
+    package static let secondsRange: ClosedRange<Int> = 1...86_400
 }
 
 /// How a batch or a service runs the media work.

@@ -37,17 +37,11 @@ public final class WorkerProcessPool: Sendable {
         // start-up is paid again by the first jobs.
         let (executable, arguments) = (self.executable, self.arguments)
         let started = Locked<[Result<WorkerProcess, WorkerFailure>]>([])
-        let group = DispatchGroup()
-        for _ in 0..<self.count {
-            group.enter()
-            NativeThread.start(stackSize: 512 << 10) {
-                let result: Result<WorkerProcess, WorkerFailure>
-                do throws(WorkerFailure) { result = .success(try WorkerProcess.start(executable: executable, arguments: arguments)) } catch { result = .failure(error) }
-                started.withLock { $0.append(result) }
-                group.leave()
-            }
+        WorkerPool(threads: self.count).runAll(Array(0..<self.count)) { _ in
+            let result: Result<WorkerProcess, WorkerFailure>
+            do throws(WorkerFailure) { result = .success(try WorkerProcess.start(executable: executable, arguments: arguments)) } catch { result = .failure(error) }
+            started.withLock { $0.append(result) }
         }
-        group.wait()
         let results = started.withLock { $0 }
         let workers = results.compactMap { try? $0.get() }
         guard let first = workers.first else {
@@ -106,8 +100,6 @@ public final class WorkerProcessPool: Sendable {
     /// The sandbox the workers run in, as they report it: `landlock` or `none`.
     public var sandbox: String { sandboxName.withLock { $0 } ?? "none" }
 
-    /// Process ids of the workers alive now (for tests and diagnostics).
-    public var workerProcessIDs: [Int32] { idle.withLock { $0.compactMap { $0?.pid } } }
 
     /// The `attachkit` executable beside the running one (a test runner or the benchmark harness in
     /// the same build folder), else the running executable itself.

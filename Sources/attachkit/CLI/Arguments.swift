@@ -52,21 +52,11 @@ struct Arguments {
     /// The last value given for `name`.
     func value(_ name: String) -> String? { values[name]?.last }
 
-    /// The profile `--profile NAME|PATH.json` names; default ``Profile/standard``.
-    /// - Throws: ``UsageError`` when the name is unknown or the JSON policy does not load.
-    func profile() throws(UsageError) -> Profile {
-        do {
-            return try Profile.load(value("profile") ?? Profile.standard.name)
-        } catch {
-            throw UsageError(error.description)
-        }
-    }
-
     /// Every value given for a repeatable option.
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
     /// The value of `name` as an integer in `range` (for the command's own settings, such as
-    /// `--jobs`; preparation options use ``OptionLimits`` through the overloads below).
+    /// `--jobs`; preparation options go through ``decode(_:)``).
     /// - Throws: ``UsageError`` when it is not an integer in range.
     func int(_ name: String, in range: ClosedRange<Int> = 1...Int.max) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
@@ -76,46 +66,13 @@ struct Arguments {
         return number
     }
 
-    /// The value of `--name` as one of ``OptionLimits``' integers: the same range `serve` and JSON
-    /// policies accept.
-    /// - Throws: ``UsageError`` naming `--name` and the range.
-    func value(_ name: String, _ limit: OptionRange<Int>) throws(UsageError) -> Int? {
-        guard let text = value(name) else { return nil }
-        do { return try limit.check(text: text) } catch { throw Self.usage(name, error) }
-    }
-
-    /// The value of `--name` as one of ``OptionLimits``' numbers of seconds (finite, in range).
-    /// - Throws: ``UsageError`` naming `--name` and the range.
-    func value(_ name: String, _ limit: OptionRange<Double>) throws(UsageError) -> Double? {
-        guard let text = value(name) else { return nil }
-        do { return try limit.check(text: text) } catch { throw Self.usage(name, error) }
-    }
-
-    /// The value of `--name` as a byte count within `limit`: an integer, optionally with a
-    /// decimal unit (`500KB`, `5MB`, `1.5M`; 1 MB = 1,000,000 bytes, as Apple's limits are stated).
+    /// The value of `--name` as a byte count within `limit` (`500KB`, `5MB`; see
+    /// ``OptionRange/check(bytes:key:)``), for the command's own settings such as `--worker-memory`.
     /// - Throws: ``UsageError`` naming `--name` and the range.
     func bytes(_ name: String, _ limit: OptionRange<Int64>) throws(UsageError) -> Int64? {
         guard let text = value(name) else { return nil }
-        let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
-        let upper = text.uppercased()
-        var number = upper
-        var scale = 1.0
-        for (suffix, factor) in units where upper.hasSuffix(suffix) {
-            number = String(upper.dropLast(suffix.count))
-            scale = factor
-            break
+        do throws(OptionError) { return try limit.check(bytes: text) } catch {
+            throw UsageError("--\(name) must be \(error.expected), not \(error.given)")
         }
-        // A fraction of a byte rounds to the nearest byte; NaN, infinities and anything out of
-        // range are refused by the check, never converted.
-        guard OptionRange<Int64>.isDecimal(number), let value = Double(number), let bytes = (value * scale).checkedInteger(as: Int64.self),
-              let checked = try? limit.check(bytes) else {
-            throw UsageError("--\(name) must be \(limit.expected) such as 5000000 or 5MB, not \(text.debugDescription)")
-        }
-        return checked
-    }
-
-    /// How an ``OptionError`` reads on the command line: the flag instead of the library's key.
-    private static func usage(_ name: String, _ error: OptionError) -> UsageError {
-        UsageError("--\(name) must be \(error.expected), not \(error.given)")
     }
 }

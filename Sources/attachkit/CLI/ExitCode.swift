@@ -1,3 +1,5 @@
+import AttachKit
+
 /// The exit statuses of `attachkit`, named (BSD sysexits where one fits).
 enum ExitCode: Int32 {
     /// Every input passed / was prepared.
@@ -21,4 +23,14 @@ enum ExitCode: Int32 {
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension ExitCode {
+    /// The status an error with `code` ends a command with (``ErrorCode/exitStatus``: 1 for an
+    /// input's failure, 64 for a request made wrongly, 70 for a leaked handle).
+    init(_ code: ErrorCode) { self = ExitCode(rawValue: code.exitStatus) ?? .failure }
+
+    /// The graver of two statuses (the higher number): one failed file among many good ones
+    /// still fails the run.
+    func worse(_ other: ExitCode) -> ExitCode { rawValue >= other.rawValue ? self : other }
 }

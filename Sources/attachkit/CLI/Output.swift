@@ -29,7 +29,4 @@ enum Output {
             }
         }
     }
-
-    /// Whether stdout is a terminal (tables and colours) rather than a pipe or file.
-    static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
 }

@@ -75,7 +75,7 @@ enum BatchSummaryTable {
         if !summary.kinds.isEmpty { lines.append(kinds.render()) }
         if !summary.failures.isEmpty {
             var failures = Table(["FAILED", "CODE", "REASON"])
-            for failure in summary.failures { failures.add([failure.path, failure.code, failure.message]) }
+            for failure in summary.failures { failures.add([failure.path, failure.code.rawValue, failure.message]) }
             lines.append(failures.render())
         }
         if !summary.slowest.isEmpty {

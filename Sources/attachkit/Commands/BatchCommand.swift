@@ -10,9 +10,10 @@ struct BatchCommand: Command {
     static let summary = "prepare a whole folder in parallel, resumably, into a mirrored output folder"
     static let usage = """
         usage: attachkit batch INPUT_DIR --out OUT_DIR [--profile NAME|PATH.json] [--jobs N] [--shard I/N]
-                               [--thumbnails] [--max-bytes N] [--max-edge PX] [--max-frames N]
-                               [--max-duration S] [--deadline S] [--json]
-                               [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
+                               [--max-bytes N] [--max-edge PX] [--max-frames N] [--max-duration S]
+                               [--start S] [--trim fast|exact] [--deadline S] [--quality-floor Q]
+                               [--keep-metadata] [--thumbnails [--size PX] [--clip x,y,w,h] [--frame N] [--at S]]
+                               [--json] [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
 
         Prepares every file under INPUT_DIR (hidden files skipped, no symbolic link followed out of
         it) into OUT_DIR, mirroring the folders, with extensions that match the bytes. Writes
@@ -22,8 +23,10 @@ struct BatchCommand: Command {
           --jobs N        files at once (default: cores); libvips/FFmpeg get cores÷N threads each
           --shard I/N     only the inputs whose path hash falls in shard I of N (0-based); the
                           manifest is then manifest-shard-I-of-N.jsonl
-          --thumbnails    also write STEM.thumbnail.jpg beside each output
-          --max-bytes, --max-edge, --max-frames, --max-duration, --deadline   as for prepare
+          --thumbnails    also write STEM.thumbnail.jpg beside each output (prepare's --thumbnail)
+          --max-bytes, --max-edge, --max-frames, --max-duration, --start, --trim, --deadline,
+          --quality-floor, --keep-metadata, --size, --clip, --frame, --at   as for prepare
+        Changing any of these options makes a rerun prepare every file again.
         OUT_DIR may sit inside INPUT_DIR (it is then skipped) but must not be it or contain it.
           --json          one report per file on stdout (the summary goes to stderr)
         Each file is prepared in one of N worker processes (sandboxed with Landlock where the kernel
@@ -34,9 +37,10 @@ struct BatchCommand: Command {
         Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error,
         75 another batch is running on the same OUT_DIR and shard (its pid is named).
         """
-    static let options: Set<String> = Set(["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames", "deadline"])
+    static let options: Set<String> = Set(["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames",
+                                           "start", "trim", "deadline", "quality-floor", "size", "clip", "frame", "at"])
         .union(Arguments.isolationOptions)
-    static let flags: Set<String> = Set(["json", "thumbnails"]).union(Arguments.isolationFlags)
+    static let flags: Set<String> = Set(["json", "thumbnails", "keep-metadata"]).union(Arguments.isolationFlags)
 
     let runner: BatchRunner
     let json: Bool
@@ -45,17 +49,13 @@ struct BatchCommand: Command {
         guard arguments.positional.count == 1 else { throw UsageError("give exactly one INPUT_DIR") }
         guard FileSystem.isDirectory(arguments.positional[0]) else { throw UsageError("\(arguments.positional[0]) is not a folder") }
         guard let out = arguments.value("out") else { throw UsageError("--out OUT_DIR is required") }
-        let profile = try arguments.profile()
         let shard: Shard
         do {
             shard = try arguments.value("shard").map { text throws(ShardError) in try Shard(parsing: text) } ?? .all
         } catch {
             throw UsageError(error.description)
         }
-        let prepare = PrepareOptions(profile: profile, outputFolder: out, maxBytes: try arguments.bytes("max-bytes", OptionLimits.maxBytes),
-                                     maxEdge: try arguments.value("max-edge", OptionLimits.maxEdge), maxFrames: try arguments.value("max-frames", OptionLimits.maxFrames),
-                                     maxDuration: try arguments.value("max-duration", OptionLimits.maxDuration), deadline: try arguments.value("deadline", OptionLimits.deadline),
-                                     thumbnail: arguments.flag("thumbnails"))
+        let prepare = try arguments.decode { options throws(OptionsError) in try options.prepareOptions(defaultProfile: .standard) }
         runner = BatchRunner(options: BatchOptions(inputRoot: arguments.positional[0], outputRoot: out, prepare: prepare,
                                                    jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
                                                    shard: shard, isolation: try arguments.isolation()))
@@ -76,7 +76,9 @@ struct BatchCommand: Command {
                 }
             }
         } catch {
-            Output.error("attachkit batch: \(error.description)")
+            // The library names no flag; the command line adds its own.
+            let hint = if case .overlappingFolders = error { " (--out)" } else { "" }
+            Output.error("attachkit batch: \(error.description)\(hint)")
             if case .busy = error { return .busy }
             if case .otherSplit = error { return .busy }
             return .failure

@@ -39,26 +39,10 @@ struct PrepareCommand: Command {
     let json: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
-        let profile = try arguments.profile()
-        let out = arguments.value("out") ?? "prepared"
-        let trim: TrimMode
-        if let text = arguments.value("trim") {
-            guard let mode = TrimMode(rawValue: text) else { throw UsageError("--trim must be fast or exact") }
-            trim = mode
-        } else {
-            trim = .fast
+        let options = try arguments.decode { options throws(OptionsError) in
+            try options.prepareOptions(defaultProfile: .standard, defaultOutputFolder: "prepared")
         }
-        let options = PrepareOptions(
-            profile: profile, outputFolder: out,
-            maxBytes: try arguments.bytes("max-bytes", OptionLimits.maxBytes),
-            maxEdge: try arguments.value("max-edge", OptionLimits.maxEdge),
-            maxFrames: try arguments.value("max-frames", OptionLimits.maxFrames),
-            maxDuration: try arguments.value("max-duration", OptionLimits.maxDuration),
-            start: try arguments.value("start", OptionLimits.start) ?? 0,
-            deadline: try arguments.value("deadline", OptionLimits.deadline), trim: trim,
-            thumbnail: arguments.flag("thumbnail"), thumbnailRequest: try ThumbnailCommand.request(arguments),
-            keepMetadata: arguments.flag("keep-metadata"),
-            qualityFloor: try arguments.value("quality-floor", OptionLimits.qualityFloor) ?? 50)
+        let out = options.outputFolder
         // Only once every option is known good: a usage error leaves no folder behind.
         guard FileSystem.makeFolders(out) else { throw UsageError("cannot create the output folder \(out)") }
         preparer = Preparer(options: options)
@@ -68,20 +52,16 @@ struct PrepareCommand: Command {
 
     func run() -> ExitCode {
         var failures = 0
+        var status = ExitCode.success
         var names = OutputNamer()
         var table = Table(["", "INPUT", "ACTION", "OUTPUT", "BEFORE", "AFTER", "MS"])
         for path in inputs.files {
-            let report: PrepareReport
-            do {
-                let handle = try inputs.ledger.acquire(path)
-                report = preparer.prepare(handle, ledger: inputs.ledger, outputStem: names.claim(fileName: String(path.split(separator: "/").last ?? "")))
-                handle.release()
-            } catch {
-                var failed = PrepareReport(input: path)
-                failed.error = .probe(.access(error))
-                report = failed
+            let stem = names.claim(fileName: String(path.split(separator: "/").last ?? ""))
+            let report = inputs.ledger.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
+                preparer.prepare($0, ledger: inputs.ledger, outputStem: stem)
             }
             if !report.ok { failures += 1 }
+            if let error = report.error { status = status.worse(ExitCode(error.code)) }
             if json {
                 Output.line(report.json.serialized)
             } else {
@@ -103,7 +83,7 @@ struct PrepareCommand: Command {
             Output.line("\n\(inputs.files.count) file(s), profile \(preparer.options.profile.name): \(inputs.files.count - failures) prepared, \(failures) failed")
         }
         if let problem = inputs.checkLedger() { return problem }
-        return failures > 0 ? .failure : .success
+        return failures > 0 ? status.worse(.failure) : status
     }
 }
 

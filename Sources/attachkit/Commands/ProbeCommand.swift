@@ -26,20 +26,11 @@ struct ProbeCommand: Command {
 
     func run() -> ExitCode {
         let prober = Prober()
-        var failed = false
+        var status = ExitCode.success
         var table = Table(["FILE", "KIND", "CONTAINER", "CODEC", "SIZE", "FRAMES", "DURATION", "BYTES"])
         for path in inputs.files {
-            let result: Result<MediaInfo, ProbeError>
-            do {
-                let handle = try inputs.ledger.acquire(path)
-                do {
-                    result = .success(try prober.probe(handle))
-                } catch {
-                    result = .failure(error)
-                }
-                handle.release()
-            } catch {
-                result = .failure(.access(error))
+            let result = inputs.ledger.withAccess(path, refused: { .failure(.access($0)) }) { handle in
+                Result { () throws(ProbeError) in try prober.probe(handle) }
             }
             switch result {
             case .success(let info):
@@ -52,19 +43,19 @@ struct ProbeCommand: Command {
                                Format.seconds(info.duration), Format.bytes(info.bytes)])
                 }
             case .failure(let error):
-                failed = true
+                status = status.worse(ExitCode(error.code))
                 if json {
                     Output.line(JSONValue.object([
                         ("path", .string(path)),
-                        ("error", .object([("code", .string(error.code)), ("message", .string(error.message))])),
+                        ("error", error.json),
                     ]).serialized)
                 } else {
-                    table.add([path, "error", error.code, "", "", "", "", ""], notes: [error.message])
+                    table.add([path, "error", error.code.rawValue, "", "", "", "", ""], notes: [error.message])
                 }
             }
         }
         if !json { Output.line(table.render()) }
         if let problem = inputs.checkLedger() { return problem }
-        return failed ? .failure : .success
+        return status
     }
 }

@@ -65,7 +65,7 @@ struct ServeCommand: Command {
         while !stop.isStopped, let line = reader.next(shouldStop: { stop.isStopped }) {
             switch line {
             case .tooLong(let bytes):
-                Output.line(#"{"id":null,"ok":false,"error":{"code":"malformed-request","message":"line of \#(bytes) bytes is longer than \#(ServiceRequest.maxLineBytes)"}}"#)
+                Output.line(RequestRejection.tooLong(bytes: bytes).response)
             case .text(let text):
                 guard text.contains(where: { !$0.isWhitespace }) else { continue }
                 requests += 1

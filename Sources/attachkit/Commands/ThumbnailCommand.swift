@@ -25,18 +25,6 @@ struct ThumbnailCommand: Command {
     let request: ThumbnailRequest
     let json: Bool
 
-    /// The thumbnail options shared with `prepare --thumbnail`.
-    static func request(_ arguments: Arguments) throws(UsageError) -> ThumbnailRequest {
-        var request = ThumbnailRequest()
-        if let size = try arguments.value("size", OptionLimits.thumbnailSize) { request.size = size }
-        if let clip = arguments.value("clip") {
-            do { request.clip = try ClippingRect(parsing: clip) } catch { throw UsageError(error.description) }
-        }
-        request.frame = try arguments.value("frame", OptionLimits.frame)
-        request.time = try arguments.value("at", OptionLimits.at)
-        return request
-    }
-
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positional.count == 1, !FileSystem.isDirectory(arguments.positional[0]) else {
             throw UsageError("give exactly one input file")
@@ -45,21 +33,15 @@ struct ThumbnailCommand: Command {
         let folder = FileSystem.parent(of: output)
         guard FileSystem.isDirectory(folder) else { throw UsageError("the folder of --out (\(folder)) does not exist") }
         self.output = output
-        request = try Self.request(arguments)
+        request = try arguments.decode { options throws(OptionsError) in try options.thumbnailRequest() }
         inputs = try InputSet(arguments.positional, allow: [folder])
         json = arguments.flag("json")
     }
 
     func run() -> ExitCode {
-        let report: ThumbnailReport
-        do {
-            let handle = try inputs.ledger.acquire(inputs.files[0])
-            report = Thumbnailer().thumbnail(handle, to: output, request: request, ledger: inputs.ledger)
-            handle.release()
-        } catch {
-            var failed = ThumbnailReport(input: inputs.files[0])
-            failed.error = .probe(.access(error))
-            report = failed
+        let input = inputs.files[0]
+        let report = inputs.ledger.withAccess(input, refused: { ThumbnailReport(input: input, error: .probe(.access($0))) }) {
+            Thumbnailer().thumbnail($0, to: output, request: request, ledger: inputs.ledger)
         }
         if json {
             Output.line(report.json.serialized)
@@ -71,6 +53,6 @@ struct ThumbnailCommand: Command {
             if let options = report.options { Output.line("options: \(options.json.serialized)") }
         }
         if let problem = inputs.checkLedger() { return problem }
-        return report.ok ? .success : .failure
+        return report.error.map { ExitCode($0.code) } ?? (report.ok ? .success : .failure)
     }
 }

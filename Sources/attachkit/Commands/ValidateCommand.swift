@@ -25,8 +25,10 @@ struct ValidateCommand: Command {
     let asRequest: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
-        let profile = try arguments.profile()
-        validator = Validator(profile: profile, deep: arguments.flag("deep"))
+        let (profile, deep) = try arguments.decode { options throws(OptionsError) in
+            (try options.profile(default: .standard), try options.bool("deep"))
+        }
+        validator = Validator(profile: profile, deep: deep)
         inputs = try InputSet(arguments.positional)
         json = arguments.flag("json")
         asRequest = arguments.flag("request")
@@ -36,15 +38,10 @@ struct ValidateCommand: Command {
         var failures = 0
         var table = Table(["", "FILE", "KIND", "FORMAT", "SIZE", "DURATION", "BYTES"])
         for path in inputs.files {
-            let report: ValidationReport
-            do {
-                let handle = try inputs.ledger.acquire(path)
-                report = validator.validate(handle)
-                handle.release()
-            } catch {
-                report = ValidationReport(path: path, profile: validator.profile.name, info: nil,
-                                          diagnostics: [Diagnostic(.unreadable, error.description, fix: nil)])
-            }
+            let report = inputs.ledger.withAccess(path, refused: { error in
+                ValidationReport(path: path, profile: validator.profile.name, info: nil,
+                                 diagnostics: [Diagnostic(.unreadable, error.description, fix: nil)])
+            }) { validator.validate($0) }
             if !report.ok { failures += 1 }
             if json {
                 Output.line(report.json.serialized)

@@ -71,9 +71,13 @@ struct WorkerCommand: Command {
         Output.line(JSONValue.object(hello).serialized)
         var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
         while let line = reader.next() {
-            guard case .text(let text) = line else {
-                Output.line(#"{"id":null,"ok":false,"error":{"code":"malformed-request","message":"request line too long"}}"#)
+            let text: String
+            switch line {
+            case .tooLong(let bytes):
+                Output.line(RequestRejection.tooLong(bytes: bytes).response)
                 continue
+            case .text(let line):
+                text = line
             }
             armCPULimit()
             FaultInjection.apply(to: text)

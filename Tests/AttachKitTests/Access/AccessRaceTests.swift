@@ -81,7 +81,7 @@ struct AccessRaceTests {
     /// the report's own.
     static func refusal(_ report: PrepareReport) -> String? {
         if case .processing(let step, _) = report.error { return step }
-        return report.error?.code
+        return report.error?.code.rawValue
     }
 
     /// `requests` passthrough prepares, two at a time, each with its own output name: the report,
@@ -94,7 +94,7 @@ struct AccessRaceTests {
                         return try await service.prepare(path: path, options: PrepareOptions(outputFolder: folder), outputStem: "r\(index)")
                     } catch {
                         var report = PrepareReport(input: path)
-                        report.error = .processing(step: error.code, reason: error.message)
+                        report.error = .processing(step: error.code.rawValue, reason: error.message)
                         return report
                     }
                 }

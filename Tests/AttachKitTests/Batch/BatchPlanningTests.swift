@@ -149,7 +149,7 @@ struct BatchPlanningTests {
 
     @Test("a failure that may pass next time is retried by a rerun; a permanent one is skipped")
     func finalFailures() {
-        func entry(ok: Bool, code: String?) -> BatchManifest.Entry {
+        func entry(ok: Bool, code: ErrorCode?) -> BatchManifest.Entry {
             BatchManifest.Entry(relativePath: "a", inputHash: "h", output: nil, ok: ok, errorCode: code, line: "")
         }
         #expect(entry(ok: true, code: nil).isFinal)
@@ -168,5 +168,65 @@ struct BatchPlanningTests {
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path, withDestinationPath: folder.path)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("out.jpg").path, withDestinationPath: "/etc/hostname")
         #expect(InputWalker.files(under: folder.path) == ["a/b/x.jpg", "loop", "out.jpg"])
+    }
+
+    /// A batch's input folder holding `files` of TestMedia (by their paths there), and its options.
+    static func batch(_ name: String, files: [String], shard: Shard = .all) throws -> BatchOptions {
+        let root = TestEnvironment.temporaryFolder(name)
+        for file in files {
+            let target = root.appendingPathComponent("in").appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture(file), toPath: target.path)
+        }
+        let out = root.appendingPathComponent("out").path
+        return BatchOptions(inputRoot: root.appendingPathComponent("in").path, outputRoot: out,
+                            prepare: PrepareOptions(outputFolder: out), jobs: 2, shard: shard)
+    }
+
+    @Test("planning alone: this shard's inputs largest first, every output named, the locks held, nothing prepared")
+    func planAlone() throws {
+        // Given a folder of three files of different sizes
+        let files = ["images/gif_static_320x240.gif", "video/mp4_h264_aac_320x240_2s.mp4", "audio/wav_s16le_16k_mono_5s.wav"]
+        let options = try Self.batch("plan", files: files)
+        let runner = BatchRunner(options: options)
+
+        // When it is planned
+        let plan = try runner.plan()
+
+        // Then the inputs come largest first, each with its output name, none done yet
+        let sizes = files.map { FileSystem.size(TestEnvironment.fixture($0)) }
+        #expect(plan.order == zip(files, sizes).sorted { $0.1 > $1.1 }.map(\.0))
+        #expect(plan.bytes == sizes.reduce(0, +))
+        #expect(plan.layout.assignments["images/gif_static_320x240.gif"]! == ("images", "gif_static_320x240"))
+        #expect(plan.skipped == 0 && plan.finished.isEmpty)
+        #expect(InputWalker.files(under: options.outputRoot).filter { !$0.hasPrefix("manifest") }.isEmpty, "planning wrote outputs")
+        // And a second run of the same shard is refused while the plan holds the lock
+        #expect(throws: BatchError.self) { _ = try runner.plan() }
+        _ = consume plan
+        _ = try runner.plan()
+    }
+
+    @Test("executing a plan alone prepares exactly its inputs; the next plan skips them as finished")
+    func executeAlone() throws {
+        // Given a plan of two files
+        let options = try Self.batch("execute", files: ["images/gif_static_320x240.gif", "malformed/json_named_as.webp"])
+        let runner = BatchRunner(options: options)
+        let events = Locked<[String]>([])
+
+        // When it is executed
+        let summary = try runner.execute(try runner.plan()) { event in
+            switch event {
+            case .planned(let total, let skipped, _, _): events.withLock { $0.append("planned \(total) \(skipped)") }
+            case .finished(let item): events.withLock { $0.append(item.relativePath) }
+            }
+        }
+
+        // Then both are recorded, the plan event first
+        #expect(summary.total == 2 && summary.prepared == 1 && summary.failed == 1, "\(summary)")
+        #expect(events.withLock { $0 }.first == "planned 2 0")
+        #expect(Set(events.withLock { $0 }.dropFirst()) == ["images/gif_static_320x240.gif", "malformed/json_named_as.webp"])
+        // And the next plan finds both finished (the unrecognized file is final, not retried)
+        let next = try runner.plan()
+        #expect(next.skipped == 2 && Set(next.finished.keys) == Set(next.order))
     }
 }

@@ -225,4 +225,38 @@ struct BatchProcessTests {
         #expect(Set(union) == Set(InputWalker.files(under: whole.path).filter { !$0.hasPrefix("manifest") }))
         #expect(manifestPaths.sorted() == InputWalker.files(under: input.path))
     }
+
+    @Test("batch takes prepare's options: --start 1 --max-duration 1 --trim exact cuts a 1 s clip; --quality-floor reaches the workers and changes the fingerprint")
+    func prepareOptions() throws {
+        // Given a clip with a keyframe every second and a photo that needs byte fitting
+        let root = TestEnvironment.temporaryFolder("batch-options")
+        let input = try root.appendingPathComponent("in", isDirectory: true).creatingFolder()
+        for file in ["video/mp4_h264_aac_640x360_6s_gop1s.mp4", "images/jpeg_large_4032x3024.jpg"] {
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture(file), toPath: input.appendingPathComponent(PathResolver.fileName(file)).path)
+        }
+        func run(_ out: String, _ options: [String]) throws -> [String: JSONValue] {
+            let result = try TestEnvironment.runAttachKit(["batch", input.path, "--out", root.appendingPathComponent(out).path, "--jobs", "2"] + options)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let lines = try Self.manifestLines(root.appendingPathComponent(out))
+            return Dictionary(uniqueKeysWithValues: lines.map { ($0["path"]?.stringValue ?? "", $0) })
+        }
+
+        // When the batch trims exactly from 1 s for 1 s, under the default quality floor and under 70
+        let trimmed = try run("trimmed", ["--start", "1", "--max-duration", "1", "--trim", "exact", "--max-bytes", "100KB"])
+        let floored = try run("floored", ["--start", "1", "--max-duration", "1", "--trim", "exact", "--max-bytes", "100KB",
+                                          "--quality-floor", "70"])
+
+        // Then the clip is 1 s long from 1 s, as re-probed from the output itself
+        let clip = try #require(trimmed["mp4_h264_aac_640x360_6s_gop1s.mp4"])
+        #expect(clip["ok"] == .bool(true), "\(clip.serialized.prefix(400))")
+        #expect(abs((clip["trimStart"]?.doubleValue ?? -1) - 1) < 0.05, "\(clip.serialized.prefix(400))")
+        let output = root.appendingPathComponent("trimmed").appendingPathComponent(try #require(clip["outputPath"]?.stringValue))
+        let probed = try Through.probe(output.path, scope: root)
+        #expect(abs((probed.duration ?? 0) - 1) < 0.05, "re-probed duration \(probed.duration ?? 0)")
+        // And the quality floor reached the workers: the photo keeps quality 70 (shrunk instead), and the fingerprint differs
+        let photo = "jpeg_large_4032x3024.jpg"
+        #expect((trimmed[photo]?["quality"]?.intValue ?? 100) < 70, "\(trimmed[photo]?.serialized.prefix(300) ?? "")")
+        #expect(floored[photo]?["quality"]?.intValue == 70, "\(floored[photo]?.serialized.prefix(300) ?? "")")
+        #expect(trimmed[photo]?["optionsHash"] != floored[photo]?["optionsHash"])
+    }
 }

@@ -53,11 +53,11 @@ struct HostileCorpusTests {
         if item.expectation.hasPrefix("refused") {
             let error = try #require(report.error, "\(item.note): expected a refusal, got \(report.action?.rawValue ?? "?")")
             if item.expectation.hasPrefix("refused:") {
-                #expect(error.code == String(item.expectation.dropFirst("refused:".count)), "\(error)")
+                #expect(error.code.rawValue == String(item.expectation.dropFirst("refused:".count)), "\(error)")
             }
             #expect(written.isEmpty, "a refused input wrote \(written)")
         } else if let error = report.error {
-            #expect(!error.code.isEmpty && !error.message.isEmpty)
+            #expect(!error.message.isEmpty)
             #expect(written.isEmpty, "a failed input wrote \(written)")
         } else {
             let output = try #require(report.output)

@@ -28,8 +28,9 @@ struct OptionContainmentTests {
     static let cases: [Case] = [
         Case(flag: "max-duration", key: "maxDuration", verb: "prepare", text: tinyNumbers + absurdNumbers + ["0.09"],
              json: ["1e-12", "1e-300", "-0", "0", "0.09", "14400.5"] + absurdJSON),
+        // (serve reads a byte count written as a string the way the command line reads it: "5MB" is fine.)
         Case(flag: "max-bytes", key: "maxBytes", verb: "prepare", text: tinyNumbers + absurdNumbers + ["999", "2.5TB", "3000GB", "0.5KB"],
-             json: ["1e-12", "0", "999", "1000.5", "2000000000001"] + absurdJSON),
+             json: ["1e-12", "0", "999", "1000.5", "2000000000001", "\"999\"", "\"2.5TB\"", "\"0.5KB\""] + absurdJSON.filter { $0 != "\"5MB\"" }),
         Case(flag: "max-edge", key: "maxEdge", verb: "prepare", text: tinyNumbers + absurdNumbers + ["15", "65536", "100.5", "1e3"],
              json: ["1e-12", "0", "15", "65536", "100.5"] + absurdJSON),
         Case(flag: "max-frames", key: "maxFrames", verb: "prepare", text: tinyNumbers + absurdNumbers + ["200000", "100001"],

@@ -7,7 +7,7 @@ import Testing
 /// instead of becoming a half-grey picture.
 @Suite("Image refusals")
 struct ImageRefusalTests {
-    static let codes: Set<String> = ["corrupt", "over-cap", "unrecognized-type", "empty", "unsupported"]
+    static let codes: Set<ErrorCode> = ["corrupt", "over-cap", "unrecognized-type", "empty", "unsupported"]
     /// Malformed TestMedia files that are, or are named as, images.
     static let fixtures = CorpusRow.fixtures().filter { row in
         row.file.hasPrefix("malformed/") && (row.kind == "image" || ["jpg", "png", "gif", "webp"].contains(URL(fileURLWithPath: row.file).pathExtension))

@@ -22,7 +22,7 @@ struct ServiceProtocolTests {
         (#"{"id": 6, "op": "probe", "path": "/x", "options": 3}"#, "malformed-request", .number(6)),
         (#"{"id": 8, "op": 1, "path": "/x"}"#, "malformed-request", .number(8)),
     ])
-    func rejects(line: String, code: String, id: JSONValue) {
+    func rejects(line: String, code: ErrorCode, id: JSONValue) {
         do {
             _ = try ServiceRequest.parse(line)
             Issue.record("expected a rejection")

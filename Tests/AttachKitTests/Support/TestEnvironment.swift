@@ -122,21 +122,20 @@ extension AccessLedger {
 enum Through {
     static func probe(_ path: String, scope: URL) throws -> MediaInfo {
         let ledger = try AccessLedger.forTests([scope])
-        let handle = try ledger.acquire(path)
-        let result: Result<MediaInfo, ProbeError>
-        do { result = .success(try Prober().probe(handle)) } catch { result = .failure(error) }
-        handle.release()
+        let result = ledger.withAccess(path, refused: { .failure(.access($0)) }) { handle in
+            Result { () throws(ProbeError) in try Prober().probe(handle) }
+        }
         precondition(ledger.report.isClean, "access ledger not clean: \(ledger.report.problems)")
         return try result.get()
     }
 
     static func validate(_ path: String, scope: URL, profile: Profile, deep: Bool = false) throws -> ValidationReport {
         let ledger = try AccessLedger.forTests([scope])
-        let handle = try ledger.acquire(path)
-        let report = Validator(profile: profile, deep: deep).validate(handle)
-        handle.release()
+        let result = ledger.withAccess(path, refused: { Result<ValidationReport, AccessError>.failure($0) }) {
+            .success(Validator(profile: profile, deep: deep).validate($0))
+        }
         precondition(ledger.report.isClean, "access ledger not clean: \(ledger.report.problems)")
-        return report
+        return try result.get()
     }
 }
 

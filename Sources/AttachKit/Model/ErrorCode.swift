@@ -1,0 +1,128 @@
+/// Every stable error code AttachKit gives, in one place: what `probe`, `validate --deep`,
+/// `prepare`, `thumbnail`, `batch` and `serve` put in `error.code` (the raw value is the wire
+/// text, e.g. `over-cap`), and what each front end does with it.
+///
+/// Each error type (``ProbeError``, ``PrepareError``, ``AccessError``, ``OutputError``,
+/// ``ProfileError``, ``WorkerFailure``, ``ServiceError``, ``OptionsError``) reports its code as
+/// one of these cases, so the same input gives the same code whichever verb or front end meets it.
+public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
+    // MARK: Access
+
+    /// The input (or the folder of an output) does not exist.
+    case notFound = "not-found"
+    /// The path resolves outside every allowed scope, no scope was granted, or it kept changing
+    /// while being opened.
+    case accessDenied = "access-denied"
+    /// Inside a scope but not readable as a file: permissions, a folder, a FIFO, a device.
+    case unreadable
+
+    // MARK: The input
+
+    /// The file has no bytes.
+    case empty
+    /// The bytes are no media format AttachKit knows (text, JSON, unknown binary).
+    case unrecognizedType = "unrecognized-type"
+    /// Broken structure, or (decoding) data that does not decode.
+    case corrupt
+    /// Over a safety cap (pixels, frames, duration, streams, decode memory...), refused before
+    /// any decoding.
+    case overCap = "over-cap"
+    /// The budget cannot be met above the quality floor, minimum bitrate or shortest duration.
+    case cannotFit = "cannot-fit"
+    /// No conversion exists from this input to an allowed type (or no picture for a thumbnail).
+    case unsupported
+
+    // MARK: The work
+
+    /// The time budget (`deadline`) ran out.
+    case deadlineExceeded = "deadline-exceeded"
+    /// libvips or FFmpeg failed while decoding, processing or encoding; or no worker process
+    /// could be started.
+    case processingFailed = "processing-failed"
+    /// The output (or a batch's manifest line) could not be written: a full disk, permissions.
+    case writeFailed = "write-failed"
+    /// The output, re-probed and re-validated, still breaks the profile (a bug guard: never shipped).
+    case outputInvalid = "output-invalid"
+
+    // MARK: Worker processes (batch, serve)
+
+    /// The worker process died (a signal, or an exit in the middle of a job).
+    case crashed
+    /// The worker went over its memory limit.
+    case overMemory = "over-memory"
+    /// The job used more CPU or wall-clock time than allowed.
+    case timedOut = "timed-out"
+
+    // MARK: Requests and options
+
+    /// A `serve` line that is not a request: not JSON, not an object, missing or mistyped fields.
+    case malformedRequest = "malformed-request"
+    /// A `serve` request whose `op` is none of probe, validate, prepare, thumbnail.
+    case unknownOp = "unknown-op"
+    /// An unknown option, or a value outside what it accepts (``OptionLimits``).
+    case badOptions = "bad-options"
+    /// A profile name that is neither built in nor a policy file.
+    case unknownProfile = "unknown-profile"
+    /// A JSON policy that is not valid (bad JSON, an unknown key, a value out of range).
+    case invalidProfile = "invalid-profile"
+
+    // MARK: Access-handle misuse (a bug in the caller)
+
+    /// An access handle was released a second time.
+    case doubleRelease = "double-release"
+    /// An access handle went away without being released.
+    case handleLeak = "handle-leak"
+
+    /// The wire text (`over-cap`), so messages read `over-cap: ...` wherever a code is printed.
+    public var description: String { rawValue }
+
+    /// Whether a batch rerun tries the input again: a failure that may pass next time (a full
+    /// disk, a deadline, an I/O error, a file that was missing or not readable yet). Every other
+    /// failure is final for the same bytes and options (corrupt, not media, over a cap, cannot
+    /// fit, a crashed worker...), and a rerun skips it.
+    public var isRetryable: Bool {
+        switch self {
+        case .writeFailed, .deadlineExceeded, .processingFailed, .accessDenied, .unreadable, .notFound: return true
+        default: return false
+        }
+    }
+
+    /// The exit status of an `attachkit` command that met this error: 64 (usage) for what the
+    /// caller asked wrongly (options, profile, request), 70 (software) for a leaked or doubly
+    /// released access handle, 1 for everything about an input.
+    public var exitStatus: Int32 {
+        switch self {
+        case .badOptions, .unknownProfile, .invalidProfile, .malformedRequest, .unknownOp: return 64
+        case .doubleRelease, .handleLeak: return 70
+        default: return 1
+        }
+    }
+
+    /// The HTTP status an HTTP front end answers with (none exists yet; stated here so one would
+    /// not invent its own table).
+    public var httpStatus: Int {
+        switch self {
+        case .malformedRequest, .unknownOp, .badOptions, .unknownProfile, .invalidProfile: return 400
+        case .accessDenied: return 403
+        case .notFound: return 404
+        case .overCap, .overMemory: return 413
+        case .unrecognizedType, .unsupported: return 415
+        case .empty, .corrupt, .cannotFit, .unreadable: return 422
+        case .timedOut, .deadlineExceeded: return 504
+        case .processingFailed, .writeFailed, .outputInvalid, .crashed, .doubleRelease, .handleLeak: return 500
+        }
+    }
+}
+
+/// An error with a stable ``ErrorCode`` and a message for people: what every front end prints as
+/// `{"code", "message"}` (or `code: message`).
+public protocol CodedError: Error, Sendable {
+    var code: ErrorCode { get }
+    /// What went wrong, for people; names the path or value concerned.
+    var message: String { get }
+}
+
+extension CodedError {
+    /// `{"code", "message"}`: the `error` object of every JSON report and `serve` answer.
+    package var json: JSONValue { .object([("code", .string(code.rawValue)), ("message", .string(message))]) }
+}
