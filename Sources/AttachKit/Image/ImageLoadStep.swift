@@ -76,11 +76,8 @@ struct ImageLoadStep: ImageStep {
     }
 
     private func loadWithFFmpeg(_ work: inout ImageWork, demuxer: String) throws(PrepareError) {
-        // FFmpeg hands over whole frames: refuse a picture too large to hold before decoding it.
-        if let width = work.job.info.width, let height = work.job.info.height,
-           let violation = work.job.safety.wholeFrameViolation(width: width, height: height) {
-            throw .overCap(violation)
-        }
+        // FFmpeg hands over whole frames: a picture too large to hold was refused by the safety
+        // screening (SafetyLimits.violation(for:)); the decoder's own max_pixels backs it up.
         let animated = work.plan.animated
         let selection = work.selection
         let box = work.loadBox

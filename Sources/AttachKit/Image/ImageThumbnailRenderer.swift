@@ -68,11 +68,8 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
                 throw ImageFailure.from(error, step: step)
             }
         case .ffmpeg(let demuxer):
-            // FFmpeg hands over whole frames: a picture too large to hold is refused before it is
-            // decoded, as `prepare` refuses it (over-cap, not a missing decoder).
-            if let width = info.width, let height = info.height, let violation = limits.wholeFrameViolation(width: width, height: height) {
-                throw .overCap(violation)
-            }
+            // FFmpeg hands over whole frames: a picture too large to hold was refused by the safety
+            // screening every verb runs first (SafetyLimits.violation(for:)), as in `prepare`.
             let wanted = frame ?? 0
             let pictures: FFmpegPictureReader.Pictures
             do {

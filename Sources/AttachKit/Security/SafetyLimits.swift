@@ -40,6 +40,12 @@ public struct SafetyLimits: Sendable, Equatable {
         if let pixels = info.pixels, pixels > maxPixels {
             return SafetyViolation(cap: "maxPixels", detail: "\(info.width ?? 0)×\(info.height ?? 0) = \(pixels) px > \(maxPixels)")
         }
+        // Pictures only FFmpeg reads are always decoded whole (video frames are checked where a
+        // decode is planned: a stream copy decodes nothing).
+        if info.kind == .image, info.container.isReadOnlyByFFmpeg, let width = info.width, let height = info.height,
+           let violation = wholeFrameViolation(width: width, height: height) {
+            return violation
+        }
         if let frames = info.frames, info.kind == .image {
             if frames > maxFrames {
                 return SafetyViolation(cap: "maxFrames", detail: "\(frames) frames > \(maxFrames)")

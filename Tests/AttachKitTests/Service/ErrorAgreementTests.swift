@@ -40,7 +40,6 @@ struct ErrorAgreementTests {
     /// thumbnail ("no decoder for this picture"), and `validate --deep` does not say `over-cap`.
     /// Remove it from ``knownMismatches`` once thumbnail and validate agree.
     static let wholeFrameBMP = "bmp_9000x8000.bmp"
-    static let knownMismatches: Set<String> = [wholeFrameBMP]
 
     /// A 1-bit BMP of `width`×`height`, all black.
     static func bmp(width: Int, height: Int) -> Data {
@@ -147,13 +146,7 @@ struct ErrorAgreementTests {
         for (index, path) in inputs.enumerated() {
             let name = PathResolver.fileName(path)
             #expect(served[index] == library[index], "\(name): library \(library[index]), serve \(served[index])")
-            if Self.knownMismatches.contains(name) {
-                withKnownIssue("thumbnail and validate --deep classify the whole-frame cap differently", isIntermittent: true) {
-                    Self.checkVerbsAgree(library[index], name)
-                }
-            } else {
-                Self.checkVerbsAgree(library[index], name)
-            }
+            Self.checkVerbsAgree(library[index], name)
         }
         print("error agreement: \(inputs.count) inputs, 4 verbs, library and serve, in \(Int(Date().timeIntervalSince(start))) s")
     }
