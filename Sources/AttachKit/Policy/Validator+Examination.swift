@@ -1,5 +1,6 @@
 /// One look at a file, the sequence every check of a file goes through (validating an input,
-/// preparing it, re-checking the output): probe the header, check the structure, run the rules.
+/// preparing it, re-checking the output): ``InputScreening`` (probe the header, the caps, the
+/// structure), then the rules.
 struct Examination: Sendable {
     /// The probe result (`path` is the display path).
     var info: MediaInfo
@@ -21,16 +22,10 @@ extension Validator {
     ///     structural check (its verdict is then `.overCap`). Default `false`: every file is checked.
     /// - Throws: the ``ProbeError`` of a file that cannot be probed.
     func examine(path: String, displayPath: String, fileExtension: String?, screened: Bool = false) throws(ProbeError) -> Examination {
-        let probed = try prober.probeWithSniff(path: path, displayPath: displayPath)
-        let structure: StructureVerdict
-        if screened, let violation = safety.violation(for: probed.info) {
-            structure = .overCap(violation)
-        } else {
-            structure = StructureChecker.check(path: path, sniff: probed.sniff, limits: safety)
-        }
+        let look = try InputScreening(prober: prober, safety: safety).look(path: path, displayPath: displayPath, screened: screened)
         let named = fileExtension
-            ?? UniformType.of(container: probed.info.container, kind: probed.info.kind)?.preferredExtension ?? ""
-        return Examination(info: probed.info, structure: structure,
-                           diagnostics: diagnostics(for: probed.info, fileExtension: named, structure: structure))
+            ?? UniformType.of(container: look.info.container, kind: look.info.kind)?.preferredExtension ?? ""
+        return Examination(info: look.info, structure: look.structure,
+                           diagnostics: diagnostics(for: look.info, fileExtension: named, structure: look.structure))
     }
 }

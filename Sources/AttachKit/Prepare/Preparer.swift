@@ -50,11 +50,7 @@ public struct Preparer: Sendable {
         var info = examined.info
         info.path = input.resolvedPath
         report.before = info
-        switch examined.structure {
-        case .corrupt(let reason): throw .corrupt(reason: reason)
-        case .overCap(let violation): throw .overCap(violation)
-        case .intact, .notChecked: break
-        }
+        if let refusal = PrepareError(examined.structure) { throw refusal }
         let findings = examined.diagnostics
         report.diagnostics = findings
         let errors = findings.filter { $0.severity == .error }

@@ -25,11 +25,14 @@ public struct Thumbnailer: Sendable {
             // The renderer opens the file itself: the header is all the probe needs to read here.
             var headerProber = prober
             headerProber.limits.headerOnly = true
-            let probed: (info: MediaInfo, sniff: FormatSniffer.Result)
-            do { probed = try headerProber.probeWithSniff(path: input.path, displayPath: input.requestedPath) } catch { throw PrepareError.probe(error) }
-            let info = probed.info
-            if let violation = safety.violation(for: info) { throw .overCap(violation) }
-            if let refusal = PrepareError(StructureChecker.check(path: input.path, sniff: probed.sniff, limits: safety)) { throw refusal }
+            let look: InputScreening.Look
+            do {
+                look = try InputScreening(prober: headerProber, safety: safety).look(path: input.path, displayPath: input.requestedPath, screened: true)
+            } catch {
+                throw PrepareError.probe(error)
+            }
+            if let refusal = PrepareError(look.structure) { throw refusal }
+            let info = look.info
             let rendered = try render(path: input.path, info: info, request: request, deadline: deadline)
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),
