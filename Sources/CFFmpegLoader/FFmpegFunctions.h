@@ -16,7 +16,6 @@
     F(AK_AVUTIL, int, av_channel_layout_copy, (AVChannelLayout *dst, const AVChannelLayout *src), (dst, src)) \
     V(AK_AVUTIL, av_channel_layout_default, (AVChannelLayout *ch_layout, int nb_channels), (ch_layout, nb_channels)) \
     V(AK_AVUTIL, av_channel_layout_uninit, (AVChannelLayout *channel_layout), (channel_layout)) \
-    F(AK_AVUTIL, int, av_dict_count, (const AVDictionary *m), (m)) \
     V(AK_AVUTIL, av_dict_free, (AVDictionary **m), (m)) \
     F(AK_AVUTIL, AVDictionaryEntry *, av_dict_get, (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags), (m, key, prev, flags)) \
     F(AK_AVUTIL, int, av_dict_set, (AVDictionary **pm, const char *key, const char *value, int flags), (pm, key, value, flags)) \

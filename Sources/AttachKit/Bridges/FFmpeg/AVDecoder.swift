@@ -68,11 +68,7 @@ struct AVDecoder: ~Copyable {
         guard copied >= 0 else { throw fail(FFmpegError(operation: .openDecoder, code: copied)) }
         raw.pointee.pkt_timebase = stream.pointee.time_base
 
-        var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        let opened = avcodec_open2(raw, codec, &dictionary)
-        let unknown = AVDecoder.keys(of: dictionary)
-        av_dict_free(&dictionary)
+        let (opened, unknown) = FFmpegOptions.passing([:], options) { dictionary in avcodec_open2(raw, codec, &dictionary) }
         guard opened >= 0 else { throw fail(FFmpegError(operation: .openDecoder, code: opened)) }
         guard unknown.isEmpty else {
             throw fail(FFmpegError(operation: .options, message: "the \(codecName) decoder does not know option(s) \(unknown.joined(separator: ", "))"))
@@ -122,16 +118,6 @@ struct AVDecoder: ~Copyable {
         throw FFmpegError(operation: .decode, code: status)
     }
 
-    /// The keys left in an options dictionary after FFmpeg took the ones it knows.
-    private static func keys(of dictionary: OpaquePointer?) -> [String] {
-        var keys: [String] = []
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            keys.append(String(cString: next.pointee.key))
-            entry = next
-        }
-        return keys.sorted()
-    }
 }
 
 /// One `AVPacket` with exactly one owner; freed (with its data) when the value goes away.

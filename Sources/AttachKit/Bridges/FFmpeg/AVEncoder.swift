@@ -173,11 +173,7 @@ struct AVEncoder: ~Copyable {
     private static func open(_ raw: UnsafeMutablePointer<AVCodecContext>,
                              options: [String: String]) throws(FFmpegError) -> UnsafeMutablePointer<AVCodecContext> {
         let name = String(cString: raw.pointee.codec.pointee.name)
-        var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        let opened = avcodec_open2(raw, raw.pointee.codec, &dictionary)
-        let unknown = AVOutput.keys(of: dictionary)
-        av_dict_free(&dictionary)
+        let (opened, unknown) = FFmpegOptions.passing([:], options) { dictionary in avcodec_open2(raw, raw.pointee.codec, &dictionary) }
         func fail(_ error: FFmpegError) -> FFmpegError {
             var doomed: UnsafeMutablePointer<AVCodecContext>? = raw
             avcodec_free_context(&doomed)

@@ -31,20 +31,17 @@ struct AVInput: ~Copyable {
         guard let format = av_find_input_format(demuxer) else {
             throw FFmpegError(operation: .openInput, message: "libavformat has no demuxer named \(demuxer)")
         }
-        var options: OpaquePointer?
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
-        av_dict_set(&options, "probesize", String(limits.probeBytes), 0)
-        av_dict_set(&options, "analyzeduration", String(limits.analyzeMicroseconds), 0)
         var raw: UnsafeMutablePointer<AVFormatContext>?
         // The `file:` prefix keeps a path containing ':' from being read as another protocol.
-        let status = avformat_open_input(&raw, "file:" + path, format, &options)
-        let leftover = av_dict_count(options)
-        av_dict_free(&options)
+        let (status, leftover) = FFmpegOptions.passing(["protocol_whitelist": "file", "probesize": String(limits.probeBytes),
+                                                        "analyzeduration": String(limits.analyzeMicroseconds)]) { options in
+            avformat_open_input(&raw, "file:" + path, format, &options)
+        }
         guard status >= 0, let raw else { throw FFmpegError(operation: .openInput, code: status) }
-        guard leftover == 0 else {
+        guard leftover.isEmpty else {
             var doomed: UnsafeMutablePointer<AVFormatContext>? = raw
             avformat_close_input(&doomed)
-            throw FFmpegError(operation: .options, message: "libavformat did not accept \(leftover) input option(s)")
+            throw FFmpegError(operation: .options, message: "libavformat did not accept input option(s) \(leftover.joined(separator: ", "))")
         }
         let infoStatus = readStreamInfo ? avformat_find_stream_info(raw, nil) : 0
         guard infoStatus >= 0 else {

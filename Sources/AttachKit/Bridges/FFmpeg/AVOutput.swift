@@ -26,11 +26,9 @@ struct AVOutput: ~Copyable {
         guard allocated >= 0, let raw else { throw FFmpegError(operation: .openMuxer, code: allocated) }
         // Later reopenings (the faststart rewrite reads the file back) are held to `file` as well.
         raw.pointee.protocol_whitelist = av_strdup("file")
-        var options: OpaquePointer?
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
-        let opened = avio_open2(&raw.pointee.pb, url, AVIO_FLAG_WRITE, nil, &options)
-        let leftover = Self.keys(of: options)
-        av_dict_free(&options)
+        let (opened, leftover) = FFmpegOptions.passing(["protocol_whitelist": "file"]) { options in
+            avio_open2(&raw.pointee.pb, url, AVIO_FLAG_WRITE, nil, &options)
+        }
         guard opened >= 0 else {
             avformat_free_context(raw)
             throw FFmpegError(operation: .openOutput, code: opened)
@@ -104,11 +102,7 @@ struct AVOutput: ~Copyable {
     ///   the muxer does not know is an error, never silently ignored.
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/writeHeader`` or ``FFmpegOperation/options``.
     mutating func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {
-        var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        let status = avformat_write_header(context, &dictionary)
-        let unknown = Self.keys(of: dictionary)
-        av_dict_free(&dictionary)
+        let (status, unknown) = FFmpegOptions.passing([:], options) { dictionary in avformat_write_header(context, &dictionary) }
         guard status >= 0 else { throw FFmpegError(operation: .writeHeader, code: status) }
         headerWritten = true
         guard unknown.isEmpty else {
@@ -158,16 +152,6 @@ struct AVOutput: ~Copyable {
         target.update(from: matrix, count: size)
     }
 
-    /// The keys left in an options dictionary after FFmpeg took the ones it knows.
-    static func keys(of dictionary: OpaquePointer?) -> [String] {
-        var keys: [String] = []
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            keys.append(String(cString: next.pointee.key))
-            entry = next
-        }
-        return keys.sorted()
-    }
 }
 
 extension AVOutput {
