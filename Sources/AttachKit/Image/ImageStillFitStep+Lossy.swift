@@ -134,17 +134,18 @@ extension ImageStillFitStep {
 /// What a lossy fit searches over: the format's quality range and size priors, and the budget.
 struct LossyRange {
     let format: ImageFormat
-    /// ``ImageStillFitStep/jpegCeiling`` or ``ImageStillFitStep/heicCeiling``.
+    /// ``ImageStillFitStep/jpegCeiling`` or ``ImageStillFitStep/heicCeiling``, raised to the floor
+    /// when the floor asked for is higher (a floor of 90 is never encoded at 80).
     let ceiling: Int
-    /// ``PrepareOptions/qualityFloor``, within 1...ceiling.
+    /// ``PrepareOptions/qualityFloor``, within 1...100.
     let floor: Int
     let budget: Int64
     let priors: (slope: Double, curvature: Double, step: Int)
 
     init(format: ImageFormat, qualityFloor: Int, budget: Int64) {
         self.format = format
-        ceiling = format == .jpeg ? ImageStillFitStep.jpegCeiling : ImageStillFitStep.heicCeiling
-        floor = min(ceiling, max(1, qualityFloor))
+        floor = min(100, max(1, qualityFloor))
+        ceiling = max(floor, format == .jpeg ? ImageStillFitStep.jpegCeiling : ImageStillFitStep.heicCeiling)
         self.budget = budget
         priors = format == .jpeg ? ImageStillFitStep.jpegPriors : ImageStillFitStep.heicPriors
     }

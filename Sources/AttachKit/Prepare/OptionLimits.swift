@@ -102,19 +102,24 @@ extension OptionRange where Value: FixedWidthInteger {
         return value
     }
 
-    /// Decimal text (`"200"`, `"-1"`) that is a whole number in the range.
-    /// - Throws: ``OptionError`` for anything else (`"1e5"`, `"nan"`, 30 digits).
+    /// Decimal text that is a whole number in the range, however it is spelled (`"200"`, `"200.0"`,
+    /// `"2e2"`: the same number a JSON request may send).
+    /// - Throws: ``OptionError`` for anything else (`"200.5"`, `"nan"`, `"0x10"`, 30 digits).
     public func check(text: String, key: String? = nil) throws(OptionError) -> Value {
-        guard let value = Value(text), range.contains(value) else { throw error(given: text.debugDescription, key: key) }
+        if let value = Value(text), range.contains(value) { return value }
+        guard let whole = OptionRange.wholeNumber(text: text, scale: 1), let value = Value(exactly: whole), range.contains(value) else {
+            throw error(given: text.debugDescription, key: key)
+        }
         return value
     }
 }
 
 extension OptionRange where Value == Int64 {
     /// A byte count written as text: an integer, optionally with a decimal unit (`500KB`, `5MB`,
-    /// `1.5M`, `2TB`; 1 MB = 1,000,000 bytes, as Apple's limits are stated), in the range. A
-    /// fraction of a byte rounds to the nearest byte.
-    /// - Throws: ``OptionError`` for anything else (NaN, infinities, out of range), never converted.
+    /// `1.5M`, `2TB`; 1 MB = 1,000,000 bytes, as Apple's limits are stated), in the range. The
+    /// count must come out whole: `999.5` and `0.9999KB` are refused, as the JSON number `999.5` is.
+    /// - Throws: ``OptionError`` for anything else (a fraction of a byte, NaN, infinities, out of
+    ///   range), never converted.
     public func check(bytes text: String, key: String? = nil) throws(OptionError) -> Int64 {
         let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
         let upper = text.uppercased()
@@ -125,7 +130,7 @@ extension OptionRange where Value == Int64 {
             scale = factor
             break
         }
-        guard OptionRange.isDecimal(number), let value = Double(number), let bytes = (value * scale).checkedInteger(as: Int64.self),
+        guard let whole = OptionRange.wholeNumber(text: number, scale: scale), let bytes = Int64(exactly: whole),
               range.contains(bytes) else {
             throw OptionError(key: key ?? self.key, expected: expected + " such as 5000000 or 5MB", given: text.debugDescription)
         }
@@ -152,6 +157,16 @@ extension OptionRange where Value == Double {
 }
 
 extension OptionRange {
+    /// The whole number decimal `text` × `scale` is, `nil` when it is not one (a fraction, NaN, an
+    /// infinity, not decimal). Products a binary fraction misses by rounding (`1.1` × 10⁶ is
+    /// 1,100,000.0000000002) count as whole: the error allowed is a billionth of the value.
+    static func wholeNumber(text: String, scale: Double) -> Double? {
+        guard isDecimal(text), let value = Double(text), value.isFinite else { return nil }
+        let product = value * scale, whole = product.rounded()
+        guard product.isFinite, abs(product - whole) <= 1e-9 * max(1, abs(product)) else { return nil }
+        return whole == 0 ? 0 : whole
+    }
+
     /// Whether `text` is written in decimal (`12`, `-0.5`, `1e-3`): Swift's `Double(_:)` also reads
     /// hexadecimal (`0x10`), `nan` and `inf`, which no option means.
     public static func isDecimal(_ text: String) -> Bool {

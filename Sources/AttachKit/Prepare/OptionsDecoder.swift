@@ -141,7 +141,9 @@ package struct OptionsDecoder: Sendable {
             switch source.value(limit.key) {
             case nil: return nil
             case .text(let typed): return try text(typed)
-            case .json(let json) where json.doubleValue != nil: return try number(json.doubleValue!)
+            case .json(let json) where json.doubleValue != nil:
+                // Refused as written (`1e400`, not `inf`).
+                do { return try number(json.doubleValue!) } catch { throw limit.error(given: json.serialized) }
             case .json(.string(let written)) where string != nil: return try string!(written)
             case let value?: throw limit.error(given: Self.text(of: value))
             }

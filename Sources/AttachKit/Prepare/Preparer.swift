@@ -177,6 +177,13 @@ public struct Preparer: Sendable {
     }
 
     /// The file name without its last extension.
+    /// Removes, in the output folder, the temporaries a killed run left for `stems` (their process
+    /// is gone); a live run's are never touched. Returns how many were removed.
+    @discardableResult
+    package func removeStaleTemporaries(stems: Set<String>) -> Int {
+        AtomicOutput.removeStaleTemporaries(in: options.outputFolder, stems: stems)
+    }
+
     static func stem(of path: String) -> String {
         OutputNamer.split(PathResolver.fileName(path)).stem
     }

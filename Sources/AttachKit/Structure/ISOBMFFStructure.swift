@@ -68,6 +68,7 @@ enum ISOBMFFStructure {
                 throw StructureProblem("\(remaining) stray byte(s) at byte \(position) where a box header should be (truncated box)")
             }
             let box = try header(reader, at: position, end: end)
+            if box.type == "mvhd" || box.type == "mdhd" { try timescaleIsSet(reader, header: box) }
             boxes.append(box)
             if depth < maximumDepth, containers.contains(box.type) || (box.type == "meta" && depth == 0) {
                 let childStart = box.type == "meta" ? metaChildrenStart(reader, meta: box) : box.dataOffset
@@ -78,6 +79,17 @@ enum ISOBMFFStructure {
             position = box.end
         }
         return boxes
+    }
+
+    /// A movie or media header (`mvhd`, `mdhd`) must give a time unit: with a timescale of 0 no
+    /// duration or timestamp means anything (FFmpeg silently takes 1, so a 2 s clip "lasts" 2000 s).
+    static func timescaleIsSet(_ reader: borrowing FileReader, header box: Box) throws(StructureProblem) {
+        let bytes = reader.read(at: box.dataOffset, count: 24)
+        guard bytes.count >= 4 else { throw StructureProblem("'\(box.type)' at byte \(box.offset) is too short for its header") }
+        // Version 0: creation and modification times of 4 bytes each; version 1: 8 bytes each.
+        let at = bytes.u8(0) == 1 ? 20 : 12
+        guard bytes.count >= at + 4 else { throw StructureProblem("'\(box.type)' at byte \(box.offset) is too short for its timescale") }
+        guard bytes.be32(at) != 0 else { throw StructureProblem("'\(box.type)' at byte \(box.offset) has a timescale of 0 (no unit of time)") }
     }
 
     /// Where a `meta` box's children start: ISO's `meta` is a full box (4 bytes of version and

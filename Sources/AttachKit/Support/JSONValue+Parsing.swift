@@ -122,7 +122,9 @@ private struct JSONParser {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw JSONParseError(offset: start, reason: "number out of range") }
+        // A number past Double's range reads as ±infinity (its text is kept): the value's reader
+        // refuses it by name (an option out of its range), and an id echoes back as written.
+        guard let value = Double(text) else { throw JSONParseError(offset: start, reason: "invalid number") }
         return .parsedNumber(value, text: text)
     }
 

@@ -22,6 +22,11 @@ public struct Thumbnailer: Sendable {
             guard !outputPath.hasSuffix("/"), !FileSystem.isDirectory(outputPath) else {
                 throw .output(.system(operation: "write", path: outputPath, reason: "is a folder; give the thumbnail's file path (e.g. \(outputPath.hasSuffix("/") ? outputPath : outputPath + "/")thumbnail.jpg)"))
             }
+            // iOS reads the type from the extension: JPEG bytes under another name would not show.
+            let named = PathResolver.fileExtension(outputPath).lowercased()
+            guard named.isEmpty || named == "jpg" || named == "jpeg" else {
+                throw .unsupported(reason: "a thumbnail is a JPEG: name it .jpg or .jpeg, not .\(named)")
+            }
             // The renderer opens the file itself: the header is all the probe needs to read here.
             var headerProber = prober
             headerProber.limits.headerOnly = true

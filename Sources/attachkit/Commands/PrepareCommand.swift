@@ -54,9 +54,11 @@ struct PrepareCommand: Command {
         var failures = 0
         var status = ExitCode.success
         var names = OutputNamer()
+        let stems = inputs.files.map { names.claim(fileName: String($0.split(separator: "/").last ?? "")) }
+        // A run killed earlier (SIGKILL, power loss) may have left its temporaries for these names.
+        preparer.removeStaleTemporaries(stems: Set(stems))
         var table = Table(["", "INPUT", "ACTION", "OUTPUT", "BEFORE", "AFTER", "MS"])
-        for path in inputs.files {
-            let stem = names.claim(fileName: String(path.split(separator: "/").last ?? ""))
+        for (path, stem) in zip(inputs.files, stems) {
             let report = inputs.ledger.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
                 preparer.prepare($0, ledger: inputs.ledger, outputStem: stem)
             }

@@ -62,7 +62,7 @@ struct OptionsDecoderTests {
     @Test("an error names the key; the command line renders the flag, serve the key", arguments: [
         (OptionValue.text("0.05"), JSONValue.number(0.05), "maxDuration", "--max-duration"),
         (.text("5XB"), .string("5XB"), "maxBytes", "--max-bytes"),
-        (.text("1e3"), .number(100.5), "maxEdge", "--max-edge"),
+        (.text("100.5"), .number(100.5), "maxEdge", "--max-edge"),
         (.text("slow"), .string("slow"), "trim", "--trim"),
         (.text("2,2,1,1"), .string("2,2,1,1"), "clip", "--clip"),
         (.text("101"), .bool(true), "qualityFloor", "--quality-floor"),
