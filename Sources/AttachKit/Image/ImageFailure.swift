@@ -23,9 +23,12 @@ enum ImageFailure {
         switch error.operation {
         case .findDecoder:
             return .unsupported(reason: "no decoder for this picture: \(error.message)")
+        case .loadLibrary:
+            // As the prober reports it for a file that needs FFmpeg: this machine cannot read it.
+            return .probe(.unreadable(path: "", reason: error.message))
         case .openInput, .streamInfo, .readPacket, .decode, .openDecoder:
             return .corrupt(reason: "the image does not decode: \(error.message)")
-        case .loadLibrary, .seek, .attachedPicture, .options, .packetAlloc, .frameAlloc, .audioFIFO, .findEncoder, .openEncoder, .encode,
+        case .seek, .attachedPicture, .options, .packetAlloc, .frameAlloc, .audioFIFO, .findEncoder, .openEncoder, .encode,
              .openMuxer, .openOutput, .addStream, .writeHeader, .writePacket, .writeTrailer, .closeOutput, .openResampler,
              .resample, .openScaler, .scale:
             return .processing(step: step, reason: error.description)

@@ -7,12 +7,18 @@ extension DeepCheck {
 
     /// Decodes every packet of every audio/video stream that is not an attached picture, one stream
     /// per pass (one decoder alive at a time), then compares the longest decoded stream with the
-    /// duration the container declares.
-    static func decodeAudioVideo(path: String, info: MediaInfo) -> StructureVerdict {
-        guard let demuxer = Demuxers.name(for: info.container) else { return .notChecked }
+    /// duration the container declares (not for pictures: an animation's frame timing is checked
+    /// by its own structure check).
+    /// - Parameter chosen: the demuxer to read with; default the container's (``Demuxers``).
+    /// - Returns: ``StructureVerdict/notChecked`` when FFmpeg cannot be loaded on this machine (the
+    ///   file may be fine).
+    static func decodeAudioVideo(path: String, info: MediaInfo, demuxer chosen: String? = nil) -> StructureVerdict {
+        guard let demuxer = chosen ?? Demuxers.name(for: info.container) else { return .notChecked }
         let streams: [AVStreamInfo]
         do {
             streams = try AVInput(path: path, demuxer: demuxer).streams
+        } catch where error.operation == .loadLibrary {
+            return .notChecked
         } catch {
             return .corrupt(reason: "libavformat cannot read the file: \(error)")
         }
@@ -34,7 +40,7 @@ extension DeepCheck {
             }
             if let seconds = duration.seconds { longest = max(longest ?? 0, seconds) }
         }
-        if let declared = info.duration, info.durationIsEstimate != true, declared > 0, let decoded = longest,
+        if info.kind != .image, let declared = info.duration, info.durationIsEstimate != true, declared > 0, let decoded = longest,
            decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
             return .corrupt(reason: "the media decodes to \(rounded(decoded)) s but the container declares \(rounded(declared)) s (data missing)")
         }

@@ -40,6 +40,10 @@ enum DeepCheck {
         }
         if info.kind == .image, !info.container.isReadOnlyByFFmpeg,
            let verdict = decodeImage(path: path, info: info) {
+            // libvips reads an APNG's first frame only: the others are decoded through FFmpeg.
+            if case .intact = verdict, info.codec == .apng, (info.frames ?? 1) > 1 {
+                return decodeAudioVideo(path: path, info: info, demuxer: "apng")
+            }
             return verdict
         }
         return decodeAudioVideo(path: path, info: info)

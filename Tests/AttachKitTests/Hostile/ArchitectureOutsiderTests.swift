@@ -107,4 +107,40 @@ struct ArchitectureOutsiderTests {
         #expect(FileManager.default.fileExists(atPath: live), "a live process's temporary is never touched")
         #expect(FileManager.default.fileExists(atPath: other), "only this run's names are swept")
     }
+
+    /// The TestMedia APNG with its 5th frame's compressed data replaced (CRCs fixed, so the
+    /// structure holds): libvips decodes the first frame only, so the frames after it are decoded
+    /// through FFmpeg; the file is corrupt from validate --deep and prepare (never passed through).
+    @Test("an APNG whose later frame does not decode is corrupt, not passed through")
+    func apngLaterFrame() throws {
+        let folder = TestEnvironment.temporaryFolder("apng-frame")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("images/png_apng_animated_160x120.png"))))
+        var out = Array(original[0..<8])
+        var index = 8, frames = 0
+        func be32(_ at: Int) -> Int { original[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        while index + 12 <= original.count {
+            let length = be32(index)
+            let type = Array(original[(index + 4)..<(index + 8)])
+            var body = Array(original[(index + 8)..<(index + 8 + length)])
+            if type == Array("fdAT".utf8) {
+                frames += 1
+                if frames == 5 { body = Array(body[0..<4]) + [0x78, 0x9C] + Array(repeating: 0xFF, count: body.count - 6) }
+            }
+            let crc = CRC32.update(CRC32.update(0, type), body)
+            out += [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + type + body
+            out += [UInt8(crc >> 24 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+            index += 12 + length
+        }
+        #expect(frames >= 5)
+        let input = folder.appendingPathComponent("apng.png").path
+        try Data(out).write(to: URL(fileURLWithPath: input))
+
+        let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", input])
+        #expect(deep.stdout.contains(#""code":"corrupt""#), "\(deep.stdout)")
+        let prepare = try TestEnvironment.runAttachKit(["prepare", "--json", "--out", folder.appendingPathComponent("out").path, input])
+        #expect(prepare.stdout.contains(#""code":"corrupt""#), "\(prepare.stdout)")
+        // The untouched animation still passes.
+        let intact = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", TestEnvironment.fixture("images/png_apng_animated_160x120.png")])
+        #expect(!intact.stdout.contains(#""code":"corrupt""#), "\(intact.stdout)")
+    }
 }
