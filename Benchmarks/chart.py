@@ -120,7 +120,8 @@ def transcodes(budget):
     """Wall time against clip length of the VP9 transcodes, per resolution and preset."""
     lines = OrderedDict()
     for row in budget:
-        if not row["scenario_or_operation"].startswith("VP9") or row["status"] != "ok":
+        # A deadline row measures a refusal (no output, no time): not a point on a line.
+        if not row["scenario_or_operation"].startswith("VP9") or row["status"] != "ok" or float(row["wall_median_s"] or 0) <= 0:
             continue
         preset = row["scenario_or_operation"].split(" ")[-1]
         resolution = row["tool_or_input"].split(" ")[0]
