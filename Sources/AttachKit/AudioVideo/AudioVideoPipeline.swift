@@ -33,10 +33,7 @@ struct AudioVideoPipeline: MediaPipeline {
         }
         try job.deadline.check("transcoding")
         // Re-encoding decodes whole frames: refuse a picture too large to hold, from the header.
-        if let width = job.info.width, let height = job.info.height,
-           let violation = job.safety.wholeFrameViolation(width: width, height: height) {
-            throw .overCap(violation)
-        }
+        if let violation = job.safety.wholeFrameViolation(of: job.info) { throw .overCap(violation) }
         // ...and the decoder's reference frames with x264's at the output size must fit the budget.
         if let video = strategy.template.video,
            let memory = DecodeMemoryEstimator.transcode(job.info, threads: DecodeMemoryEstimator.threads(job.options.threads),

@@ -18,9 +18,7 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
         var shown: Double?
         switch located.kind {
         case .picture(let stream):
-            if let width = info.width, let height = info.height, let violation = limits.wholeFrameViolation(width: width, height: height) {
-                throw .overCap(violation)
-            }
+            if let violation = limits.wholeFrameViolation(of: info) { throw .overCap(violation) }
             if let memory = DecodeMemoryEstimator.videoDecoder(info, threads: DecodeMemoryEstimator.threads(decoding.threads)),
                let violation = limits.decodeViolation(memory, loadedPixels: 0) {
                 throw .overCap(violation)

@@ -76,8 +76,10 @@ struct ImageLoadStep: ImageStep {
     }
 
     private func loadWithFFmpeg(_ work: inout ImageWork, demuxer: String) throws(PrepareError) {
-        // FFmpeg hands over whole frames: a picture too large to hold was refused by the safety
-        // screening (SafetyLimits.violation(for:)); the decoder's own max_pixels backs it up.
+        // FFmpeg hands over whole frames: refuse a picture too large to hold before decoding it
+        // (the screening already refused the containers only FFmpeg reads; this is also reached by
+        // pictures libvips turned out not to open, such as a 12-bit JPEG, and by APNG animations).
+        if let violation = work.job.safety.wholeFrameViolation(of: work.job.info) { throw .overCap(violation) }
         let animated = work.plan.animated
         let selection = work.selection
         let box = work.loadBox

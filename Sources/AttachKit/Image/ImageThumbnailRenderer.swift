@@ -68,8 +68,9 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
                 throw ImageFailure.from(error, step: step)
             }
         case .ffmpeg(let demuxer):
-            // FFmpeg hands over whole frames: a picture too large to hold was refused by the safety
-            // screening every verb runs first (SafetyLimits.violation(for:)), as in `prepare`.
+            // FFmpeg hands over whole frames: a picture too large to hold is refused before it is
+            // decoded, as `prepare` refuses it (over-cap, not a missing decoder).
+            if let violation = limits.wholeFrameViolation(of: info) { throw .overCap(violation) }
             let wanted = frame ?? 0
             let pictures: FFmpegPictureReader.Pictures
             do {

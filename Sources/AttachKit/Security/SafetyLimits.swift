@@ -42,8 +42,7 @@ public struct SafetyLimits: Sendable, Equatable {
         }
         // Pictures only FFmpeg reads are always decoded whole (video frames are checked where a
         // decode is planned: a stream copy decodes nothing).
-        if info.kind == .image, info.container.isReadOnlyByFFmpeg, let width = info.width, let height = info.height,
-           let violation = wholeFrameViolation(width: width, height: height) {
+        if info.kind == .image, info.container.isReadOnlyByFFmpeg, let violation = wholeFrameViolation(of: info) {
             return violation
         }
         if let frames = info.frames, info.kind == .image {
@@ -80,8 +79,12 @@ public struct SafetyLimits: Sendable, Equatable {
                                detail: "decoding needs about \(DecodeMemory.megabytes(bytes)) (\(memory.basis)), over \(DecodeMemory.megabytes(maxDecodeBytes))")
     }
 
-    /// The cap a picture decoded whole into memory is over, if any (see ``maxWholeFramePixels``).
-    public func wholeFrameViolation(width: Int, height: Int) -> SafetyViolation? {
+    /// The cap `info`'s picture is over when it is decoded whole into memory (see
+    /// ``maxWholeFramePixels``): checked wherever a whole-frame decode is decided (pictures only
+    /// FFmpeg reads, here; pictures libvips turns out not to open, video frames to re-encode, poster
+    /// frames, in their pipelines). `nil` within the cap or without dimensions.
+    public func wholeFrameViolation(of info: MediaInfo) -> SafetyViolation? {
+        guard let width = info.width, let height = info.height else { return nil }
         let pixels = Int64(width) * Int64(height)
         guard pixels > maxWholeFramePixels else { return nil }
         return SafetyViolation(cap: "maxWholeFramePixels",

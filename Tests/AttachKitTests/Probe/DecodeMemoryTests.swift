@@ -87,11 +87,16 @@ struct DecodeMemoryTests {
     }
 
     static func pictures(_ bytes: [UInt8]) throws -> [HEIFItems.Picture] {
-        let url = TestEnvironment.temporaryFolder("decode-memory").appendingPathComponent("grid.heic")
+        try read(bytes, named: "grid.heic") { HEIFItems.pictures($0) }
+    }
+
+    /// What `parse` reads from `bytes` written to a file named `name`; it must read something.
+    static func read<T>(_ bytes: [UInt8], named name: String, _ parse: (borrowing FileReader) -> T?) throws -> T {
+        let url = TestEnvironment.temporaryFolder("decode-memory").appendingPathComponent(name)
         try Data(bytes).write(to: url)
         let reader = try FileReader(path: url.path)
-        let pictures = HEIFItems.pictures(reader)
-        return try #require(pictures)
+        let parsed = parse(reader)
+        return try #require(parsed)
     }
 
     @Test("a grid reusing one tile 100 times: 16380² canvas, 1 distinct tile, over the budget")
@@ -144,11 +149,7 @@ struct DecodeMemoryTests {
     }
 
     static func frame(_ bytes: [UInt8]) throws -> JPEGFrameHeader {
-        let url = TestEnvironment.temporaryFolder("decode-memory").appendingPathComponent("frame.jpg")
-        try Data(bytes).write(to: url)
-        let reader = try FileReader(path: url.path)
-        let frame = JPEGFrameHeader.read(reader)
-        return try #require(frame)
+        try read(bytes, named: "frame.jpg") { JPEGFrameHeader.read($0) }
     }
 
     @Test("a progressive 16000² 4:2:0 JPEG holds 768 MB of coefficients; the baseline one streams")
