@@ -17,7 +17,7 @@ enum PosterPicture {
                                   rotation: rotation, clip: clip, longEdge: longEdge)
         let pixels: [UInt8]
         do {
-            var scaler = try AVScaler(width: layout.width, height: layout.height, format: .rgb24, filter: .area)
+            var scaler = try AVScaler(width: layout.width, height: layout.height, format: .rgb24, filter: .areaFullChroma)
             pixels = try scaler.packedPixels(of: frame)
         } catch {
             throw ClipErrors.processing("converting the poster frame", error)

@@ -43,9 +43,10 @@ final class VideoEncodeStage: ClipStage {
         // A keyframe every 2 s at most: quick seeking for the poster frame and the player.
         // Clamped: the frame rate is 1...240 fps (``AVInput/frameRate(of:)``), so 2...480 frames.
         settings.gopSize = (2 / frameDuration).clampedInteger(in: 1...480)
-        settings.colour = input.colour(of: plan.index)
+        // The source's colours, tagged explicitly, in limited range: the scaler converts no matrix.
+        settings.colour = input.colour(of: plan.index).encodedOutput(height: info.height)
         do {
-            scaler = try AVScaler(width: encode.width, height: encode.height, format: settings.pixelFormat)
+            scaler = try AVScaler(width: encode.width, height: encode.height, format: settings.pixelFormat, colour: settings.colour)
             encoder = try AVEncoder(video: settings, globalHeader: globalHeader)
             decoded = try AVFrameBuffer()
             scaled = try AVFrameBuffer()
@@ -120,7 +121,9 @@ final class VideoEncodeStage: ClipStage {
         } catch {
             throw ClipErrors.processing("scaling video", error)
         }
-        var pts = encoder.timeBase.timestamp(time - base)
+        // A frame kept from just before an exact cut (it is the one showing at the cut) starts the
+        // clip at 0 rather than before it, where the edit list would hide it.
+        var pts = encoder.timeBase.timestamp(max(0, time - base))
         if pts <= lastPts { pts = lastPts + 1 }
         lastPts = pts
         scaled.prepareForEncoding(at: pts)

@@ -10,19 +10,6 @@ enum EncodeStep: Sendable, Equatable {
     case endOfStream
 }
 
-/// A video stream's colour description, as the ITU-T H.273 code points FFmpeg's enums use
-/// (2 = unspecified): carried from a decoded input to the encoded output, never decided here.
-struct VideoColour: Sendable, Equatable {
-    /// Matrix coefficients (`AVColorSpace`: 1 BT.709, 6 BT.601...).
-    var matrix: Int
-    /// Colour primaries (`AVColorPrimaries`).
-    var primaries: Int
-    /// Transfer characteristics (`AVColorTransferCharacteristic`).
-    var transfer: Int
-
-    static let unspecified = VideoColour(matrix: 2, primaries: 2, transfer: 2)
-}
-
 /// The audio sample layouts AttachKit encodes from.
 enum SampleFormat: Sendable, Equatable {
     /// 32-bit float, one plane per channel (`AV_SAMPLE_FMT_FLTP`).
@@ -56,8 +43,8 @@ struct VideoEncoderSettings: Sendable {
     var gopSize: Int?
     /// Encoder private options (x264: `preset`, `profile`...). Unknown ones are errors.
     var options: [String: String] = [:]
-    /// Colour description written to the stream. Default unspecified. The range is always limited
-    /// (what ``AVScaler`` writes for YUV).
+    /// Colour description written to the stream (matrix, primaries, transfer and range). Default
+    /// unspecified, limited range. The frames sent must be in it (``AVScaler`` writes them so).
     var colour = VideoColour.unspecified
 }
 
@@ -100,7 +87,7 @@ struct AVEncoder: ~Copyable {
         if let maxRate = settings.maxRate { raw.pointee.rc_max_rate = Int64(maxRate) }
         if let bufferSize = settings.bufferSize { raw.pointee.rc_buffer_size = Int32(clamping: bufferSize) }
         if let gop = settings.gopSize { raw.pointee.gop_size = Int32(gop) }
-        raw.pointee.color_range = AVCOL_RANGE_MPEG
+        raw.pointee.color_range = settings.colour.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         raw.pointee.colorspace = AVColorSpace(rawValue: UInt32(clamping: settings.colour.matrix))
         raw.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(clamping: settings.colour.primaries))
         raw.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(clamping: settings.colour.transfer))

@@ -96,7 +96,8 @@ extension AVInput {
         guard let parameters = context.pointee.streams[index]?.pointee.codecpar else { return .unspecified }
         return VideoColour(matrix: Int(parameters.pointee.color_space.rawValue),
                            primaries: Int(parameters.pointee.color_primaries.rawValue),
-                           transfer: Int(parameters.pointee.color_trc.rawValue))
+                           transfer: Int(parameters.pointee.color_trc.rawValue),
+                           fullRange: parameters.pointee.color_range == AVCOL_RANGE_JPEG)
     }
 
     /// One entry of a stream's sample index: where a sample's bytes lie in the file.

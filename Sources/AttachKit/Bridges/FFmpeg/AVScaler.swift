@@ -49,6 +49,11 @@ enum ScalingFilter: Sendable, Equatable {
 /// A libswscale context converting frames to one size and pixel format, with exactly one owner;
 /// freed when the value goes away. The source may change size or format between frames (the
 /// context is rebuilt then, `sws_getCachedContext`).
+///
+/// Colour is converted at most once and only where the formats need it: YUV to YUV keeps the
+/// source's matrix unless a different ``colour`` is asked for (libswscale would otherwise go
+/// through RGB and back, shifting levels), and turns full range into limited range; YUV to RGB
+/// uses the source's matrix and range.
 struct AVScaler: ~Copyable {
     private var context: OpaquePointer?
     let width: Int
@@ -57,15 +62,21 @@ struct AVScaler: ~Copyable {
     /// How the picture is resampled. Default ``ScalingFilter/bicubic`` (sharp, cheap enough for
     /// one pass over every frame).
     let filter: ScalingFilter
+    /// The colour description YUV output is written in (and tagged with). Default `nil`: the
+    /// source frame's own, resolved (``VideoColour/resolved(height:)``), in limited range. RGB
+    /// output is always full range, converted with the source's matrix.
+    let colour: VideoColour?
 
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openScaler`` for a size of zero or less.
-    init(width: Int, height: Int, format: PictureFormat, filter: ScalingFilter = .bicubic) throws(FFmpegError) {
+    init(width: Int, height: Int, format: PictureFormat, filter: ScalingFilter = .bicubic,
+         colour: VideoColour? = nil) throws(FFmpegError) {
         try FFmpegLibrary.require()
         guard width > 0, height > 0 else { throw FFmpegError(operation: .openScaler, message: "cannot scale to \(width)×\(height)") }
         self.width = width
         self.height = height
         self.format = format
         self.filter = filter
+        self.colour = colour
     }
 
     deinit {
@@ -73,8 +84,7 @@ struct AVScaler: ~Copyable {
     }
 
     /// Converts `source` into `target` (whose previous buffers are released; new ones are allocated),
-    /// copying timestamps and frame properties. Limited-range YUV is written; the source's range and
-    /// matrix are honoured (full-range JPEG-style YUV, BT.709 HD).
+    /// copying timestamps and frame properties and tagging the target with its colour description.
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/scale``.
     mutating func scale(_ source: borrowing AVFrameBuffer, into target: borrowing AVFrameBuffer) throws(FFmpegError) {
         let src = source.pointer
@@ -86,11 +96,14 @@ struct AVScaler: ~Copyable {
         context = sws_getCachedContext(context, src.pointee.width, src.pointee.height, format,
                                        Int32(width), Int32(height), pixelFormat, filter.flags, nil, nil, nil)
         guard let context else { throw FFmpegError(operation: .scale, message: "libswscale cannot convert \(Self.name(format)) to \(Self.name(pixelFormat))") }
-        let fullRange = src.pointee.color_range == AVCOL_RANGE_JPEG || Self.isFullRangeFormat(format)
-        let targetFullRange = Self.isRGB(pixelFormat) || Self.isFullRangeFormat(pixelFormat)
-        let matrix = sws_getCoefficients(Self.matrix(for: src.pointee.colorspace, height: Int(src.pointee.height)))
-        let targetMatrix = sws_getCoefficients(SWS_CS_DEFAULT)
-        sws_setColorspaceDetails(context, matrix, fullRange ? 1 : 0, targetMatrix, targetFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+        let input = source.colour.resolved(height: Int(src.pointee.height))
+        let rgb = Self.isRGB(pixelFormat)
+        var output = rgb ? input : (colour ?? input)
+        output.fullRange = rgb || (colour?.fullRange ?? false)
+        // The same coefficient table on both sides is what keeps libswscale from converting YUV to
+        // YUV through RGB (its "cascaded context"); the ranges are converted in place.
+        sws_setColorspaceDetails(context, sws_getCoefficients(Int32(input.matrix)), input.fullRange ? 1 : 0,
+                                 sws_getCoefficients(Int32(output.matrix)), output.fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
 
         target.unref()
         let dst = target.pointer
@@ -101,7 +114,7 @@ struct AVScaler: ~Copyable {
         guard allocated >= 0 else { throw FFmpegError(operation: .scale, code: allocated) }
         let copied = av_frame_copy_props(dst, src)
         guard copied >= 0 else { throw FFmpegError(operation: .scale, code: copied) }
-        dst.pointee.color_range = targetFullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        target.tag(rgb ? VideoColour(matrix: 0, primaries: output.primaries, transfer: output.transfer, fullRange: true) : output)
         dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         let status = sws_scale_frame(context, dst, src)
         guard status >= 0 else { throw FFmpegError(operation: .scale, code: status) }
@@ -121,30 +134,33 @@ struct AVScaler: ~Copyable {
         return pixels
     }
 
-    /// The libswscale matrix for a frame's colour space: as tagged, else BT.709 for HD and BT.601
-    /// for SD (what players assume for untagged video).
-    private static func matrix(for space: AVColorSpace, height: Int) -> Int32 {
-        switch space {
-        case AVCOL_SPC_BT709: return SWS_CS_ITU709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
-        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
-        case AVCOL_SPC_FCC: return SWS_CS_FCC
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
-        default: return height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
-        }
-    }
-
     private static func isRGB(_ format: AVPixelFormat) -> Bool {
         guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
         return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB)) != 0
     }
 
-    /// The deprecated `yuvj*` formats are full-range YUV by definition (MJPEG decoders still use them).
-    private static func isFullRangeFormat(_ format: AVPixelFormat) -> Bool {
-        [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].contains(format)
-    }
-
     static func name(_ format: AVPixelFormat) -> String {
         av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "pixel format \(format.rawValue)"
+    }
+}
+
+extension AVFrameBuffer {
+    /// The frame's colour description as decoded (the deprecated `yuvj*` formats are full range
+    /// by definition: MJPEG decoders still use them).
+    var colour: VideoColour {
+        let frame = pointer.pointee
+        let format = AVPixelFormat(rawValue: frame.format)
+        let jpegFormats = [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P]
+        return VideoColour(matrix: Int(frame.colorspace.rawValue), primaries: Int(frame.color_primaries.rawValue),
+                           transfer: Int(frame.color_trc.rawValue),
+                           fullRange: frame.color_range == AVCOL_RANGE_JPEG || jpegFormats.contains(format))
+    }
+
+    /// Writes `colour` into the frame's colour fields.
+    func tag(_ colour: VideoColour) {
+        pointer.pointee.colorspace = AVColorSpace(rawValue: UInt32(clamping: colour.matrix))
+        pointer.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(clamping: colour.primaries))
+        pointer.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(clamping: colour.transfer))
+        pointer.pointee.color_range = colour.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
     }
 }
