@@ -166,6 +166,9 @@ struct Scenarios {
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: out + "/ff.mp4")[.size] as? Int) ?? 0
             figures.append(("ffmpeg bytes (budget 5000000)", "\(size) (\(fmt(Double(size) / 50_000, 1)) %\(size > 5_000_000 ? ", OVER" : ""))"))
+            if let output = (try? JSONValue.parse(report.trimmingCharacters(in: .whitespacesAndNewlines)))?["output"]?.stringValue {
+                figures += VideoFidelity(clip: clip, seconds: seconds, scratch: out + "/fidelity").figures(output: output)
+            }
             return figures
         }
     }
