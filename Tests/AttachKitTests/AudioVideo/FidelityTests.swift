@@ -157,6 +157,16 @@ struct FidelityTests {
         try Self.comparePicture(jpeg, referenceInput: ["-i", path])
     }
 
+    @Test("FFmpeg-decoded stills from the corpus keep their levels (12-bit JPEG, HEIF sequence)", .needsCorpus, arguments: [
+        "images/jpeg_12bit_precision.jpg", "images/heic_sequence_msf1.heic",
+    ])
+    func ffmpegStillsFromCorpus(file: String) throws {
+        let corpus = TestEnvironment.corpus!
+        let path = corpus.appendingPathComponent(file).path
+        let (_, jpeg) = try ImageThumbnailTests.thumbnail(path, scope: corpus, request: ThumbnailRequest(size: 256))
+        try Self.comparePicture(jpeg, referenceInput: ["-i", path])
+    }
+
     @Test("a JPEG XL (decoded by FFmpeg) keeps its levels")
     func jpegXL() throws {
         let folder = TestEnvironment.temporaryFolder("jxl")
