@@ -167,6 +167,49 @@ struct FidelityTests {
         try Self.comparePicture(jpeg, referenceInput: ["-i", path])
     }
 
+    @Test("an animated WebP made a GIF keeps its levels (first frame, libvips both sides)")
+    func animatedWebPToGIF() throws {
+        let path = TestEnvironment.fixture("images/webp_animated_320x240.webp")
+        let outcome = try ImagePrepare.run(path, scope: TestEnvironment.testMedia, profile: .ios)
+        let output = try #require(outcome.report.output)
+        #expect(outcome.report.after?.container == .gif)
+        let ours = try ImagePixels.meanColour(output), theirs = try ImagePixels.meanColour(path)
+        #expect(zip(ours, theirs).allSatisfy { abs($0 - $1) <= Self.levelTolerance }, "mean RGB: GIF \(ours), WebP \(theirs)")
+    }
+
+    @Test("an APNG with transparency keeps its alpha through FFmpeg (made a GIF: on-off alpha, which GIF can hold)")
+    func apngAlpha() throws {
+        let folder = TestEnvironment.temporaryFolder("apng-alpha")
+        let path = folder.appendingPathComponent("alpha.png").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.6", "-vf",
+                            "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(X,48),255,0)'",
+                            "-plays", "0", "-f", "apng", path])
+        // Shrunk, so the frames are decoded (through FFmpeg) rather than passed through.
+        let outcome = try ImagePrepare.run(path, scope: folder, profile: .ios, maxEdge: 48)
+        let output = try #require(outcome.report.output, "\(String(describing: outcome.report.error))")
+        #expect(outcome.report.actions.contains(.downscaled), "\(outcome.report.actions)")
+        let header = try VipsHeader.of(output)
+        #expect(header.bands == 4, "the output keeps an alpha band: \(header)")
+        let reference = folder.appendingPathComponent("first.png").path
+        try AVFiles.ffmpeg(["-i", path, "-frames:v", "1", "-pix_fmt", "rgba", reference])
+        let ours = try ImagePixels.meanColour(output), theirs = try ImagePixels.meanColour(reference)
+        #expect(ours.count == 4 && abs(ours[3] - theirs[3]) <= Self.levelTolerance, "alpha mean: \(ours), reference \(theirs)")
+    }
+
+    @Test("an APNG shrunk through FFmpeg becomes a GIF of the same picture (not scrambled)")
+    func apngToGIF() throws {
+        let path = TestEnvironment.fixture("images/png_apng_animated_160x120.png")
+        let outcome = try ImagePrepare.run(path, scope: TestEnvironment.testMedia, profile: .ios, maxEdge: 80)
+        let output = try #require(outcome.report.output, "\(String(describing: outcome.report.error))")
+        #expect(outcome.report.after?.container == .gif)
+        let reference = TestEnvironment.temporaryFolder("apng-reference").appendingPathComponent("first.png").path
+        try AVFiles.ffmpeg(["-i", path, "-frames:v", "1", "-vf", "scale=80:60:flags=area+accurate_rnd+full_chroma_int,format=rgb24", reference])
+        let fidelity = try ImagePixels.psnr(try VipsImage.load(path: output, sequential: false), try VipsImage.load(path: reference, sequential: false))
+        #expect(fidelity.luma >= 28, "first frame against ffmpeg's: \(fidelity)")
+        let ours = try ImagePixels.meanColour(output), theirs = try ImagePixels.meanColour(reference)
+        #expect(zip(ours, theirs).allSatisfy { abs($0 - $1) <= 1 }, "mean RGB: GIF \(ours), ffmpeg \(theirs) (a 256-colour palette: 1 level)")
+    }
+
     @Test("a JPEG XL (decoded by FFmpeg) keeps its levels")
     func jpegXL() throws {
         let folder = TestEnvironment.temporaryFolder("jxl")

@@ -12,6 +12,10 @@ extension VipsImage {
             vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
         }
         guard let raw else { throw VipsError.take(operation: .fromMemory) }
+        // libvips calls a memory image "multiband"; these pixels are sRGB (or grey), with alpha
+        // last when there is one. Said so, savers do not guess (gifsave scrambled a 4-band
+        // "multiband" animation into stripes).
+        raw.pointee.Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W
         return VipsImage(owning: raw)
     }
 
