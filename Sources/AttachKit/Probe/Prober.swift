@@ -77,13 +77,7 @@ public struct Prober: Sendable {
             try readAudioVideo(path: path, demuxer: Demuxers.name(for: sniff.container), into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
-            let head = reader.read(at: sniff.audioOffset, count: 1 << 15)
-            guard let guess = AVFormatGuess.guess(head: head), guess.score >= 25,
-                  let container = Demuxers.container(forDemuxer: guess.demuxer) else {
-                throw .unrecognized(path: displayPath, detail: describe(sniff.container))
-            }
-            info.container = container
-            try readAudioVideo(path: path, demuxer: guess.demuxer, into: &info)
+            try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
         }
         return (info, sniff)
     }
@@ -139,12 +133,35 @@ public struct Prober: Sendable {
         }
     }
 
+    /// Bytes the sniffer does not know: libavformat's own detection (no file name, score at least
+    /// 25) may still name a media format; text it might take for subtitles, and named non-media
+    /// (PDF, SVG, executables...), is refused without asking.
+    private func readUnsniffed(path: String, reader: borrowing FileReader, sniff: FormatSniffer.Result,
+                               into info: inout MediaInfo) throws(ProbeError) {
+        guard [.unknown, .text, .json].contains(sniff.container) else {
+            throw .unrecognized(path: info.path, detail: describe(sniff.container))
+        }
+        let head = reader.read(at: sniff.audioOffset, count: 1 << 15)
+        guard let guess = AVFormatGuess.guess(head: head), guess.score >= 25,
+              let container = Demuxers.container(forDemuxer: guess.demuxer) else {
+            throw .unrecognized(path: info.path, detail: describe(sniff.container))
+        }
+        info.container = container
+        if container.facts?.kind == .image {
+            info.kind = .image
+            try readImage(path: path, reader: reader, into: &info)
+            info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
+        } else {
+            try readAudioVideo(path: path, demuxer: guess.demuxer, into: &info)
+        }
+    }
+
+    /// What the bytes are, for an `unrecognized-type` message.
     private func describe(_ container: Container) -> String {
         switch container {
-        case .json: return "the bytes are JSON text"
-        case .text: return "the bytes are text"
+        case .unknown: return "no known signature in the first bytes"
         case .ebml: return "EBML file of an unknown document type"
-        default: return "no known signature in the first bytes"
+        default: return "the bytes are \(container.facts?.name ?? container.rawValue)"
         }
     }
 }
