@@ -44,9 +44,13 @@ struct FormatFacts: Sendable {
     let reader: FormatReader
     let structure: StructureCheck
     let family: Family?
+    /// Why AttachKit identifies the format but cannot prepare it (`nil` when it can): the
+    /// `unsupported` reason.
+    let refusal: String?
 
     init(_ container: Container, _ name: String, _ kind: MediaKind, demuxers: [String] = [], type: UniformType? = nil,
-         audioType: UniformType? = nil, reader: FormatReader? = nil, structure: StructureCheck = .none, family: Family? = nil) {
+         audioType: UniformType? = nil, reader: FormatReader? = nil, structure: StructureCheck = .none, family: Family? = nil,
+         refusal: String? = nil) {
         self.container = container
         self.name = name
         self.kind = kind
@@ -56,6 +60,7 @@ struct FormatFacts: Sendable {
         self.reader = reader ?? (kind == .unknown || demuxers.isEmpty ? .none : .ffmpeg)
         self.structure = structure
         self.family = family
+        self.refusal = refusal ?? (kind == .image && self.reader == .none ? "\(name) is not read here" : nil)
     }
 
     /// The demuxer AttachKit opens the format with.
@@ -105,7 +110,8 @@ enum FormatTable {
         // libavformat's ico demuxer reads cursors when told to (its detection only takes icons).
         .init(.cur, "CUR", .image, demuxers: ["ico"], type: .cur),
         // FFmpeg decodes TGA only through the image2 demuxer, chosen by file name: not read here.
-        .init(.tga, "TGA", .image, type: .tga),
+        .init(.tga, "TGA", .image, type: .tga,
+              refusal: "TGA is not read here (FFmpeg decodes TGA only when the file name says .tga; libvips has no TGA loader)"),
         .init(.dds, "DDS", .image, demuxers: ["dds_pipe"], type: .dds),
         .init(.exr, "OpenEXR", .image, demuxers: ["exr_pipe"], type: .exr),
         .init(.pcx, "PCX", .image, demuxers: ["pcx_pipe"], type: .pcx),
@@ -131,8 +137,11 @@ enum FormatTable {
         .init(.realMedia, "RealMedia", .video, demuxers: ["rm"], type: .realMedia, audioType: .realAudio),
         .init(.mxf, "MXF", .video, demuxers: ["mxf"], type: .mxf),
         .init(.ivf, "IVF", .video, demuxers: ["ivf"], type: .ivf),
-        .init(.h264, "H.264 elementary stream", .video, demuxers: ["h264"], type: .h264),
-        .init(.hevc, "HEVC elementary stream", .video, demuxers: ["hevc"], type: .hevc),
+        // Raw streams carry no timestamps, which trimming and re-encoding need.
+        .init(.h264, "H.264 elementary stream", .video, demuxers: ["h264"], type: .h264,
+              refusal: "a raw H.264 stream has no timestamps: it is not converted here (wrap it in MP4 first)"),
+        .init(.hevc, "HEVC elementary stream", .video, demuxers: ["hevc"], type: .hevc,
+              refusal: "a raw HEVC stream has no timestamps: it is not converted here (wrap it in MP4 first)"),
     ]
 
     private static let sounds: [FormatFacts] = [

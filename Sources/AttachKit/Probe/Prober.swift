@@ -39,8 +39,9 @@ public struct ProbeLimits: Sendable, Equatable {
 
 /// Identifies a file by its bytes and reads its header, never decoding pixels or samples.
 ///
-/// Images are read with libvips' header loading (libavformat as a fallback for what libvips cannot
-/// read: BMP, 12-bit JPEG, HEIF and AVIF sequences); audio and video with libavformat, told which
+/// Images are read with libvips' header loading (libavformat for what libvips cannot read: BMP,
+/// 12-bit JPEG, HEIF and AVIF sequences, JPEG 2000, PNM, QOI, PSD, ICO...: ``FormatTable`` says
+/// which; the file's own header for TGA and BMP headers FFmpeg refuses); audio and video with libavformat, told which
 /// demuxer to use from the sniffed bytes, with only the `file` protocol allowed. Safe to use from
 /// many threads at once.
 public struct Prober: Sendable {
@@ -94,12 +95,14 @@ public struct Prober: Sendable {
         if vipsFailure != nil || info.width == nil {
             // libvips cannot read it (blocked loader, 12-bit JPEG, image sequence): try libavformat.
             guard let demuxer = Demuxers.name(for: info.container) else {
+                if PictureHeaderFallback.read(reader, into: &info) { return }
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
             }
             try FFmpegLibrary.requireForProbe(path: info.path)
             do {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
+                if PictureHeaderFallback.read(reader, into: &info) { return }
                 let detail = vipsFailure.map { $0.message.isEmpty ? $0.description : $0.message } ?? error.description
                 throw .corruptHeader(path: info.path, container: info.container, detail: detail)
             }
