@@ -32,8 +32,9 @@ struct FormatSniffer {
     static func sniff(_ reader: borrowing FileReader) -> Result {
         guard reader.size > 0 else { return Result(.empty) }
         let head = reader.read(at: 0, count: 4096)
-        if let image = imageFormat(head) ?? footerImageFormat(reader) { return Result(image) }
+        if let image = imageFormat(head) { return Result(image) }
         if let av = audioVideoFormat(head, fileSize: reader.size) { return Result(av) }
+        if let image = footerImageFormat(reader) { return Result(image) }
         if let binary = NonMedia.binaryFormat(head) { return Result(binary) }
         if let audio = AudioSync.find(reader) { return Result(audio.container, audioOffset: audio.offset) }
         if head.matches("ID3", at: 0) {

@@ -17,13 +17,13 @@ enum NonMedia {
         return nil
     }
 
-    /// Text (valid UTF-8 without control characters other than tab, line feed, form feed and
-    /// carriage return), told apart by its first characters: JSON, SVG, HTML, XML or plain text.
+    /// Text (valid UTF-8, or Latin-1, without control characters other than tab, line feed, form
+    /// feed and carriage return), told apart by its first characters: JSON, SVG, HTML, XML or plain text.
     /// `nil` for anything else.
     static func textFormat(_ h: [UInt8]) -> Container? {
         var sample = Array(h.prefix(4096))
         if sample.starts(with: [0xEF, 0xBB, 0xBF]) { sample.removeFirst(3) }
-        guard !sample.isEmpty, isText(sample) else { return nil }
+        guard !sample.isEmpty, isText(sample) || isLatin1(sample) else { return nil }
         let lowered = String(decoding: sample, as: UTF8.self).lowercased()
         let start = lowered.drop { $0.isWhitespace }
         if start.hasPrefix("{") || start.hasPrefix("[") { return .json }
@@ -57,5 +57,10 @@ enum NonMedia {
             i += length
         }
         return true
+    }
+
+    /// Whether `bytes` is Latin-1 text: printable ASCII, the four layout controls, and 0xA0...0xFF.
+    private static func isLatin1(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || [0x09, 0x0A, 0x0C, 0x0D].contains($0) || $0 >= 0xA0 }
     }
 }
