@@ -308,6 +308,10 @@ ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a mp2 -b:a 64k -f mp2 "$FMT/mp2_lay
 ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a wmav2 -b:a 64k -f asf "$FMT/wma_wmav2.wma"
 ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a wavpack -f wv "$FMT/wavpack.wv"
 ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a tta -f tta "$FMT/tta.tta"
+# Formats the sniffer leaves to libavformat's own detection (no file name given to it).
+ff -f lavfi -i "$(tone 8000)" "${BX[@]}" -c:a pcm_mulaw -f au "$FMT/au_mulaw.au"
+ff -f lavfi -i "$(tone 8000)" "${BX[@]}" -c:a pcm_s16le -f w64 "$FMT/wave64_s16le.w64"
+ff -f lavfi -i "$(tone 8000)" "${BX[@]}" -c:a pcm_u8 -f voc "$FMT/voc_u8.voc"
 # Video formats FFmpeg writes.
 ff -f lavfi -i "$(clip 25)" -f lavfi -i "$(tone 44100)" "${BX[@]}" "${X264[@]}" -c:a aac -b:a 64k -f flv "$FMT/flv_h264_aac.flv"
 ff -f lavfi -i "$(clip 25)" -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:v wmv2 -b:v 200k -c:a wmav2 -b:a 64k -f asf "$FMT/asf_wmv2_wmav2.wmv"
@@ -323,6 +327,11 @@ ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt gray -c:v pgm -f image2 "$
 ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgba -c:v pam -f image2 "$FMT/pam_rgba.pam"
 ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v targa -f image2 "$FMT/tga_rgb.tga"
 ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v qoi -f image2 "$FMT/qoi_rgb.qoi"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v pcx -f image2 "$FMT/pcx_rgb.pcx"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v sgi -f image2 "$FMT/sgi_rgb.sgi"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v sunrast -f image2 "$FMT/sunrast_rgb.ras"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v xwd -f image2 "$FMT/xwd_rgb.xwd"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v dpx -f image2 "$FMT/dpx_rgb.dpx"
 ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgba -c:v png -f ico "$FMT/ico_png.ico"
 ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgb24 -c:v jpeg2000 -f image2 "$FMT/j2k_codestream.j2k"
 ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgb24 -c:v jpeg2000 -format jp2 -f image2 "$FMT/jp2_boxed.jp2"

@@ -42,6 +42,11 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let exr: Container = "exr"
     public static let pcx: Container = "pcx"
     public static let sgi: Container = "sgi"
+    public static let sunRaster: Container = "sun-raster"
+    /// X Window System dump.
+    public static let xwd: Container = "xwd"
+    /// SMPTE Digital Picture Exchange.
+    public static let dpx: Container = "dpx"
 
     // Audio and video
     public static let mp4: Container = "mp4"
@@ -88,6 +93,12 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let dsf: Container = "dsf"
     /// DSDIFF (Philips), a `FRM8` form of DSD audio.
     public static let dff: Container = "dff"
+    /// Sun/NeXT audio (`.au`, `.snd`).
+    public static let au: Container = "au"
+    /// Sony Wave64.
+    public static let wave64: Container = "wave64"
+    /// Creative Voice (`.voc`).
+    public static let voc: Container = "voc"
     public static let flv: Container = "flv"
     /// Advanced Systems Format: Windows Media video (`.wmv`) and audio (`.wma`).
     public static let asf: Container = "asf"

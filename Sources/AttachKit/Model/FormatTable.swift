@@ -70,7 +70,9 @@ struct FormatFacts: Sendable {
 /// The per-format facts: demuxer, type and extension, kind, reader, structure check, ISO family.
 /// ``Container``, ``UniformType``, ``Demuxers`` and ``StructureChecker`` read their answers here.
 enum FormatTable {
-    /// Every format, pictures first. The order of the types is the order ``UniformType/known``
+    /// Every format, pictures first. Formats the sniffer has no signature for (DDS, OpenEXR's
+    /// variants, PCX, SGI, Sun raster, XWD, DPX, Sun audio, Wave64, Creative Voice) are named by
+    /// libavformat's detection through their demuxer here. The order of the types is the order ``UniformType/known``
     /// lists them in (the first type listing an extension owns it).
     static let rows: [FormatFacts] = pictures + movies + sounds + notMedia
 
@@ -116,6 +118,9 @@ enum FormatTable {
         .init(.exr, "OpenEXR", .image, demuxers: ["exr_pipe"], type: .exr),
         .init(.pcx, "PCX", .image, demuxers: ["pcx_pipe"], type: .pcx),
         .init(.sgi, "SGI", .image, demuxers: ["sgi_pipe"], type: .sgi),
+        .init(.sunRaster, "Sun raster", .image, demuxers: ["sunrast_pipe"], type: .sunRaster),
+        .init(.xwd, "X Window dump", .image, demuxers: ["xwd_pipe"], type: .xwd),
+        .init(.dpx, "DPX", .image, demuxers: ["dpx_pipe"], type: .dpx),
     ]
 
     private static let movies: [FormatFacts] = [
@@ -168,6 +173,9 @@ enum FormatTable {
         .init(.dsf, "DSD Stream File", .audio, demuxers: ["dsf"], type: .dsf),
         // libavformat's iff demuxer also reads IFF pictures, so its detection does not map back here.
         .init(.dff, "DSDIFF", .audio, demuxers: ["iff"], type: .dff),
+        .init(.au, "Sun/NeXT audio", .audio, demuxers: ["au"], type: .au),
+        .init(.wave64, "Wave64", .audio, demuxers: ["w64"], type: .wave64),
+        .init(.voc, "Creative Voice", .audio, demuxers: ["voc"], type: .voc),
     ]
 
     private static let notMedia: [FormatFacts] = [

@@ -39,6 +39,9 @@ public struct UniformType: Hashable, Sendable {
     public static let exr = UniformType("com.ilm.openexr-image", ["exr"])
     public static let pcx = UniformType("com.zsoft.pcx", ["pcx"])
     public static let sgi = UniformType("com.sgi.sgi-image", ["sgi", "rgb"])
+    public static let sunRaster = UniformType("com.sun.raster-image", ["ras", "sun"])
+    public static let xwd = UniformType("org.x.xwd-image", ["xwd"])
+    public static let dpx = UniformType("org.smpte.dpx", ["dpx"])
 
     public static let mpeg4Movie = UniformType("public.mpeg-4", ["mp4", "mpeg4"])
     public static let m4v = UniformType("com.apple.m4v-video", ["m4v"])
@@ -80,6 +83,9 @@ public struct UniformType: Hashable, Sendable {
     public static let tta = UniformType("org.tta.true-audio", ["tta"])
     public static let dsf = UniformType("com.sony.dsf", ["dsf"])
     public static let dff = UniformType("com.philips.dsdiff", ["dff"])
+    public static let au = UniformType("public.ulaw-audio", ["au", "snd"])
+    public static let wave64 = UniformType("com.sony.wave64", ["w64"])
+    public static let voc = UniformType("com.creative.voc-audio", ["voc"])
 
     /// The type of a file with this content, or `nil` for content that has no media type
     /// (``FormatTable``). An audio-only MPEG-4 file is `public.mpeg-4-audio` (`.m4a`), an audio-only

@@ -16,6 +16,7 @@ struct FormatIdentificationTests {
         ("eac3_stereo.eac3", .audio, .eac3), ("dts_stereo.dts", .audio, .dts), ("mp2_layer2.mp2", .audio, .mp2),
         ("wma_wmav2.wma", .audio, .asf), ("wavpack.wv", .audio, .wavPack), ("tta.tta", .audio, .tta),
         ("dsd_stereo.dsf", .audio, .dsf), ("dsd_stereo.dff", .audio, .dff),
+        ("au_mulaw.au", .audio, .au), ("wave64_s16le.w64", .audio, .wave64), ("voc_u8.voc", .audio, .voc),
         ("mp3_chained_id3.mp3", .audio, .mp3), ("mp3_junk_before_frames.mp3", .audio, .mp3), ("mp3_id3_then_junk.mp3", .audio, .mp3),
         ("flv_h264_aac.flv", .video, .flv), ("asf_wmv2_wmav2.wmv", .video, .asf), ("rm_rv10_ra144.rm", .video, .realMedia),
         ("mxf_mpeg2.mxf", .video, .mxf), ("ivf_vp9.ivf", .video, .ivf), ("annexb_h264.h264", .video, .h264),
@@ -25,6 +26,8 @@ struct FormatIdentificationTests {
         ("j2k_codestream.j2k", .image, .jpeg2000), ("jp2_boxed.jp2", .image, .jpeg2000), ("bigtiff_rgb.tif", .image, .tiff),
         ("bmp_os2v1_12.bmp", .image, .bmp), ("bmp_os2v2_64.bmp", .image, .bmp), ("bmp_v2_52.bmp", .image, .bmp),
         ("bmp_v3_56.bmp", .image, .bmp), ("bmp_v4_108.bmp", .image, .bmp), ("bmp_v5_124.bmp", .image, .bmp),
+        ("pcx_rgb.pcx", .image, .pcx), ("sgi_rgb.sgi", .image, .sgi), ("sunrast_rgb.ras", .image, .sunRaster),
+        ("xwd_rgb.xwd", .image, .xwd), ("dpx_rgb.dpx", .image, .dpx),
     ]
 
     /// Identified, but nothing here converts them: file and words the `unsupported` reason holds.
@@ -76,14 +79,18 @@ struct FormatIdentificationTests {
         }
     }
 
-    @Test("the sniffer agrees with libavformat's own detection wherever that names a demuxer", arguments: media.map(\.0))
+    @Test("the sniffer agrees with libavformat's own detection, which names what the sniffer leaves to it", arguments: media.map(\.0))
     func agreesWithLibavformat(file: String) throws {
         let reader = try FileReader(path: Self.path(file))
         let sniffed = FormatSniffer.sniff(reader)
-        guard let guess = AVFormatGuess.guess(head: reader.read(at: 0, count: 1 << 15)), guess.score >= 25,
-              Demuxers.container(forDemuxer: guess.demuxer) != nil else { return }
-        #expect(sniffed.container.facts?.demuxers.contains(guess.demuxer) == true,
-                "\(file): sniffed \(sniffed.container), libavformat says \(guess.demuxer)")
+        let guess = AVFormatGuess.guess(head: reader.read(at: 0, count: 1 << 15)).flatMap { $0.score >= 25 ? $0.demuxer : nil }
+        if sniffed.family == .unknown {
+            // Left to libavformat by the sniffer: its detection must name a row of the table.
+            #expect(guess.flatMap(Demuxers.container(forDemuxer:)) != nil, "\(file): libavformat says \(guess ?? "nothing")")
+            return
+        }
+        guard let guess, Demuxers.container(forDemuxer: guess) != nil else { return }
+        #expect(sniffed.container.facts?.demuxers.contains(guess) == true, "\(file): sniffed \(sniffed.container), libavformat says \(guess)")
     }
 
     @Test("every convertible format is prepared into an attachment that re-validates for ios")
