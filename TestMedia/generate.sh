@@ -301,6 +301,43 @@ clip() { echo "testsrc2=s=${2:-160x120}:r=$1:d=0.5"; }
 # Audio-only formats FFmpeg writes.
 ff -f lavfi -i "$(tone 16000)" "${BX[@]}" -c:a pcm_s16be -f caf "$FMT/caf_pcm_s16be.caf"
 ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a alac -f caf "$FMT/caf_alac.caf"
+# CAF with AAC: FFmpeg 5.1's CAF muxer does not take AAC, so its ADTS frames are put in a CAF here:
+# 'desc' (aac, 1024 frames per packet), 'kuki' (an esds: version/flags, ES descriptor with the
+# AudioSpecificConfig), 'pakt' (packet sizes as variable-length integers, 2048 priming frames), 'data'.
+ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a aac -b:a 64k -f adts "$S/fmt_caf_src.aac"
+python3 - "$S/fmt_caf_src.aac" "$FMT/caf_aac.caf" <<'PY'
+import struct, sys
+adts = open(sys.argv[1], 'rb').read()
+out = sys.argv[2]
+packets, i = [], 0
+while i + 7 <= len(adts):
+    assert adts[i] == 0xFF and adts[i + 1] & 0xF6 == 0xF0
+    protection_absent = adts[i + 1] & 1
+    length = (adts[i + 3] & 3) << 11 | adts[i + 4] << 3 | adts[i + 5] >> 5
+    head = 7 if protection_absent else 9
+    if i == 0:
+        profile = (adts[i + 2] >> 6) + 1
+        rate_index = (adts[i + 2] >> 2) & 0xF
+        channels = (adts[i + 2] & 1) << 2 | adts[i + 3] >> 6
+    packets.append(adts[i + head:i + length])
+    i += length
+rate = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350][rate_index]
+asc = struct.pack('>H', profile << 11 | rate_index << 7 | channels << 3)
+def descr(tag, body): return bytes([tag, len(body)]) + body
+dec = descr(0x04, bytes([0x40, 0x15]) + bytes(3) + struct.pack('>II', 0, 0) + descr(0x05, asc))
+esds = descr(0x03, struct.pack('>HB', 0, 0) + dec + descr(0x06, b'\x02'))
+def varint(n):
+    out = [n & 0x7F]
+    n >>= 7
+    while n:
+        out.append(0x80 | (n & 0x7F)); n >>= 7
+    return bytes(reversed(out))
+def chunk(kind, body): return kind + struct.pack('>q', len(body)) + body
+desc = struct.pack('>dIIIIII', float(rate), int.from_bytes(b'aac ', 'big'), 0, 0, 1024, channels, 0)
+pakt = struct.pack('>qqii', len(packets), len(packets) * 1024 - 2048, 2048, 0) + b''.join(varint(len(p)) for p in packets)
+data = struct.pack('>I', 0) + b''.join(packets)
+open(out, 'wb').write(b'caff' + struct.pack('>HH', 1, 0) + chunk(b'desc', desc) + chunk(b'kuki', bytes(4) + esds) + chunk(b'pakt', pakt) + chunk(b'data', data))
+PY
 ff -f lavfi -i "$(tone 48000)" "${BX[@]}" -c:a ac3 -b:a 96k -f ac3 "$FMT/ac3_stereo.ac3"
 ff -f lavfi -i "$(tone 48000)" "${BX[@]}" -c:a eac3 -b:a 96k -f eac3 "$FMT/eac3_stereo.eac3"
 ff -f lavfi -i "$(tone 48000 0.2)" "${BX[@]}" -ac 2 -c:a dca -strict -2 -f dts "$FMT/dts_stereo.dts"

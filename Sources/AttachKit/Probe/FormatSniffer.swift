@@ -37,9 +37,9 @@ struct FormatSniffer {
         if let image = footerImageFormat(reader) { return Result(image) }
         if let binary = NonMedia.binaryFormat(head) { return Result(binary) }
         if let audio = AudioSync.find(reader) { return Result(audio.container, audioOffset: audio.offset) }
-        if head.matches("ID3", at: 0) {
+        if head.matches("ID3", at: 0), case let tagsEnd = AudioSync.tagsEnd(reader), tagsEnd > 0 {
             // Tags with nothing recognisable after them: let libavformat look further.
-            return Result(container: .unknown, family: .unknown, audioOffset: AudioSync.tagsEnd(reader))
+            return Result(container: .unknown, family: .unknown, audioOffset: tagsEnd)
         }
         return Result(NonMedia.textFormat(head) ?? .unknown)
     }
@@ -56,8 +56,7 @@ struct FormatSniffer {
             let magic = h.matches("II", at: 0) ? h.le16(2) : h.be16(2)
             if magic == 42 || magic == 43 { return .tiff }
         }
-        if h.matches("BM", at: 0), h.count >= 18, h.le32(6) == 0,
-           [12, 16, 40, 52, 56, 64, 108, 124].contains(h.le32(14)) { return .bmp }
+        if h.matches("BM", at: 0), h.count >= 18, h.le32(6) == 0, BMPHeader.dibSizes.contains(Int64(h.le32(14))) { return .bmp }
         if h.matches([0xFF, 0x0A], at: 0) { return .jxl }
         if h.matches([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], at: 0) { return .jxl }
         if h.matches("ftyp", at: 4), let brand = isoImageBrand(h) { return brand }
