@@ -128,6 +128,12 @@ struct FormatIdentificationTests {
         let error = try #require(line["error"] as? [String: Any])
         #expect(error["code"] as? String == "unsupported")
         #expect((error["message"] as? String ?? "").contains(reason), "\(error)")
+        // validate says the same (a per-file refusal, the BMP header, is found by the decoder only).
+        let info = try Through.probe(Self.path(file), scope: Self.folder)
+        if info.container.facts?.refusal != nil {
+            let report = try Through.validate(Self.path(file), scope: Self.folder, profile: .ios)
+            #expect(report.diagnostics.contains { $0.fix?.contains(reason) == true }, "\(report.diagnostics.map(\.fix))")
+        }
     }
 
     @Test("non-media is unrecognized-type, and the message names what the bytes are", arguments: notMedia)
