@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates AttachKit's bundled test fixtures from scratch:
 #   TestMedia/{images,audio,video,malformed}/  and  TestMedia/fixtures.tsv
+#   TestMedia/formats/  (issue 18: formats beyond the iOS set, MP3s with junk, non-media)
 #
 # Needs: ffmpeg/ffprobe (written against FFmpeg 5.1), vips/vipsheader (libvips 8.14 with
 # libheif, libwebp, cgif, lcms), python3 (standard library only).
@@ -286,6 +287,173 @@ wr('wav_data_claims_4gb.wav', b'RIFF' + struct.pack('<I', 0xFFFFFFF0) + b'WAVE' 
 PY
 
 # ---------------------------------------------------------------------------------------------
+# --- issue 18: formats ---
+# Formats FFmpeg or libvips read beyond the iOS set (each must be identified with its real kind,
+# then converted or refused with a precise reason), MP3s with chained ID3v2 tags or junk before
+# the first frame, and non-media files whose refusal names what they are. Written to
+# TestMedia/formats/ (not part of fixtures.tsv: FormatIdentificationTests measures them with
+# ffprobe/vipsheader itself). Tiny: 0.5 s of sound or picture, 64x48 pictures.
+FMT="$TMP/formats"
+mkdir -p "$FMT"
+step "issue 18: formats"
+tone() { echo "sine=f=440:r=$1:d=${2:-0.5}"; }
+clip() { echo "testsrc2=s=${2:-160x120}:r=$1:d=0.5"; }
+# Audio-only formats FFmpeg writes.
+ff -f lavfi -i "$(tone 16000)" "${BX[@]}" -c:a pcm_s16be -f caf "$FMT/caf_pcm_s16be.caf"
+ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a alac -f caf "$FMT/caf_alac.caf"
+# CAF with AAC: FFmpeg 5.1's CAF muxer does not take AAC, so its ADTS frames are put in a CAF here:
+# 'desc' (aac, 1024 frames per packet), 'kuki' (an esds: version/flags, ES descriptor with the
+# AudioSpecificConfig), 'pakt' (packet sizes as variable-length integers, 2048 priming frames), 'data'.
+ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a aac -b:a 64k -f adts "$S/fmt_caf_src.aac"
+python3 - "$S/fmt_caf_src.aac" "$FMT/caf_aac.caf" <<'PY'
+import struct, sys
+adts = open(sys.argv[1], 'rb').read()
+out = sys.argv[2]
+packets, i = [], 0
+while i + 7 <= len(adts):
+    assert adts[i] == 0xFF and adts[i + 1] & 0xF6 == 0xF0
+    protection_absent = adts[i + 1] & 1
+    length = (adts[i + 3] & 3) << 11 | adts[i + 4] << 3 | adts[i + 5] >> 5
+    head = 7 if protection_absent else 9
+    if i == 0:
+        profile = (adts[i + 2] >> 6) + 1
+        rate_index = (adts[i + 2] >> 2) & 0xF
+        channels = (adts[i + 2] & 1) << 2 | adts[i + 3] >> 6
+    packets.append(adts[i + head:i + length])
+    i += length
+rate = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350][rate_index]
+asc = struct.pack('>H', profile << 11 | rate_index << 7 | channels << 3)
+def descr(tag, body): return bytes([tag, len(body)]) + body
+dec = descr(0x04, bytes([0x40, 0x15]) + bytes(3) + struct.pack('>II', 0, 0) + descr(0x05, asc))
+esds = descr(0x03, struct.pack('>HB', 0, 0) + dec + descr(0x06, b'\x02'))
+def varint(n):
+    out = [n & 0x7F]
+    n >>= 7
+    while n:
+        out.append(0x80 | (n & 0x7F)); n >>= 7
+    return bytes(reversed(out))
+def chunk(kind, body): return kind + struct.pack('>q', len(body)) + body
+desc = struct.pack('>dIIIIII', float(rate), int.from_bytes(b'aac ', 'big'), 0, 0, 1024, channels, 0)
+pakt = struct.pack('>qqii', len(packets), len(packets) * 1024 - 2048, 2048, 0) + b''.join(varint(len(p)) for p in packets)
+data = struct.pack('>I', 0) + b''.join(packets)
+open(out, 'wb').write(b'caff' + struct.pack('>HH', 1, 0) + chunk(b'desc', desc) + chunk(b'kuki', bytes(4) + esds) + chunk(b'pakt', pakt) + chunk(b'data', data))
+PY
+ff -f lavfi -i "$(tone 48000)" "${BX[@]}" -c:a ac3 -b:a 96k -f ac3 "$FMT/ac3_stereo.ac3"
+ff -f lavfi -i "$(tone 48000)" "${BX[@]}" -c:a eac3 -b:a 96k -f eac3 "$FMT/eac3_stereo.eac3"
+ff -f lavfi -i "$(tone 48000 0.2)" "${BX[@]}" -ac 2 -c:a dca -strict -2 -f dts "$FMT/dts_stereo.dts"
+ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a mp2 -b:a 64k -f mp2 "$FMT/mp2_layer2.mp2"
+ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a wmav2 -b:a 64k -f asf "$FMT/wma_wmav2.wma"
+ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a wavpack -f wv "$FMT/wavpack.wv"
+ff -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:a tta -f tta "$FMT/tta.tta"
+# Formats the sniffer leaves to libavformat's own detection (no file name given to it).
+ff -f lavfi -i "$(tone 8000)" "${BX[@]}" -c:a pcm_mulaw -f au "$FMT/au_mulaw.au"
+ff -f lavfi -i "$(tone 8000)" "${BX[@]}" -c:a pcm_s16le -f w64 "$FMT/wave64_s16le.w64"
+ff -f lavfi -i "$(tone 8000)" "${BX[@]}" -c:a pcm_u8 -f voc "$FMT/voc_u8.voc"
+# Video formats FFmpeg writes.
+ff -f lavfi -i "$(clip 25)" -f lavfi -i "$(tone 44100)" "${BX[@]}" "${X264[@]}" -c:a aac -b:a 64k -f flv "$FMT/flv_h264_aac.flv"
+ff -f lavfi -i "$(clip 25)" -f lavfi -i "$(tone 44100)" "${BX[@]}" -c:v wmv2 -b:v 200k -c:a wmav2 -b:a 64k -f asf "$FMT/asf_wmv2_wmav2.wmv"
+ff -f lavfi -i "$(clip 25 160x112)" -f lavfi -i "$(tone 8000)" "${BX[@]}" -c:v rv10 -b:v 200k -ac 1 -c:a real_144 -f rm "$FMT/rm_rv10_ra144.rm"
+ff -f lavfi -i "$(clip 25)" "${BX[@]}" -c:v mpeg2video -b:v 300k -f mxf "$FMT/mxf_mpeg2.mxf"
+ff -f lavfi -i "$(clip 25)" "${BX[@]}" -c:v libvpx-vp9 -b:v 100k -f ivf "$FMT/ivf_vp9.ivf"
+ff -f lavfi -i "$(clip 25)" "${BX[@]}" "${X264[@]}" -f h264 "$FMT/annexb_h264.h264"
+ff -f lavfi -i "$(clip 25)" "${BX[@]}" "${X265[@]}" -f hevc "$FMT/annexb_hevc.hevc"
+# Pictures FFmpeg (or libvips) writes. 64x48 from testsrc2.
+pic="testsrc2=s=64x48"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v ppm -f image2 "$FMT/pnm_rgb.ppm"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt gray -c:v pgm -f image2 "$FMT/pnm_grey.pgm"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgba -c:v pam -f image2 "$FMT/pam_rgba.pam"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v targa -f image2 "$FMT/tga_rgb.tga"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v qoi -f image2 "$FMT/qoi_rgb.qoi"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v pcx -f image2 "$FMT/pcx_rgb.pcx"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v sgi -f image2 "$FMT/sgi_rgb.sgi"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v sunrast -f image2 "$FMT/sunrast_rgb.ras"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v xwd -f image2 "$FMT/xwd_rgb.xwd"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -c:v dpx -f image2 "$FMT/dpx_rgb.dpx"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgba -c:v png -f ico "$FMT/ico_png.ico"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgb24 -c:v jpeg2000 -f image2 "$FMT/j2k_codestream.j2k"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" -pix_fmt rgb24 -c:v jpeg2000 -format jp2 -f image2 "$FMT/jp2_boxed.jp2"
+ff -f lavfi -i "$pic" -frames:v 1 "${BX[@]}" "$S/fmt_pic.png"
+vips copy "$S/fmt_pic.png" "$FMT/bigtiff_rgb.tif[bigtiff,strip]"
+# Written byte by byte: MP3s with tags and junk, BMP header variants, CUR, PSD, DSF, DFF, non-media.
+ff -f lavfi -i "$(tone 44100 1)" "${BX[@]}" -c:a libmp3lame -b:a 64k -write_xing 0 -id3v2_version 0 -f mp3 "$S/fmt_plain.mp3"
+python3 - "$FMT" "$S/fmt_plain.mp3" <<'PY'
+import random, struct, sys, zipfile, io
+out, mp3 = sys.argv[1], open(sys.argv[2], 'rb').read()
+def wr(name, data):
+    with open(f'{out}/{name}', 'wb') as f: f.write(data)
+def synchsafe(n): return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+def id3(version, body_len, footer=False, seed=1):
+    # A TXXX-less tag: one PRIV frame of pseudo-random bytes (never 0xFF 0xEx: no false frame sync).
+    rnd = random.Random(seed)
+    payload = bytes(rnd.choice(range(0x20, 0x7F)) for _ in range(body_len - 10))
+    frame = b'PRIV' + (synchsafe(len(payload)) if version == 4 else struct.pack('>I', len(payload))) + b'\0\0' + payload
+    flags = 0x10 if footer else 0
+    head = b'ID3' + bytes([version, 0, flags]) + synchsafe(len(frame))
+    return head + frame + ((b'3DI' + bytes([version, 0, flags]) + synchsafe(len(frame))) if footer else b'')
+# Three chained tags (v2.3, v2.4 with footer, v2.3): 24 KB of tags before the first frame.
+wr('mp3_chained_id3.mp3', id3(3, 8000, seed=1) + id3(4, 8000, footer=True, seed=2) + id3(3, 8000, seed=3) + mp3)
+# 2 KB of junk (text-like, no frame sync) before the first frame; and junk after a tag.
+rnd = random.Random(7)
+junk = bytes(rnd.choice(range(0x20, 0x7F)) for _ in range(2048))
+wr('mp3_junk_before_frames.mp3', junk + mp3)
+wr('mp3_id3_then_junk.mp3', id3(3, 4000, seed=4) + junk + mp3)
+# BMP with every DIB header size FFmpeg reads: 24-bit bottom-up rows of a gradient.
+w, h = 64, 48
+rows = b''.join(bytes(sum(([x * 4 % 256, y * 5 % 256, (x + y) * 2 % 256] for x in range(w)), [])) for y in range(h))
+def bmp(dib):
+    if dib == 12:
+        info = struct.pack('<IHHHH', 12, w, h, 1, 24)
+    else:
+        info = struct.pack('<IiiHHIIiiII', dib, w, h, 1, 24, 0, len(rows), 2835, 2835, 0, 0)
+        info += bytes(dib - len(info))
+    off = 14 + len(info)
+    return b'BM' + struct.pack('<IHHI', off + len(rows), 0, 0, off) + info + rows
+for dib, name in [(12, 'os2v1'), (64, 'os2v2'), (52, 'v2'), (56, 'v3'), (108, 'v4'), (124, 'v5')]:
+    wr(f'bmp_{name}_{dib}.bmp', bmp(dib))
+# CUR: the ICO written by FFmpeg with the resource type set to 2 (cursor) and a hotspot.
+ico = open(f'{out}/ico_png.ico', 'rb').read()
+wr('cur_png.cur', ico[:2] + struct.pack('<H', 2) + ico[4:10] + struct.pack('<HH', 1, 1) + ico[14:])
+# PSD: version 1, 3 channels RGB 8-bit, raw planar image data.
+planes = b''.join(bytes((x * 4 + c * 80) % 256 for y in range(h) for x in range(w)) for c in range(3))
+wr('psd_rgb.psd', b'8BPS' + struct.pack('>H6xHIIHH', 1, 3, h, w, 8, 3) + struct.pack('>III', 0, 0, 0)
+   + struct.pack('>H', 0) + planes)
+# DSD: 20 ms of DSD64 stereo "silence" (0x69 pattern) in DSF and DFF.
+rate, seconds = 2822400, 0.02
+samples = int(rate * seconds)
+block = 4096
+blocks = -(-samples // 8 // block)
+data = bytes([0x69]) * (blocks * block * 2)
+fmt = struct.pack('<4sQIIIIIQII', b'fmt ', 52, 1, 0, 2, 2, rate, 1, samples, block) + bytes(4)
+dsf = struct.pack('<4sQQQ', b'DSD ', 28, 28 + 52 + 12 + len(data), 0) + fmt + struct.pack('<4sQ', b'data', 12 + len(data)) + data
+wr('dsd_stereo.dsf', dsf)
+sound = bytes([0x69]) * (samples // 8 * 2)
+def chunk(cid, body): return cid + struct.pack('>Q', len(body)) + body + (b'\0' if len(body) % 2 else b'')
+prop = b'SND ' + chunk(b'FS  ', struct.pack('>I', rate)) + chunk(b'CHNL', struct.pack('>H', 2) + b'SLFTSRGT') \
+    + chunk(b'CMPR', b'DSD ' + bytes([14]) + b'not compressed' + b'\0')
+form = b'DSD ' + chunk(b'FVER', struct.pack('>I', 0x01050000)) + chunk(b'PROP', prop) + chunk(b'DSD ', sound)
+wr('dsd_stereo.dff', chunk(b'FRM8', form))
+# Not media: each refusal must say what the bytes are.
+wr('pdf_binary.pdf', b'%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n'
+   b'2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n')
+wr('svg_vector.svg', b'<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48">'
+   b'<rect width="64" height="48" fill="#3a7"/></svg>\n')
+wr('html_page.html', b'<!DOCTYPE html>\n<html><head><title>404</title></head><body><h1>Not Found</h1></body></html>\n')
+zbuf = io.BytesIO()
+with zipfile.ZipFile(zbuf, 'w') as z:
+    info = zipfile.ZipInfo('readme.txt', date_time=(2020, 1, 1, 0, 0, 0))
+    z.writestr(info, 'not media\n')
+wr('zip_archive.zip', zbuf.getvalue())
+wr('json_body.json', b'{"error": {"code": 404, "message": "not found"}}\n')
+wr('text_plain.txt', b'This is a plain text file, not a picture or a sound.\n' * 4)
+elf = b'\x7fELF\x02\x01\x01' + bytes(9) + struct.pack('<HHIQQQIHHHHHH', 2, 62, 1, 0x400078, 64, 0, 0, 64, 56, 1, 0, 0, 0)
+wr('elf_executable.bin', elf + bytes(56) + b'\xc3')
+wr('pe_executable.exe', b'MZ' + bytes(58) + struct.pack('<I', 64) + b'PE\0\0' + struct.pack('<HH', 0x8664, 0) + bytes(200))
+wr('macho_executable.bin', struct.pack('<IIIIIII', 0xFEEDFACF, 0x01000007, 3, 2, 0, 0, 0) + bytes(200))
+rnd = random.Random(18)
+wr('random_bytes.bin', bytes(rnd.getrandbits(8) for _ in range(8192)))
+PY
+
+# ---------------------------------------------------------------------------------------------
 # The fixture list: file, kind (used only where the bytes carry no readable media), expected,
 # purpose. Everything else in fixtures.tsv is measured.
 cat > "$TMP/spec.tsv" <<'EOF'
@@ -358,6 +526,7 @@ python3 "$HERE/measure.py" "$OUT" "$TMP/spec.tsv" > "$OUT/fixtures.tsv"
 
 # Replace the old set only now that everything succeeded.
 cd "$HERE"
-rm -rf images audio video malformed fixtures.tsv
+rm -rf images audio video malformed fixtures.tsv formats
 mv "$OUT"/images "$OUT"/audio "$OUT"/video "$OUT"/malformed "$OUT"/fixtures.tsv .
+mv "$FMT" formats
 echo "generate.sh: $(find images audio video malformed -type f | wc -l) fixtures, $(du -sh --apparent-size images audio video malformed fixtures.tsv | awk '{print $1}' | paste -sd+) (apparent); total TestMedia: $(du -sh . | cut -f1)" >&2

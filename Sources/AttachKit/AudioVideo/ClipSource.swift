@@ -41,9 +41,11 @@ struct ClipSource: Sendable {
     }
 
     /// Opens `path` with the demuxer of `info.container`.
-    /// - Throws: ``PrepareError/unsupported(reason:)`` for a container libavformat does not read,
+    /// - Throws: ``PrepareError/unsupported(reason:)`` for a container libavformat does not read or
+    ///   AttachKit does not convert (``FormatFacts/refusal``),
     ///   ``PrepareError/corrupt(reason:)`` when the header cannot be read.
     static func read(path: String, info: MediaInfo) throws(PrepareError) -> ClipSource {
+        if let refusal = info.container.facts?.refusal { throw .unsupported(reason: refusal) }
         guard let demuxer = Demuxers.name(for: info.container) else {
             throw .unsupported(reason: "\(info.container) is not a container FFmpeg reads")
         }

@@ -83,7 +83,7 @@ struct ImagePlan: Sendable {
             return .vips
         }
         guard let demuxer = Demuxers.name(for: info.container) else {
-            throw .unsupported(reason: "no decoder reads \(info.container) pictures")
+            throw .unsupported(reason: info.container.facts?.refusal ?? "no decoder reads \(info.container) pictures")
         }
         return .ffmpeg(demuxer: demuxer)
     }

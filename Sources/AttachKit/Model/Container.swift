@@ -25,6 +25,28 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let tiff: Container = "tiff"
     public static let bmp: Container = "bmp"
     public static let jxl: Container = "jxl"
+    /// JPEG 2000, as a JP2 file or a bare codestream (`.j2k`).
+    public static let jpeg2000: Container = "jpeg2000"
+    /// Netpbm pictures: PBM, PGM, PPM and PAM (`P1`...`P7`).
+    public static let pnm: Container = "pnm"
+    public static let qoi: Container = "qoi"
+    /// Photoshop document (its composite image).
+    public static let psd: Container = "psd"
+    /// Windows icon.
+    public static let ico: Container = "ico"
+    /// Windows cursor (an icon with hotspots).
+    public static let cur: Container = "cur"
+    /// Truevision TGA (with the TGA 2.0 footer).
+    public static let tga: Container = "tga"
+    public static let dds: Container = "dds"
+    public static let exr: Container = "exr"
+    public static let pcx: Container = "pcx"
+    public static let sgi: Container = "sgi"
+    public static let sunRaster: Container = "sun-raster"
+    /// X Window System dump.
+    public static let xwd: Container = "xwd"
+    /// SMPTE Digital Picture Exchange.
+    public static let dpx: Container = "dpx"
 
     // Audio and video
     public static let mp4: Container = "mp4"
@@ -53,27 +75,73 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let aacADTS: Container = "aac-adts"
     public static let ape: Container = "ape"
     public static let amr: Container = "amr"
+    /// MPEG audio layer I or II in elementary frames (`.mp2`); layer III is ``mp3``.
+    public static let mp2: Container = "mp2"
+    /// Apple's Core Audio Format.
+    public static let caf: Container = "caf"
+    /// Raw AC-3 (Dolby Digital) frames.
+    public static let ac3: Container = "ac3"
+    /// Raw E-AC-3 (Dolby Digital Plus) frames.
+    public static let eac3: Container = "eac3"
+    /// Raw DTS frames.
+    public static let dts: Container = "dts"
+    public static let musepack: Container = "musepack"
+    public static let wavPack: Container = "wavpack"
+    /// True Audio.
+    public static let tta: Container = "tta"
+    /// DSD Stream File (Sony).
+    public static let dsf: Container = "dsf"
+    /// DSDIFF (Philips), a `FRM8` form of DSD audio.
+    public static let dff: Container = "dff"
+    /// Sun/NeXT audio (`.au`, `.snd`).
+    public static let au: Container = "au"
+    /// Sony Wave64.
+    public static let wave64: Container = "wave64"
+    /// Creative Voice (`.voc`).
+    public static let voc: Container = "voc"
+    public static let flv: Container = "flv"
+    /// Advanced Systems Format: Windows Media video (`.wmv`) and audio (`.wma`).
+    public static let asf: Container = "asf"
+    public static let realMedia: Container = "realmedia"
+    public static let mxf: Container = "mxf"
+    /// On2/WebM IVF: VP8, VP9 or AV1 frames with a 32-byte header.
+    public static let ivf: Container = "ivf"
+    /// A raw H.264 Annex B elementary stream.
+    public static let h264: Container = "h264"
+    /// A raw HEVC Annex B elementary stream.
+    public static let hevc: Container = "hevc"
 
     // Not media
     public static let empty: Container = "empty"
     public static let json: Container = "json"
     public static let text: Container = "text"
+    public static let html: Container = "html"
+    public static let xml: Container = "xml"
+    public static let svg: Container = "svg"
+    public static let pdf: Container = "pdf"
+    public static let zip: Container = "zip"
+    public static let gzip: Container = "gzip"
+    /// An ELF executable or library.
+    public static let elf: Container = "elf"
+    /// A Windows (PE) executable.
+    public static let pe: Container = "pe"
+    /// A Mach-O executable.
+    public static let machO: Container = "mach-o"
     public static let unknown: Container = "unknown"
+
+    /// This format's row in ``FormatTable``, `nil` for a name no row describes.
+    var facts: FormatFacts? { FormatTable.facts(self) }
 
     /// The ISO base media family (MP4, MOV, M4A, M4V, 3GP, HEIF, AVIF): one box structure, one
     /// demuxer (libavformat's `mov`).
-    public var isISOBaseMedia: Bool { Self.isoBaseMedia.contains(self) }
+    public var isISOBaseMedia: Bool { facts?.family != nil }
 
     /// The pictures of the ISO base media family (HEIC, HEIF, HEIF sequences, AVIF): items in a
     /// `meta` box (or a `moov` track for sequences) rather than a movie.
-    var isHEIF: Bool { Self.heifPictures.contains(self) }
+    var isHEIF: Bool { facts?.family == .heif }
 
-    /// Pictures libvips has no (trusted) loader for, read and decoded through FFmpeg instead: BMP
-    /// (ImageMagick only, blocked), JPEG XL (untrusted in libvips 8.14, blocked), HEIF image
-    /// sequences (libheif reads stills only).
-    var isReadOnlyByFFmpeg: Bool { Self.ffmpegOnlyPictures.contains(self) }
-
-    private static let heifPictures: Set<Container> = [.heic, .heif, .heifSequence, .avif]
-    private static let isoBaseMedia: Set<Container> = heifPictures.union([.mp4, .mov, .m4a, .m4v, .threeGP])
-    private static let ffmpegOnlyPictures: Set<Container> = [.bmp, .jxl, .heifSequence]
+    /// Pictures libvips has no (trusted) loader for, read and decoded through FFmpeg instead (BMP,
+    /// JPEG XL, HEIF image sequences, JPEG 2000, PNM, QOI, PSD, ICO...), and pictures nothing here
+    /// reads (TGA): never handed to libvips.
+    var isReadOnlyByFFmpeg: Bool { facts.map { $0.kind == .image && $0.reader != .libvips } ?? false }
 }

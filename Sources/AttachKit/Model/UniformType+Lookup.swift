@@ -1,10 +1,12 @@
 extension UniformType {
     /// Every type AttachKit knows, in lookup order (the first type listing an extension owns it).
-    public static let known: [UniformType] = [
-        .jpeg, .png, .gif, .heic, .heif, .heicSequence, .avif, .webp, .tiff, .bmp, .jxl,
-        .mpeg4Movie, .m4v, .quickTime, .threeGPP, .avi, .mpeg, .mpeg2Video, .mpeg2TransportStream, .webm, .matroska,
-        .mpeg4Audio, .mp3, .wav, .aiff, .aifc, .aac, .flac, .ogg, .ape, .amr,
-    ]
+    public static let known: [UniformType] = {
+        var types: [UniformType] = []
+        for row in FormatTable.rows {
+            for type in [row.type, row.audioType].compactMap({ $0 }) where !types.contains(type) { types.append(type) }
+        }
+        return types
+    }()
 
     /// The type iOS gives a file with this extension (case-insensitive, without the dot), or `nil`
     /// when the extension names no media type.

@@ -28,6 +28,20 @@ public struct UniformType: Hashable, Sendable {
     public static let tiff = UniformType("public.tiff", ["tiff", "tif"])
     public static let bmp = UniformType("com.microsoft.bmp", ["bmp"])
     public static let jxl = UniformType("public.jpeg-xl", ["jxl"])
+    public static let jpeg2000 = UniformType("public.jpeg-2000", ["jp2", "j2k", "jpf", "jpx", "j2c"])
+    public static let pnm = UniformType("public.pbm", ["pnm", "ppm", "pgm", "pbm", "pam"])
+    public static let qoi = UniformType("org.qoiformat.qoi", ["qoi"])
+    public static let psd = UniformType("com.adobe.photoshop-image", ["psd"])
+    public static let ico = UniformType("com.microsoft.ico", ["ico"])
+    public static let cur = UniformType("com.microsoft.cur", ["cur"])
+    public static let tga = UniformType("com.truevision.tga-image", ["tga"])
+    public static let dds = UniformType("com.microsoft.dds", ["dds"])
+    public static let exr = UniformType("com.ilm.openexr-image", ["exr"])
+    public static let pcx = UniformType("com.zsoft.pcx", ["pcx"])
+    public static let sgi = UniformType("com.sgi.sgi-image", ["sgi", "rgb"])
+    public static let sunRaster = UniformType("com.sun.raster-image", ["ras", "sun"])
+    public static let xwd = UniformType("org.x.xwd-image", ["xwd"])
+    public static let dpx = UniformType("org.smpte.dpx", ["dpx"])
 
     public static let mpeg4Movie = UniformType("public.mpeg-4", ["mp4", "mpeg4"])
     public static let m4v = UniformType("com.apple.m4v-video", ["m4v"])
@@ -39,6 +53,13 @@ public struct UniformType: Hashable, Sendable {
     public static let mpeg2TransportStream = UniformType("public.mpeg-2-transport-stream", ["ts", "m2ts", "mts"])
     public static let webm = UniformType("org.webmproject.webm", ["webm"])
     public static let matroska = UniformType("org.matroska.mkv", ["mkv", "mka", "mk3d"])
+    public static let flv = UniformType("com.adobe.flash.video", ["flv"])
+    public static let wmv = UniformType("com.microsoft.windows-media-wmv", ["wmv", "asf"])
+    public static let realMedia = UniformType("com.real.realmedia", ["rm", "rmvb"])
+    public static let mxf = UniformType("org.smpte.mxf", ["mxf"])
+    public static let ivf = UniformType("org.webmproject.ivf", ["ivf"])
+    public static let h264 = UniformType("org.itu.h264-video", ["h264", "264", "avc"])
+    public static let hevc = UniformType("org.itu.hevc-video", ["hevc", "h265", "265"])
 
     public static let mpeg4Audio = UniformType("public.mpeg-4-audio", ["m4a", "m4b", "mp4"])
     public static let mp3 = UniformType("public.mp3", ["mp3"])
@@ -50,43 +71,27 @@ public struct UniformType: Hashable, Sendable {
     public static let ogg = UniformType("org.xiph.ogg", ["ogg", "oga", "opus", "ogv"])
     public static let ape = UniformType("com.monkeysaudio.ape", ["ape"])
     public static let amr = UniformType("org.3gpp.adaptive-multi-rate-audio", ["amr"])
+    public static let mp2 = UniformType("public.mp2", ["mp2", "mpa"])
+    public static let caf = UniformType("com.apple.coreaudio-format", ["caf"])
+    public static let ac3 = UniformType("public.ac3-audio", ["ac3"])
+    public static let eac3 = UniformType("public.enhanced-ac3-audio", ["eac3", "ec3"])
+    public static let dts = UniformType("com.dts.audio", ["dts"])
+    public static let wma = UniformType("com.microsoft.windows-media-wma", ["wma"])
+    public static let realAudio = UniformType("com.real.realaudio", ["ra"])
+    public static let musepack = UniformType("net.musepack.mpc", ["mpc"])
+    public static let wavPack = UniformType("com.wavpack.wv", ["wv"])
+    public static let tta = UniformType("org.tta.true-audio", ["tta"])
+    public static let dsf = UniformType("com.sony.dsf", ["dsf"])
+    public static let dff = UniformType("com.philips.dsdiff", ["dff"])
+    public static let au = UniformType("public.ulaw-audio", ["au", "snd"])
+    public static let wave64 = UniformType("com.sony.wave64", ["w64"])
+    public static let voc = UniformType("com.creative.voc-audio", ["voc"])
 
-    /// The type of a file with this content, or `nil` for content that has no media type.
-    /// An audio-only MPEG-4 file is `public.mpeg-4-audio` (`.m4a`), a Matroska file with sound only
-    /// keeps the Matroska type.
+    /// The type of a file with this content, or `nil` for content that has no media type
+    /// (``FormatTable``). An audio-only MPEG-4 file is `public.mpeg-4-audio` (`.m4a`), an audio-only
+    /// ASF file is WMA; a Matroska file with sound only keeps the Matroska type.
     public static func of(container: Container, kind: MediaKind) -> UniformType? {
-        switch container {
-        case .jpeg: return .jpeg
-        case .png: return .png
-        case .gif: return .gif
-        case .heic: return .heic
-        case .heif: return .heif
-        case .heifSequence: return .heicSequence
-        case .avif: return .avif
-        case .webp: return .webp
-        case .tiff: return .tiff
-        case .bmp: return .bmp
-        case .jxl: return .jxl
-        case .mp4, .m4a: return kind == .audio ? .mpeg4Audio : .mpeg4Movie
-        case .m4v: return .m4v
-        case .mov: return kind == .audio ? .mpeg4Audio : .quickTime
-        case .threeGP: return .threeGPP
-        case .avi: return .avi
-        case .mpegPS: return .mpeg
-        case .mpegVideo: return .mpeg2Video
-        case .mpegTS: return .mpeg2TransportStream
-        case .webm: return .webm
-        case .matroska: return .matroska
-        case .mp3: return .mp3
-        case .wav, .rf64: return .wav
-        case .aiff: return .aiff
-        case .aifc: return .aifc
-        case .aacADTS: return .aac
-        case .flac: return .flac
-        case .ogg: return .ogg
-        case .ape: return .ape
-        case .amr: return .amr
-        default: return nil
-        }
+        guard let facts = container.facts else { return nil }
+        return kind == .audio ? facts.audioType ?? facts.type : facts.type
     }
 }

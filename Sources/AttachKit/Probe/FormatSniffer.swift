@@ -1,7 +1,8 @@
 /// Identifies a file's format from its first bytes, never from its name.
 ///
 /// This is the only place in AttachKit that knows magic numbers. It answers the family (image,
-/// audio/video, not media) and the container; the probes then read the real header.
+/// audio/video, not media) and the container; the probes then read the real header. Everything
+/// else about a format (demuxer, type, reader, structure check) is in ``FormatTable``.
 struct FormatSniffer {
     /// What the first bytes say.
     struct Result: Equatable, Sendable {
@@ -9,32 +10,38 @@ struct FormatSniffer {
         /// `.image` for still-image formats, `.video` for audio/video containers (the probe decides
         /// between audio and video from the streams), `.unknown` for anything else.
         var family: MediaKind
-        /// For MP3/ADTS/FLAC behind an ID3v2 tag: where the audio starts.
+        /// For elementary audio (MP3, MP2, ADTS, FLAC) behind ID3v2 tags or junk: where the first
+        /// frame starts.
         var audioOffset: Int64 = 0
+
+        init(container: Container, family: MediaKind, audioOffset: Int64 = 0) {
+            self.container = container
+            self.family = family
+            self.audioOffset = audioOffset
+        }
+
+        /// The family ``FormatTable`` gives `container`.
+        init(_ container: Container, audioOffset: Int64 = 0) {
+            let kind = container.facts?.kind ?? .unknown
+            self.init(container: container, family: kind == .image || kind == .unknown ? kind : .video, audioOffset: audioOffset)
+        }
     }
 
-    /// Sniffs `reader`'s bytes. Reads at most a few kilobytes (plus a skip over an ID3v2 tag).
+    /// Sniffs `reader`'s bytes. Reads a few kilobytes, plus the ID3v2 tags of elementary audio and
+    /// at most ``AudioSync/window`` bytes after them when looking for the first audio frame.
     static func sniff(_ reader: borrowing FileReader) -> Result {
-        guard reader.size > 0 else { return Result(container: .empty, family: .unknown) }
+        guard reader.size > 0 else { return Result(.empty) }
         let head = reader.read(at: 0, count: 4096)
-        if let image = imageFormat(head) { return Result(container: image, family: .image) }
-        if let av = audioVideoFormat(head, fileSize: reader.size) { return Result(container: av, family: .video) }
-        if head.matches("ID3", at: 0), head.count >= 10 {
-            // ID3v2: a 10-byte header, a syncsafe size, an optional 10-byte footer; audio follows.
-            let tagSize = Int64(head.u8(6) & 0x7F) << 21 | Int64(head.u8(7) & 0x7F) << 14
-                | Int64(head.u8(8) & 0x7F) << 7 | Int64(head.u8(9) & 0x7F)
-            let offset = 10 + tagSize + ((head.u8(5) & 0x10) != 0 ? 10 : 0)
-            let after = reader.read(at: offset, count: 16)
-            if after.matches("fLaC", at: 0) { return Result(container: .flac, family: .video, audioOffset: offset) }
-            if let frame = elementaryAudio(after) { return Result(container: frame, family: .video, audioOffset: offset) }
-            // A tag with nothing recognisable after it: let libavformat look further.
-            return Result(container: .unknown, family: .unknown, audioOffset: offset)
+        if let image = imageFormat(head) { return Result(image) }
+        if let av = audioVideoFormat(head, fileSize: reader.size) { return Result(av) }
+        if let image = footerImageFormat(reader) { return Result(image) }
+        if let binary = NonMedia.binaryFormat(head) { return Result(binary) }
+        if let audio = AudioSync.find(reader) { return Result(audio.container, audioOffset: audio.offset) }
+        if head.matches("ID3", at: 0), case let tagsEnd = AudioSync.tagsEnd(reader), tagsEnd > 0 {
+            // Tags with nothing recognisable after them: let libavformat look further.
+            return Result(container: .unknown, family: .unknown, audioOffset: tagsEnd)
         }
-        if let frame = elementaryAudio(head), secondFrameConfirms(head, reader: reader) {
-            return Result(container: frame, family: .video)
-        }
-        if let text = textFormat(head) { return Result(container: text, family: .unknown) }
-        return Result(container: .unknown, family: .unknown)
+        return Result(NonMedia.textFormat(head) ?? .unknown)
     }
 
     // MARK: Images
@@ -44,13 +51,86 @@ struct FormatSniffer {
         if h.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) { return .png }
         if h.matches("GIF87a", at: 0) || h.matches("GIF89a", at: 0) { return .gif }
         if h.matches("RIFF", at: 0), h.matches("WEBP", at: 8) { return .webp }
-        if h.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || h.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) { return .tiff }
-        if h.matches("BM", at: 0), h.count >= 18, h.le32(6) == 0,
-           [12, 16, 40, 52, 56, 64, 108, 124].contains(h.le32(14)) { return .bmp }
+        // Classic TIFF (42) and BigTIFF (43), either byte order: libvips (libtiff) reads both.
+        if h.matches([0x49, 0x49], at: 0) || h.matches([0x4D, 0x4D], at: 0) {
+            let magic = h.matches("II", at: 0) ? h.le16(2) : h.be16(2)
+            if magic == 42 || magic == 43 { return .tiff }
+        }
+        if h.matches("BM", at: 0), h.count >= 18, h.le32(6) == 0, BMPHeader.dibSizes.contains(Int64(h.le32(14))) { return .bmp }
         if h.matches([0xFF, 0x0A], at: 0) { return .jxl }
         if h.matches([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], at: 0) { return .jxl }
         if h.matches("ftyp", at: 4), let brand = isoImageBrand(h) { return brand }
-        return nil
+        return otherImageFormat(h)
+    }
+
+    /// Pictures libavformat reads that iOS does not show: JPEG 2000, Netpbm, QOI, Photoshop,
+    /// icons and cursors, DirectDraw surfaces, OpenEXR.
+    static func otherImageFormat(_ h: [UInt8]) -> Container? {
+        // JP2 signature box, or a bare codestream (SOC then SIZ marker).
+        if h.matches([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], at: 0) { return .jpeg2000 }
+        if h.matches([0xFF, 0x4F, 0xFF, 0x51], at: 0) { return .jpeg2000 }
+        if isNetpbm(h) { return .pnm }
+        if h.matches("qoif", at: 0), h.count >= 14, h.be32(4) > 0, h.be32(8) > 0, [3, 4].contains(h[12]) { return .qoi }
+        if h.matches("8BPS", at: 0), h.count >= 26, [1, 2].contains(h.be16(4)) { return .psd }
+        if h.matches("DDS ", at: 0), h.count >= 8, h.le32(4) == 124 { return .dds }
+        if h.matches([0x76, 0x2F, 0x31, 0x01], at: 0) { return .exr }
+        return iconFormat(h)
+    }
+
+    /// An icon (`00 00 01 00`) or cursor (`00 00 02 00`) directory whose first entry points past
+    /// the directory at a PNG or a 40-byte DIB header.
+    static func iconFormat(_ h: [UInt8]) -> Container? {
+        guard h.count >= 22, h.matches([0x00, 0x00], at: 0), h[3] == 0, [1, 2].contains(h[2]) else { return nil }
+        let count = Int(h.le16(4))
+        let size = h.le32(14), offset = Int(h.le32(18))
+        guard (1...256).contains(count), h[9] == 0, size > 0, offset >= 6 + 16 * count else { return nil }
+        if offset + 8 <= h.count {
+            let png = h.matches([0x89, 0x50, 0x4E, 0x47], at: offset)
+            guard png || h.le32(offset) == 40 else { return nil }
+        }
+        return h[2] == 1 ? .ico : .cur
+    }
+
+    /// Netpbm: `P1`...`P6`, whitespace (or comments), a positive width and height; or `P7` with
+    /// its `WIDTH`/`ENDHDR` header lines.
+    static func isNetpbm(_ h: [UInt8]) -> Bool {
+        guard h.count >= 3, h[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(h[1]),
+              [0x20, 0x09, 0x0A, 0x0D].contains(h[2]) else { return false }
+        if h[1] == UInt8(ascii: "7") {
+            let header = String(decoding: h.prefix(512), as: UTF8.self)
+            return header.contains("WIDTH") && header.contains("ENDHDR")
+        }
+        var i = 2
+        var numbers: [Int] = []
+        while numbers.count < 2, i < h.count {
+            if [0x20, 0x09, 0x0A, 0x0D].contains(h[i]) {
+                i += 1
+            } else if h[i] == UInt8(ascii: "#") {
+                while i < h.count, h[i] != 0x0A { i += 1 }
+            } else {
+                var value = 0, digits = 0
+                while i < h.count, (0x30...0x39).contains(h[i]), digits < 8 {
+                    value = value * 10 + Int(h[i] - 0x30)
+                    digits += 1
+                    i += 1
+                }
+                guard digits > 0, value > 0 else { return false }
+                numbers.append(value)
+            }
+        }
+        return numbers.count == 2
+    }
+
+    /// TGA has no leading signature: only a TGA 2.0 file, whose last 18 bytes are
+    /// `TRUEVISION-XFILE.\0`, with a plausible header is identified.
+    static func footerImageFormat(_ reader: borrowing FileReader) -> Container? {
+        guard reader.size >= 44 else { return nil }
+        let footer = reader.read(at: reader.size - 18, count: 18)
+        guard footer.matches("TRUEVISION-XFILE.", at: 0), footer.last == 0 else { return nil }
+        let header = reader.read(at: 0, count: 18)
+        guard header.count == 18, header[1] <= 1, [1, 2, 3, 9, 10, 11].contains(header[2]),
+              header.le16(12) > 0, header.le16(14) > 0 else { return nil }
+        return .tga
     }
 
     /// HEIF and AVIF brands (major first, then compatible brands). Image sequences are reported
@@ -110,6 +190,23 @@ struct FormatSniffer {
         if h.matches([0x00, 0x00, 0x01, 0xB3], at: 0) { return .mpegVideo }
         if isTransportStream(h, packet: 188, offset: 0, fileSize: fileSize) { return .mpegTS }
         if isTransportStream(h, packet: 192, offset: 4, fileSize: fileSize) { return .mpegTS }
+        return otherAudioVideoFormat(h) ?? AnnexB.format(h)
+    }
+
+    /// Containers libavformat reads that iOS does not play.
+    static func otherAudioVideoFormat(_ h: [UInt8]) -> Container? {
+        if h.matches("caff", at: 0), h.count >= 6, h.be16(4) == 1 { return .caf }
+        if h.matches("FLV", at: 0), h.count >= 9, h[3] == 1, h.be32(5) >= 9 { return .flv }
+        if h.matches([0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C], at: 0) { return .asf }
+        if h.matches(".RMF", at: 0) || h.matches([0x2E, 0x72, 0x61, 0xFD], at: 0) { return .realMedia }
+        // The key of an MXF header partition pack.
+        if h.matches([0x06, 0x0E, 0x2B, 0x34, 0x02, 0x05, 0x01, 0x01, 0x0D, 0x01, 0x02, 0x01, 0x01, 0x02], at: 0) { return .mxf }
+        if h.matches("DKIF", at: 0), h.count >= 8, h.le16(4) == 0, h.le16(6) == 32 { return .ivf }
+        if h.matches("MPCK", at: 0) || (h.matches("MP+", at: 0) && h.count > 3 && h[3] & 0x0F == 7) { return .musepack }
+        if h.matches("wvpk", at: 0) { return .wavPack }
+        if h.matches("TTA1", at: 0) { return .tta }
+        if h.matches("DSD ", at: 0), h.count >= 12, h.le64(4) == 28 { return .dsf }
+        if h.matches("FRM8", at: 0), h.matches("DSD ", at: 12) { return .dff }
         return nil
     }
 
@@ -186,98 +283,5 @@ struct FormatSniffer {
             guard i < h.count, h[i] == 0x47 else { return false }
         }
         return needed >= 2 || fileSize == Int64(packet + offset)
-    }
-
-    // MARK: Elementary audio (MP3, ADTS AAC)
-
-    /// MPEG audio (MP3 and layers I/II, reported as ``Container/mp3``) or ADTS AAC at offset 0.
-    static func elementaryAudio(_ h: [UInt8]) -> Container? {
-        if MPEGAudioFrame(h, at: 0) != nil { return .mp3 }
-        if ADTSFrame(h, at: 0) != nil { return .aacADTS }
-        return nil
-    }
-
-    /// Two bytes of frame sync are weak evidence; when the file is long enough, a second frame
-    /// must follow the first.
-    static func secondFrameConfirms(_ h: [UInt8], reader: borrowing FileReader) -> Bool {
-        let length: Int
-        if let frame = MPEGAudioFrame(h, at: 0) { length = frame.length } else if let frame = ADTSFrame(h, at: 0) { length = frame.length } else { return false }
-        if Int64(length) >= reader.size { return true }
-        let next = reader.read(at: Int64(length), count: 8)
-        return MPEGAudioFrame(next, at: 0) != nil || ADTSFrame(next, at: 0) != nil
-            || next.matches("TAG", at: 0) || next.matches("APETAGEX", at: 0)
-    }
-
-    // MARK: Text
-
-    static func textFormat(_ h: [UInt8]) -> Container? {
-        let sample = h.prefix(512)
-        guard !sample.isEmpty else { return nil }
-        let printable = sample.filter { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 < 0x7F) || $0 >= 0x80 }
-        guard printable.count == sample.count else { return nil }
-        let first = sample.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .text
-    }
-}
-
-/// An MPEG-1/2/2.5 audio frame header (layers I–III).
-struct MPEGAudioFrame {
-    let length: Int
-    let sampleRate: Int
-    let samplesPerFrame: Int
-    let layer: Int
-
-    init?(_ h: [UInt8], at i: Int) {
-        guard i + 4 <= h.count, h[i] == 0xFF, h[i + 1] & 0xE0 == 0xE0 else { return nil }
-        let versionBits = (h[i + 1] >> 3) & 0x03   // 0: 2.5, 2: 2, 3: 1
-        let layerBits = (h[i + 1] >> 1) & 0x03     // 1: III, 2: II, 3: I
-        let bitrateIndex = Int(h[i + 2] >> 4)
-        let rateIndex = Int((h[i + 2] >> 2) & 0x03)
-        let padding = Int((h[i + 2] >> 1) & 0x01)
-        guard versionBits != 1, layerBits != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
-        let layer = 4 - Int(layerBits)
-        let mpeg1 = versionBits == 3
-        let v1: [[Int]] = [
-            [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
-            [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-            [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
-        ]
-        let v2: [[Int]] = [
-            [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
-            [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-            [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-        ]
-        let kbps = (mpeg1 ? v1 : v2)[layer - 1][bitrateIndex - 1]
-        let baseRates = [44100, 48000, 32000]
-        let sampleRate = baseRates[rateIndex] / (versionBits == 3 ? 1 : versionBits == 2 ? 2 : 4)
-        let samples: Int
-        switch layer {
-        case 1: samples = 384
-        case 2: samples = 1152
-        default: samples = mpeg1 ? 1152 : 576
-        }
-        if layer == 1 {
-            length = (12 * kbps * 1000 / sampleRate + padding) * 4
-        } else {
-            length = samples / 8 * kbps * 1000 / sampleRate + padding
-        }
-        self.sampleRate = sampleRate
-        self.samplesPerFrame = samples
-        self.layer = layer
-        guard length >= 4 else { return nil }
-    }
-}
-
-/// An ADTS (AAC) frame header.
-struct ADTSFrame {
-    let length: Int
-
-    init?(_ h: [UInt8], at i: Int) {
-        guard i + 7 <= h.count, h[i] == 0xFF, h[i + 1] & 0xF6 == 0xF0 else { return nil }
-        let rateIndex = (h[i + 2] >> 2) & 0x0F
-        guard rateIndex < 13 else { return nil }
-        let length = Int(h[i + 3] & 0x03) << 11 | Int(h[i + 4]) << 3 | Int(h[i + 5] >> 5)
-        guard length >= 7 else { return nil }
-        self.length = length
     }
 }

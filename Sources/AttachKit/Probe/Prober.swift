@@ -39,8 +39,9 @@ public struct ProbeLimits: Sendable, Equatable {
 
 /// Identifies a file by its bytes and reads its header, never decoding pixels or samples.
 ///
-/// Images are read with libvips' header loading (libavformat as a fallback for what libvips cannot
-/// read: BMP, 12-bit JPEG, HEIF and AVIF sequences); audio and video with libavformat, told which
+/// Images are read with libvips' header loading (libavformat for what libvips cannot read: BMP,
+/// 12-bit JPEG, HEIF and AVIF sequences, JPEG 2000, PNM, QOI, PSD, ICO...: ``FormatTable`` says
+/// which; the file's own header for TGA and BMP headers FFmpeg refuses); audio and video with libavformat, told which
 /// demuxer to use from the sniffed bytes, with only the `file` protocol allowed. Safe to use from
 /// many threads at once.
 public struct Prober: Sendable {
@@ -77,13 +78,7 @@ public struct Prober: Sendable {
             try readAudioVideo(path: path, demuxer: Demuxers.name(for: sniff.container), into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
-            let head = reader.read(at: sniff.audioOffset, count: 1 << 15)
-            guard let guess = AVFormatGuess.guess(head: head), guess.score >= 25,
-                  let container = Demuxers.container(forDemuxer: guess.demuxer) else {
-                throw .unrecognized(path: displayPath, detail: describe(sniff.container))
-            }
-            info.container = container
-            try readAudioVideo(path: path, demuxer: guess.demuxer, into: &info)
+            try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
         }
         return (info, sniff)
     }
@@ -100,12 +95,14 @@ public struct Prober: Sendable {
         if vipsFailure != nil || info.width == nil {
             // libvips cannot read it (blocked loader, 12-bit JPEG, image sequence): try libavformat.
             guard let demuxer = Demuxers.name(for: info.container) else {
+                if PictureHeaderFallback.read(reader, into: &info) { return }
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
             }
             try FFmpegLibrary.requireForProbe(path: info.path)
             do {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
+                if PictureHeaderFallback.read(reader, into: &info) { return }
                 let detail = vipsFailure.map { $0.message.isEmpty ? $0.description : $0.message } ?? error.description
                 throw .corruptHeader(path: info.path, container: info.container, detail: detail)
             }
@@ -139,12 +136,35 @@ public struct Prober: Sendable {
         }
     }
 
+    /// Bytes the sniffer does not know: libavformat's own detection (no file name, score at least
+    /// 25) may still name a media format; text it might take for subtitles, and named non-media
+    /// (PDF, SVG, executables...), is refused without asking.
+    private func readUnsniffed(path: String, reader: borrowing FileReader, sniff: FormatSniffer.Result,
+                               into info: inout MediaInfo) throws(ProbeError) {
+        guard [.unknown, .text, .json].contains(sniff.container) else {
+            throw .unrecognized(path: info.path, detail: describe(sniff.container))
+        }
+        let head = reader.read(at: sniff.audioOffset, count: 1 << 15)
+        guard let guess = AVFormatGuess.guess(head: head), guess.score >= 25,
+              let container = Demuxers.container(forDemuxer: guess.demuxer) else {
+            throw .unrecognized(path: info.path, detail: describe(sniff.container))
+        }
+        info.container = container
+        if container.facts?.kind == .image {
+            info.kind = .image
+            try readImage(path: path, reader: reader, into: &info)
+            info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
+        } else {
+            try readAudioVideo(path: path, demuxer: guess.demuxer, into: &info)
+        }
+    }
+
+    /// What the bytes are, for an `unrecognized-type` message.
     private func describe(_ container: Container) -> String {
         switch container {
-        case .json: return "the bytes are JSON text"
-        case .text: return "the bytes are text"
+        case .unknown: return "no known signature in the first bytes"
         case .ebml: return "EBML file of an unknown document type"
-        default: return "no known signature in the first bytes"
+        default: return "the bytes are \(container.facts?.name ?? container.rawValue)"
         }
     }
 }

@@ -6,25 +6,16 @@ enum BMPStructure {
     private static let maximumSide: Int64 = 65_536
 
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
-        let header = reader.read(at: 0, count: 54)
-        guard header.matches("BM", at: 0) else { return .corrupt(reason: "no BM signature at byte 0") }
-        let dibSize = Int64(header.le32(14))
-        guard [12, 16, 40, 52, 56, 64, 108, 124].contains(dibSize) else {
+        let bytes = reader.read(at: 0, count: 54)
+        guard bytes.matches("BM", at: 0) else { return .corrupt(reason: "no BM signature at byte 0") }
+        let dibSize = Int64(bytes.le32(14))
+        guard BMPHeader.dibSizes.contains(dibSize) else {
             return .corrupt(reason: "unknown DIB header size \(dibSize)")
         }
-        guard 14 + dibSize <= reader.size, header.count >= 26 else {
+        guard 14 + dibSize <= reader.size, let header = BMPHeader(bytes) else {
             return .corrupt(reason: "the \(dibSize)-byte DIB header is cut off: the file has \(reader.size) bytes (truncated)")
         }
-        let width: Int64, height: Int64, planes: UInt32, bitCount: UInt32
-        var compression: UInt32 = 0
-        if dibSize == 12 {
-            (width, height) = (Int64(header.le16(18)), Int64(header.le16(20)))
-            (planes, bitCount) = (header.le16(22), header.le16(24))
-        } else {
-            (width, height) = (Int64(Int32(bitPattern: header.le32(18))), Int64(Int32(bitPattern: header.le32(22))))
-            (planes, bitCount) = (header.le16(26), header.le16(28))
-            if dibSize >= 40 { compression = header.le32(30) }
-        }
+        let (width, height, planes, bitCount, compression) = (header.width, header.height, header.planes, header.bitCount, header.compression)
         guard width > 0, width <= maximumSide, height != 0, abs(height) <= maximumSide else {
             return .corrupt(reason: "BMP declares \(width)x\(height) pixels: width must be 1...\(maximumSide) and height non-zero, at most \(maximumSide) either way")
         }
@@ -32,7 +23,7 @@ enum BMPStructure {
         guard [1, 2, 4, 8, 16, 24, 32, 64].contains(bitCount) || (bitCount == 0 && [4, 5].contains(compression)) else {
             return .corrupt(reason: "BMP declares \(bitCount) bits per pixel")
         }
-        let pixelOffset = Int64(header.le32(10))
+        let pixelOffset = header.pixelOffset
         guard pixelOffset >= 14 + dibSize, pixelOffset < reader.size else {
             return .corrupt(reason: "the pixel data offset \(pixelOffset) lies outside the file (\(reader.size) bytes) or inside its headers")
         }

@@ -3,7 +3,7 @@
 /// usually a file that fails here.
 ///
 /// Each format family has its own small checker (`JPEGStructure`, `RIFFStructure`...); this type
-/// only picks one from the sniffed container. No pixel or sample is decoded (``DeepCheck`` does
+/// only picks the one ``FormatTable`` names for the sniffed container. No pixel or sample is decoded (``DeepCheck`` does
 /// that). Every checker reads with bounds-checked `pread`s, scans at most linearly in constant
 /// memory and never trusts a length field for an allocation, so any bytes at all are safe to check.
 enum StructureChecker {
@@ -17,23 +17,22 @@ enum StructureChecker {
     ///   has more parts than `limits` allow (a TIFF's pages over ``SafetyLimits/maxFrames``).
     static func check(path: String, sniff: FormatSniffer.Result, limits: SafetyLimits = SafetyLimits()) -> StructureVerdict {
         guard let reader = try? FileReader(path: path) else { return .notChecked }
-        switch sniff.container {
+        switch sniff.container.facts?.structure ?? StructureCheck.none {
         case .jpeg: return JPEGStructure.check(reader)
         case .png: return PNGStructure.check(reader)
         case .gif: return GIFStructure.check(reader)
-        case .webp, .wav, .avi, .rf64: return RIFFStructure.check(reader)
-        case .aiff, .aifc: return AIFFStructure.check(reader)
-        case let container where container.isISOBaseMedia:
-            return ISOBMFFStructure.check(reader, path: path, container: container)
-        case .webm, .matroska, .ebml: return MatroskaStructure.check(reader)
-        case .mp3: return MPEGAudioStructure.check(reader, from: sniff.audioOffset)
-        case .aacADTS: return ADTSStructure.check(reader, from: sniff.audioOffset)
+        case .riff: return RIFFStructure.check(reader)
+        case .aiff: return AIFFStructure.check(reader)
+        case .isoBaseMedia: return ISOBMFFStructure.check(reader, path: path, container: sniff.container)
+        case .matroska: return MatroskaStructure.check(reader)
+        case .mpegAudio: return MPEGAudioStructure.check(reader, from: sniff.audioOffset)
+        case .adts: return ADTSStructure.check(reader, from: sniff.audioOffset)
         case .flac: return FLACStructure.check(reader, from: sniff.audioOffset)
         case .ogg: return OggStructure.check(reader)
-        case .mpegTS: return TransportStreamStructure.check(reader)
+        case .transportStream: return TransportStreamStructure.check(reader)
         case .tiff: return TIFFStructure.check(reader, maxPages: limits.maxFrames)
         case .bmp: return BMPStructure.check(reader)
-        default: return .notChecked
+        case .none: return .notChecked
         }
     }
 }

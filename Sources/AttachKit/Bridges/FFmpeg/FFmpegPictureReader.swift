@@ -1,8 +1,8 @@
 import CFFmpeg
 
 /// Pictures libvips cannot read (BMP, whose only libvips loader is the blocked ImageMagick one;
-/// 12-bit JPEG; JPEG XL while libvips' loader is untrusted; HEIF and AVIF image sequences; the
-/// frames of an APNG) decoded through libavformat/libavcodec into 8-bit RGBA rows that
+/// 12-bit JPEG; JPEG XL, JPEG 2000 and PNM while libvips' loaders are untrusted; QOI, PSD, ICO/CUR;
+/// HEIF and AVIF image sequences; the frames of an APNG: ``FormatTable`` names the reader) decoded through libavformat/libavcodec into 8-bit RGBA rows that
 /// `VipsImage.fromPixels` takes over. Each frame is scaled to its target size as it is decoded, so
 /// no full-size frame is kept.
 enum FFmpegPictureReader {
@@ -35,11 +35,14 @@ enum FFmpegPictureReader {
     ///     libavcodec's `max_pixels` before it allocates).
     ///   - size: the scaled size for a frame of the given source size.
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openInput``, ``FFmpegOperation/findDecoder``
-    ///   (no decoder for the codec), ``FFmpegOperation/openDecoder`` (the decoder refused, or the
+    ///   (no decoder for the codec, or a BMP header FFmpeg's decoder does not take: ``BMPHeader/ffmpegRefusal``), ``FFmpegOperation/openDecoder`` (the decoder refused, or the
     ///   frame is over `maxPixels`), ``FFmpegOperation/decode`` (also for frames the decoder flags
     ///   as damaged), ``FFmpegOperation/readPacket`` or ``FFmpegOperation/scale``.
     static func decode(path: String, demuxer: String, keep: @escaping (Int) -> Bool = { _ in true }, maxFrames: Int = 1,
                        maxPixels: Int64, size: (Int, Int) -> (width: Int, height: Int)) throws(FFmpegError) -> Pictures {
+        if demuxer == "bmp_pipe", let reader = try? FileReader(path: path), let refusal = BMPHeader(reader.read(at: 0, count: 54))?.ffmpegRefusal {
+            throw FFmpegError(operation: .findDecoder, message: refusal)
+        }
         let input = try AVInput(path: path, demuxer: demuxer)
         guard let stream = input.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
             throw FFmpegError(operation: .openInput, message: "no picture stream")

@@ -12,8 +12,10 @@ struct TypeRule: ValidationRule {
         return [Diagnostic(.unsupportedType, what, fix: fix(for: info, profile: profile))]
     }
 
-    /// Remux when only the container is wrong (the codecs are allowed), else transcode or convert.
+    /// Remux when only the container is wrong (the codecs are allowed), else transcode or convert;
+    /// for a format `prepare` refuses (``FormatFacts/refusal``), why nothing here converts it.
     func fix(for info: MediaInfo, profile: Profile) -> String {
+        if let refusal = info.container.facts?.refusal { return "none here: \(refusal)" }
         switch info.kind {
         case .image:
             return Fix.convertImage(info)
