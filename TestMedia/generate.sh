@@ -363,7 +363,8 @@ SIX='pan=5.1(side)|FL=c0|FR=c1|FC=0.5*c0+0.5*c1|LFE=0.3*c0|SL=0.6*c0|SR=0.6*c1'
 ff -f lavfi -i "$(asrc 48000 0.5 2)" -af "$SIX" -c:a flac "${BX[@]}" "$A/flac_51side_48k_0.5s.flac"
 # libopus takes 5.1 with back surrounds (Vorbis channel order), not 5.1(side).
 ff -f lavfi -i "$(asrc 48000 0.5 2)" -af "pan=5.1|FL=c0|FR=c1|FC=0.5*c0+0.5*c1|LFE=0.3*c0|BL=0.6*c0|BR=0.6*c1" -c:a libopus -mapping_family 1 -b:a 128k "${BX[@]}" "$A/ogg_opus_51_0.5s.opus"
-ff -f lavfi -i "testsrc2=s=160x90:r=1:d=3" -frames:v 3 "${BX[@]}" "$S/page%d.png"
+# Three different 160x90 crops of the clean picture the single-page TIFF is made from.
+for n in 1 2 3; do vips crop "$S/clean_320.png" "$S/page$n.png" $(( (n - 1) * 80 )) $(( (n - 1) * 75 )) 160 90; done
 vips arrayjoin "$S/page1.png $S/page2.png $S/page3.png" "$S/pages.v" --across 1
 vips tiffsave "$S/pages.v" "$I/tiff_3pages_160x90.tif" --compression lzw --strip --page-height 90
 ff -f lavfi -i "testsrc2=s=160x90:r=15:d=2" -frames:v 30 -c:v libwebp_anim -lossless 0 -q:v 50 -loop 0 "${BX[@]}" "$I/webp_animated_15fps_160x90.webp"

@@ -44,7 +44,7 @@ struct ClipPlanner {
         // The picture is copied when it can be and no exact cut is asked; otherwise it is transcoded.
         let copiesVideo = videoCopyable(video, rules: rules) && !(window.cuts && options.trim == .exact)
         if !copiesVideo { try checkTranscodable(video, rules: rules) }
-        if case .unsupportedVariant(let reason)? = Playability.video(job.info) {
+        if case .unsupportedVariant(let reason) = playability(of: video) {
             notes.append("re-encoded to 8-bit 4:2:0 H.264: \(reason)")
         }
         let route = audioRoute(rules: rules, copiesVideo: copiesVideo, notes: &notes)
@@ -68,9 +68,15 @@ struct ClipPlanner {
     /// from the probe's profile, chroma and bit depth; the pixel format must be known), allowed by
     /// the profile, within its long-edge cap.
     private func videoCopyable(_ video: ClipSource.Video, rules: Profile.VideoRules) -> Bool {
-        Playability.video(job.info) == .copyable && video.pixelFormat != nil
+        playability(of: video) == .copyable && video.pixelFormat != nil
             && Profile.allows(rules.videoCodecs, codec: video.codec)
             && video.geometry.fits(maxLongEdge: rules.maxLongEdge)
+    }
+
+    /// The picture's verdict: its codec, with the profile, chroma and bit depth the probe read
+    /// from the same (first) video stream.
+    private func playability(of video: ClipSource.Video) -> Playability.Video {
+        Playability.video(codec: video.codec, profile: job.info.profile, chroma: job.info.chroma, bitDepth: job.info.bitDepth)
     }
 
     /// Notes the downmix an AAC encode makes (stereo at most, ``EncodeTemplate/channels``): in the
