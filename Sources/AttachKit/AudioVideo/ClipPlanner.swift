@@ -168,8 +168,9 @@ struct ClipPlanner {
                              window: window, trim: options.trim, cover: cover?.index, decoding: DecoderBudget(job: job))
         }
         var strategy = ClipStrategy(light: light, template: template, notes: notes)
-        if canEncode { noteDownmix(template, encodedByLight: light == nil, strategy: &strategy) }
-        if !canEncode {
+        if canEncode {
+            noteDownmix(template, encodedByLight: light == nil, strategy: &strategy)
+        } else {
             strategy.encodeRefusal = audio.decodable
                 ? "profile \(job.profile.name) does not allow AAC in M4A, the only sound AttachKit encodes"
                 : "FFmpeg has no decoder for the \(audio.codec) sound"
