@@ -514,6 +514,40 @@ malformed/wav_data_claims_4gb.wav	audio	malformed	RIFF and data chunk sizes clai
 malformed/json_named_as.webp	other	malformed	extension lies: JSON error body named .webp
 EOF
 
+# --- issue 13: playability -----------------------------------------------------------------
+# What iOS does and does not decode, and what prepare must not lose silently: tiny (0.5 s,
+# 160x90) H.264 beyond High profile (4:2:2, 10-bit, 4:4:4: re-encoded, never copied), HEVC Main 10
+# (plays, copied) and HEVC 4:2:2 (range extensions: re-encoded); 5.1 sound (downmixed to stereo,
+# noted); a 3-page TIFF (first page kept, noted); a 15 fps animated WebP (66/67 ms delays, 2.00 s:
+# the GIF must last 2.00 s, not 2.10 s).
+echo "generate.sh: issue 13 playability" >&2
+P13="$(vsrc 160 90 10 0.5)"
+ff -f lavfi -i "$P13" "${X264[@]}" -profile:v high422 -pix_fmt yuv422p -crf 30 -movflags +faststart "${BX[@]}" "$V/mp4_h264_high422_160x90.mp4"
+ff -f lavfi -i "$P13" "${X264[@]}" -profile:v high10 -pix_fmt yuv420p10le -crf 30 -movflags +faststart "${BX[@]}" "$V/mp4_h264_high10_160x90.mp4"
+ff -f lavfi -i "$P13" "${X264[@]}" -profile:v high444 -pix_fmt yuv444p -crf 30 -movflags +faststart "${BX[@]}" "$V/mp4_h264_high444_160x90.mp4"
+ff -f lavfi -i "$P13" "${X265[@]}" -pix_fmt yuv420p10le -crf 32 -movflags +faststart "${BX[@]}" "$V/mp4_hevc_main10_160x90.mp4"
+ff -f lavfi -i "$P13" "${X265[@]}" -pix_fmt yuv422p10le -crf 32 -movflags +faststart "${BX[@]}" "$V/mp4_hevc_422_10bit_160x90.mp4"
+SIX='pan=5.1(side)|FL=c0|FR=c1|FC=0.5*c0+0.5*c1|LFE=0.3*c0|SL=0.6*c0|SR=0.6*c1'
+ff -f lavfi -i "$(asrc 48000 0.5 2)" -af "$SIX" -c:a flac "${BX[@]}" "$A/flac_51side_48k_0.5s.flac"
+# libopus takes 5.1 with back surrounds (Vorbis channel order), not 5.1(side).
+ff -f lavfi -i "$(asrc 48000 0.5 2)" -af "pan=5.1|FL=c0|FR=c1|FC=0.5*c0+0.5*c1|LFE=0.3*c0|BL=0.6*c0|BR=0.6*c1" -c:a libopus -mapping_family 1 -b:a 128k "${BX[@]}" "$A/ogg_opus_51_0.5s.opus"
+# Three different 160x90 crops of the clean picture the single-page TIFF is made from.
+for n in 1 2 3; do vips crop "$S/clean_320.png" "$S/page$n.png" $(( (n - 1) * 80 )) $(( (n - 1) * 75 )) 160 90; done
+vips arrayjoin "$S/page1.png $S/page2.png $S/page3.png" "$S/pages.v" --across 1
+vips tiffsave "$S/pages.v" "$I/tiff_3pages_160x90.tif" --compression lzw --strip --page-height 90
+ff -f lavfi -i "testsrc2=s=160x90:r=15:d=2" -frames:v 30 -c:v libwebp_anim -lossless 0 -q:v 50 -loop 0 "${BX[@]}" "$I/webp_animated_15fps_160x90.webp"
+cat >> "$TMP/spec.tsv" <<'EOF13'
+video/mp4_h264_high422_160x90.mp4	video	valid	H.264 High 4:2:2 (yuv422p): iOS does not decode it, prepare re-encodes to 8-bit 4:2:0
+video/mp4_h264_high10_160x90.mp4	video	valid	H.264 High 10 (yuv420p10le): iOS does not decode it, prepare re-encodes to 8-bit 4:2:0
+video/mp4_h264_high444_160x90.mp4	video	valid	H.264 High 4:4:4 Predictive (yuv444p): iOS does not decode it, prepare re-encodes to 8-bit 4:2:0
+video/mp4_hevc_main10_160x90.mp4	video	valid	HEVC Main 10 4:2:0 (hvc1): plays, copied as it is
+video/mp4_hevc_422_10bit_160x90.mp4	video	valid	HEVC range extensions 4:2:2 10-bit: iOS does not decode it, prepare re-encodes to H.264
+audio/flac_51side_48k_0.5s.flac	audio	valid	5.1(side) FLAC: prepare downmixes to stereo AAC and says so
+audio/ogg_opus_51_0.5s.opus	audio	valid	5.1 Opus (mapping family 1): prepare downmixes to stereo AAC and says so
+images/tiff_3pages_160x90.tif	image	valid	3-page TIFF: prepare keeps the first page and says so
+images/webp_animated_15fps_160x90.webp	image	valid	animated WebP, 30 frames at 15 fps (66/67 ms delays, 2.00 s): the GIF lasts 2.00 s
+EOF13
+
 # Every file written must be listed, and every listed file must exist.
 ( cd "$OUT" && find . -type f | sed 's|^\./||' | sort ) > "$TMP/written.txt"
 cut -f1 "$TMP/spec.tsv" | sort > "$TMP/listed.txt"

@@ -7,21 +7,16 @@
 /// 2. **Encode to fit** (``BudgetFitter``): H.264 (libx264) + AAC in MP4 for video, AAC in M4A for
 ///    sound, at the profile's long-edge cap, at bitrates that fit the byte budget.
 ///
-/// What is copied: H.264 (8-bit 4:2:0) and HEVC (8/10-bit 4:2:0) video, the only codecs iOS plays
-/// in MP4 in practice, when the profile allows them and the picture is within the cap; AAC, MP3,
-/// ALAC, AC-3, E-AC-3 sound in movies; AAC and ALAC (→ M4A) and MP3 (→ MP3) sound files.
-/// MPEG-4 Part 2, MPEG-1/2, MJPEG, H.263, VP8/9, AV1 are always transcoded to H.264: even where a
-/// profile's table allows them, their MP4 carriage is not what AVFoundation reliably plays.
+/// What is copied is what ``Playability`` says plays: H.264 (8-bit 4:2:0, up to High profile) and
+/// HEVC (Main, Main 10) video when the profile allows them and the picture is within the cap;
+/// AAC, MP3, ALAC, AC-3, E-AC-3 sound in movies; AAC and ALAC (→ M4A) and MP3 (→ MP3) sound
+/// files. H.264 High 10/4:2:2/4:4:4 and HEVC range extensions are re-encoded to 8-bit 4:2:0
+/// H.264 (noted). MPEG-4 Part 2, MPEG-1/2, MJPEG, H.263, VP8/9, AV1 are always transcoded to
+/// H.264: even where a profile's table allows them, their MP4 carriage is not what AVFoundation
+/// reliably plays. Sound re-encoded to AAC is stereo at most (the downmix is noted).
 struct ClipPlanner {
     let job: PrepareJob
     let source: ClipSource
-
-    static let copyableVideo: Set<Codec> = [.h264, .hevc]
-    static let copyableMovieAudio: Set<Codec> = [.aac, .mp3, .alac, .ac3, .eac3]
-    static let playablePixelFormats: [Codec: Set<String>] = [
-        .h264: ["yuv420p", "yuvj420p"],
-        .hevc: ["yuv420p", "yuvj420p", "yuv420p10le"],
-    ]
 
     /// The sample-entry FourCC a copied video stream is written with: `hvc1` for HEVC (parameter
     /// sets in the sample entry, the only HEVC tag iOS plays, so a `hev1` input is retagged);
@@ -49,6 +44,9 @@ struct ClipPlanner {
         // The picture is copied when it can be and no exact cut is asked; otherwise it is transcoded.
         let copiesVideo = videoCopyable(video, rules: rules) && !(window.cuts && options.trim == .exact)
         if !copiesVideo { try checkTranscodable(video, rules: rules) }
+        if case .unsupportedVariant(let reason) = playability(of: video) {
+            notes.append("re-encoded to 8-bit 4:2:0 H.264: \(reason)")
+        }
         let route = audioRoute(rules: rules, copiesVideo: copiesVideo, notes: &notes)
         let template = EncodeTemplate(container: .mp4, video: video, audio: route.encodes ? source.audio : nil,
                                       window: window, maxLongEdge: rules.maxLongEdge, budget: rules.maxBytes)
@@ -60,16 +58,35 @@ struct ClipPlanner {
         var strategy = ClipStrategy(light: light, template: template, notes: notes)
         if route == .copyOnly {
             strategy.encodeNote = "dropped the \(source.audio!.codec) sound: a re-encode cannot decode it"
+        } else if route != .none {
+            noteDownmix(template, encodedByLight: light == nil || route == .encode, strategy: &strategy)
         }
         return strategy
     }
 
-    /// Whether the picture may be copied as it is: a codec and pixel format iOS plays, allowed by
+    /// Whether the picture may be copied as it is: a codec variant iOS plays (``Playability``,
+    /// from the probe's profile, chroma and bit depth; the pixel format must be known), allowed by
     /// the profile, within its long-edge cap.
     private func videoCopyable(_ video: ClipSource.Video, rules: Profile.VideoRules) -> Bool {
-        Self.copyableVideo.contains(video.codec) && Profile.allows(rules.videoCodecs, codec: video.codec)
-            && (video.pixelFormat.map { Self.playablePixelFormats[video.codec]?.contains($0) ?? false } ?? false)
+        playability(of: video) == .copyable && video.pixelFormat != nil
+            && Profile.allows(rules.videoCodecs, codec: video.codec)
             && video.geometry.fits(maxLongEdge: rules.maxLongEdge)
+    }
+
+    /// The picture's verdict: its codec, with the profile, chroma and bit depth the probe read
+    /// from the same (first) video stream.
+    private func playability(of video: ClipSource.Video) -> Playability.Video {
+        Playability.video(codec: video.codec, profile: job.info.profile, chroma: job.info.chroma, bitDepth: job.info.bitDepth)
+    }
+
+    /// Notes the downmix an AAC encode makes (stereo at most, ``EncodeTemplate/channels``): in the
+    /// notes when every strategy encodes the sound, else as what the full encode changes.
+    private func noteDownmix(_ template: EncodeTemplate, encodedByLight: Bool, strategy: inout ClipStrategy) {
+        guard let audio = template.audio, audio.channels > template.channels else { return }
+        let from = job.info.channels == audio.channels ? job.info.channelLayout : nil
+        let note = "downmixed \(from ?? "\(audio.channels) channels") → \(template.channels == 1 ? "mono" : "stereo") "
+            + "(AAC is encoded in stereo at most)"
+        if encodedByLight { strategy.notes.append(note) } else { strategy.encodeNote = note }
     }
 
     /// - Throws: ``PrepareError/unsupported(reason:)`` when the picture cannot be transcoded to
@@ -87,7 +104,7 @@ struct ClipPlanner {
     private func audioRoute(rules: Profile.VideoRules, copiesVideo: Bool, notes: inout [String]) -> AudioRoute {
         guard let audio = source.audio else { return .none }
         let route: AudioRoute
-        if Self.copyableMovieAudio.contains(audio.codec) && Profile.allows(rules.audioCodecs, codec: audio.codec) {
+        if Playability.sound(audio.codec, in: .mp4) == .plays && Profile.allows(rules.audioCodecs, codec: audio.codec) {
             route = audio.decodable ? .copyOrEncode : .copyOnly
         } else if audio.decodable && Profile.allows(rules.audioCodecs, codec: .aac) {
             route = .encode
@@ -151,7 +168,9 @@ struct ClipPlanner {
                              window: window, trim: options.trim, cover: cover?.index, decoding: DecoderBudget(job: job))
         }
         var strategy = ClipStrategy(light: light, template: template, notes: notes)
-        if !canEncode {
+        if canEncode {
+            noteDownmix(template, encodedByLight: light == nil, strategy: &strategy)
+        } else {
             strategy.encodeRefusal = audio.decodable
                 ? "profile \(job.profile.name) does not allow AAC in M4A, the only sound AttachKit encodes"
                 : "FFmpeg has no decoder for the \(audio.codec) sound"

@@ -112,8 +112,9 @@ struct ImageAnimationFitStep: ImageStep {
         }
         var newPageHeight = pageHeight
         if image.width > target.width || pageHeight > target.height {
+            let box = work.plan.caps.thumbnailBox(target, width: image.width, height: pageHeight)
             let resized = try ImageFailure.vips(name) { () throws(VipsError) in
-                try ImageAnimationResizeStep.resize(image, frames: frames, pageHeight: pageHeight, into: target)
+                try ImageAnimationResizeStep.resize(image, frames: frames, pageHeight: pageHeight, into: box)
             }
             newPageHeight = resized.height / max(1, frames)
             image = consume resized
@@ -135,7 +136,7 @@ struct ImageAnimationFitStep: ImageStep {
         let pageHeight = work.pageHeight ?? image.height
         do {
             if work.plan.animated {
-                image = try image.editingMetadata([.int("page-height", pageHeight), .ints("delay", work.delays),
+                image = try image.editingMetadata([.int("page-height", pageHeight), .ints("delay", GIFDelays.centisecondDelays(work.delays)),
                                                    .int("loop", work.loop ?? 0)])
             }
             let bytes = try image.gifData(colours: colours, effort: Self.effort, strip: work.strip)
@@ -162,7 +163,13 @@ struct ImageAnimationFitStep: ImageStep {
         if encoded.format.container == work.job.info.container,
            work.job.has(.fileTooLarge) || levers != planner.full { work.did(.reencoded) }
         let share = (Double(encoded.size) / Double(work.plan.budget) * 1000).rounded() / 10
-        let frames = work.plan.animated ? ", \(work.selection.kept.count) frames, \(work.delays.reduce(0, +)) ms" : ""
+        // The duration the GIF really lasts (its delays in centiseconds), not the source's.
+        let shown = GIFDelays.centisecondDelays(work.delays).reduce(0, +)
+        if work.plan.animated, GIFDelays.needsRounding(work.delays) {
+            work.notes.append("frame delays rounded to whole centiseconds (GIF's unit), each error carried into the next "
+                              + "frame: \(shown) ms for the source's \(work.delays.reduce(0, +)) ms")
+        }
+        let frames = work.plan.animated ? ", \(work.selection.kept.count) frames, \(shown) ms" : ""
         work.notes.append("GIF \(encoded.width)×\(encoded.height)\(frames): \(encoded.size) bytes (\(share) % of the "
                           + "\(work.plan.budget)-byte budget) after \(work.attempts) encode(s)")
         work.encoded = encoded

@@ -11,8 +11,9 @@ struct ImageAnimationResizeStep: ImageStep {
         let box = work.loadBox
         guard width > box.width || pageHeight > box.height, let image = work.image.take() else { return }
         let frames = work.frameCount
+        let target = work.plan.caps.thumbnailBox(box, width: width, height: pageHeight)
         let resized = try ImageFailure.vips(name) { () throws(VipsError) in
-            try Self.resize(image, frames: frames, pageHeight: pageHeight, into: box)
+            try Self.resize(image, frames: frames, pageHeight: pageHeight, into: target)
         }
         work.pageHeight = resized.height / max(1, frames)
         work.image = consume resized

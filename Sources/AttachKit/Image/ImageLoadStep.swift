@@ -40,10 +40,15 @@ struct ImageLoadStep: ImageStep {
         if work.job.info.isAnimated, !work.plan.animated {
             work.noteOnce(.firstFrameOnly, "the profile allows no GIF: the first frame is kept as a still")
         }
+        let pages = work.job.info.frames ?? 1
+        if pages > 1, !work.job.info.isAnimated, !work.plan.animated {
+            let kept = work.job.info.container == .tiff ? "the first of \(pages) pages" : "the primary image of \(pages)"
+            work.noteOnce(.pagesDropped, "kept \(kept): an attachment shows one picture, the other \(pages - 1) are dropped")
+        }
     }
 
     private func loadWithVips(_ work: inout ImageWork) throws(PrepareError) {
-        let box = work.loadBox
+        let box = work.plan.caps.thumbnailBox(work.loadBox, width: work.plan.width, height: work.plan.height)
         let path = work.job.inputPath, profile = work.plan.exportProfile
         if work.job.info.container == .tiff, work.plan.frames > 1 {
             // vips_thumbnail takes a multi-page TIFF whose second page is half the first for a

@@ -73,4 +73,6 @@ enum LoadNote: Hashable, Sendable {
     case memoryLimited
     /// An animation kept as its first frame (the profile allows no GIF).
     case firstFrameOnly
+    /// Only one page of a multi-page picture kept (TIFF pages, HEIF top-level images).
+    case pagesDropped
 }

@@ -50,4 +50,18 @@ struct PixelBudget: Sendable, Equatable {
         }
         return fitted
     }
+
+    /// The box to hand `vips_thumbnail` (or `vips_thumbnail_image`) so a `width`×`height` picture
+    /// lands on `box` exactly. libvips shrinks by the larger of width ÷ box width and height ÷ box
+    /// height, and ``fit(width:height:)`` rounds both sides down: the side truncated more sets the
+    /// shrink and the other lands short (5000×3333 into 2048×1365 gave 2047×1364). The side that
+    /// must not bind gets one pixel more, when the caps allow the output that could then round to
+    /// it; otherwise `box` as it is.
+    func thumbnailBox(_ box: (width: Int, height: Int), width: Int, height: Int) -> (width: Int, height: Int) {
+        guard width > 0, height > 0, box.width < width || box.height < height else { return box }
+        let widthScale = Double(box.width) / Double(width), heightScale = Double(box.height) / Double(height)
+        if heightScale < widthScale, allows(width: box.width, height: box.height + 1) { return (box.width, box.height + 1) }
+        if widthScale < heightScale, allows(width: box.width + 1, height: box.height) { return (box.width + 1, box.height) }
+        return box
+    }
 }

@@ -27,6 +27,9 @@ extension MediaInfo {
         o.set("alpha", hasAlpha)
         o.set("bitDepth", bitDepth)
         o.set("pixelFormat", pixelFormat)
+        o.set("profile", profileName)
+        o.set("level", level)
+        o.set("chroma", chroma)
         o.set("bands", bands)
         o.set("iccProfile", hasICCProfile)
         o.set("interlaced", interlaced)
@@ -37,6 +40,7 @@ extension MediaInfo {
         o.set("frameRate", frameRate.map { ($0 * 1000).rounded() / 1000 })
         o.set("sampleRate", sampleRate)
         o.set("channels", channels)
+        o.set("channelLayout", channelLayout)
         o.set("streams", streams)
         o.set("attachedPictures", attachedPictures.flatMap { $0 > 0 ? $0 : nil })
         if let type = uniformType {

@@ -29,6 +29,15 @@ public struct MediaInfo: Sendable, Equatable {
     public var hasAlpha: Bool?
     /// Bits per sample of one channel (8 or 16 for images; the coded depth for video/audio when known).
     public var bitDepth: Int?
+    /// The video stream's codec profile, as libavcodec numbers it (``CodecProfile``); `nil` when unknown.
+    public var profile: Int?
+    /// The video stream's codec level (H.264 `level_idc`, HEVC `general_level_idc`); `nil` when unknown.
+    public var level: Int?
+    /// The video's chroma subsampling (`"4:2:0"`, `"4:2:2"`, `"4:4:4"`, `"4:0:0"`), from its pixel format.
+    public var chroma: String?
+    /// The first sound stream's channel layout, as FFmpeg names it (`"stereo"`, `"5.1(side)"`), or
+    /// `"N channels"` when the file gives no layout.
+    public var channelLayout: String?
     /// libvips interpretation for images (`srgb`, `cmyk`, `b-w`, `rgb16`...); FFmpeg pixel format for video.
     public var pixelFormat: String?
     /// Channels of an image (bands, alpha included).

@@ -8,6 +8,9 @@ public struct Diagnostic: Sendable, Equatable {
         case unsupportedType = "unsupported-type"
         /// The container is allowed but a codec inside it is not (VP9 in MP4, Opus audio...).
         case unsupportedCodec = "unsupported-codec"
+        /// The codec is one iOS plays but not in this variant (H.264 High 10 or 4:2:2, HEVC 4:4:4,
+        /// a 12-bit JPEG): see ``Playability``. `prepare` re-encodes it.
+        case unsupportedCodecProfile = "unsupported-codec-profile"
         /// The extension gives iOS a different type than the bytes have; iOS reads the type from it.
         case extensionMismatch = "extension-mismatch"
         /// No extension at all: iOS cannot tell the type without a type hint.

@@ -131,7 +131,7 @@ public struct Preparer: Sendable {
             } catch {
                 throw .output(error)
             }
-            report.options = Thumbnailer.options(for: info, request: options.thumbnailRequest, rendered: rendered)
+            report.options = Thumbnailer.options(for: info, typeHint: info.uniformType?.identifier ?? "public.data", request: options.thumbnailRequest, rendered: rendered)
         } catch {
             report.diagnostics.append(Diagnostic(.thumbnailFailed, "no thumbnail: \(error.message)", fix: nil, severity: .warning))
         }

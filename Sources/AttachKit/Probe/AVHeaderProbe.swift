@@ -20,6 +20,9 @@ enum AVHeaderProbe {
             info.height = picture.height
             info.pixelFormat = picture.pixelFormat
             info.bitDepth = picture.bitDepth
+            info.profile = picture.profile
+            info.level = picture.level
+            info.chroma = picture.chroma
             info.frames = picture.frameCount
             info.frameRate = picture.frameRate
             info.rotation = picture.rotation
@@ -29,6 +32,7 @@ enum AVHeaderProbe {
                 info.audioBitRate = sound.bitRate
                 info.sampleRate = sound.sampleRate
                 info.channels = sound.channels
+                info.channelLayout = ChannelLayout.name(mask: sound.channelMask, channels: sound.channels)
             }
         } else if let sound = streams.audio.first {
             info.kind = .audio
@@ -36,6 +40,7 @@ enum AVHeaderProbe {
             info.audioBitRate = sound.bitRate
             info.sampleRate = sound.sampleRate
             info.channels = sound.channels
+            info.channelLayout = ChannelLayout.name(mask: sound.channelMask, channels: sound.channels)
             info.bitDepth = sound.bitDepth
         } else {
             throw FFmpegError(operation: .streamInfo, message: "no audio or video stream")

@@ -51,7 +51,8 @@ public struct Thumbnailer: Sendable {
             report.height = rendered.height
             report.frame = rendered.frame
             report.time = rendered.time
-            report.options = Self.options(for: info, request: request, rendered: rendered)
+            // The attachment is the JPEG written here, whatever the input was (a WebM is no attachment).
+            report.options = Self.options(for: info, typeHint: UniformType.jpeg.identifier, request: request, rendered: rendered)
         } catch {
             report.error = error
         }
@@ -71,9 +72,11 @@ public struct Thumbnailer: Sendable {
         return try renderer.render(path: path, info: info, request: request, limits: safety, deadline: deadline)
     }
 
-    /// `ThumbnailClippingRectKey` and `ThumbnailTimeKey` (frame for animated images, seconds for movies).
-    static func options(for info: MediaInfo, request: ThumbnailRequest, rendered: RenderedThumbnail) -> AttachmentOptions {
-        var options = AttachmentOptions(typeHint: info.uniformType?.identifier ?? "public.data", clippingRect: request.clip)
+    /// `TypeHintKey` (`typeHint`: the type of the attachment the options go with), and
+    /// `ThumbnailClippingRectKey` and `ThumbnailTimeKey` (frame for animated images, seconds for
+    /// movies) of the picture rendered from `info`.
+    static func options(for info: MediaInfo, typeHint: String, request: ThumbnailRequest, rendered: RenderedThumbnail) -> AttachmentOptions {
+        var options = AttachmentOptions(typeHint: typeHint, clippingRect: request.clip)
         if info.kind == .video { options.thumbnailTime = rendered.time }
         if info.isAnimated { options.thumbnailFrame = rendered.frame }
         return options

@@ -101,6 +101,16 @@ struct AVStreamInfo: Sendable {
     let sampleRate: Int
     let channels: Int
     let bitDepth: Int?
+    /// The codec's profile as libavcodec numbers it (`AVCodecParameters.profile`, `FF_PROFILE_*`);
+    /// `nil` when unknown.
+    let profile: Int?
+    /// The codec's level (`AVCodecParameters.level`: H.264 `level_idc`, HEVC `general_level_idc`); `nil` when unknown.
+    let level: Int?
+    /// Chroma subsampling of a picture's pixel format (`"4:2:0"`, `"4:2:2"`, `"4:4:4"`, `"4:0:0"`...);
+    /// `nil` for RGB formats and sound.
+    let chroma: String?
+    /// The sound's channel mask (`AV_CH_*` bits) when the layout is in native order; `nil` otherwise.
+    let channelMask: UInt64?
     /// Cover art stored as a one-picture stream.
     let isAttachedPicture: Bool
     let frameCount: Int?
@@ -134,7 +144,13 @@ struct AVStreamInfo: Sendable {
         channels = Int(parameters.ch_layout.nb_channels)
         let raw = Int(parameters.bits_per_raw_sample)
         let coded = Int(parameters.bits_per_coded_sample)
-        bitDepth = raw > 0 ? raw : (kind == .audio && coded > 0 ? coded : nil)
+        let descriptor = kind == .video && parameters.format >= 0 ? av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format)) : nil
+        let pictureDepth = descriptor.map { Int($0.pointee.comp.0.depth) }
+        bitDepth = raw > 0 ? raw : (kind == .audio && coded > 0 ? coded : pictureDepth)
+        profile = parameters.profile != FF_PROFILE_UNKNOWN ? Int(parameters.profile) : nil
+        level = parameters.level != FF_LEVEL_UNKNOWN && parameters.level > 0 ? Int(parameters.level) : nil
+        chroma = descriptor.flatMap { Self.chroma($0.pointee) }
+        channelMask = kind == .audio && parameters.ch_layout.order == AV_CHANNEL_ORDER_NATIVE ? parameters.ch_layout.u.mask : nil
         isAttachedPicture = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
         frameCount = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
         let rate = stream.pointee.avg_frame_rate
@@ -159,6 +175,21 @@ struct AVStreamInfo: Sendable {
         }
         startTime = seconds(stream.pointee.start_time)
         duration = seconds(stream.pointee.duration)
+    }
+
+    /// J:a:b of a YUV pixel format from its subsampling (`"4:2:0"`...); `nil` for RGB and palettes.
+    private static func chroma(_ descriptor: AVPixFmtDescriptor) -> String? {
+        guard descriptor.flags & UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL) == 0 else { return nil }
+        if descriptor.nb_components <= 2 { return "4:0:0" }
+        switch (descriptor.log2_chroma_w, descriptor.log2_chroma_h) {
+        case (0, 0): return "4:4:4"
+        case (1, 0): return "4:2:2"
+        case (1, 1): return "4:2:0"
+        case (2, 0): return "4:1:1"
+        case (0, 1): return "4:4:0"
+        case (2, 2): return "4:1:0"
+        default: return nil
+        }
     }
 }
 

@@ -25,9 +25,14 @@ struct TypeRule: ValidationRule {
             }
             return "transcode \(info.codec.map(Fix.name) ?? "audio")→AAC (M4A)"
         case .video:
+            // What `prepare` copies into MP4 (``Playability``), when the profile allows it.
             let videoOK = info.codec.map { Profile.allows(profile.video.videoCodecs, codec: $0) } ?? false
-            let audioOK = info.audioCodec.map { Profile.allows(profile.video.audioCodecs, codec: $0) } ?? true
+                && Playability.video(info) == .copyable
+            let audioOK = info.audioCodec.map {
+                Profile.allows(profile.video.audioCodecs, codec: $0) && Playability.sound($0, in: .mp4) == .plays
+            } ?? true
             if videoOK && audioOK { return "remux \(info.container.rawValue.uppercased())→MP4 (no re-encode)" }
+            if videoOK { return "remux the picture into MP4 (no re-encode), transcode the sound→AAC" }
             return "transcode to H.264 + AAC in MP4"
         case .unknown:
             return "replace with a supported file"
@@ -36,31 +41,57 @@ struct TypeRule: ValidationRule {
 }
 
 /// Codecs inside an allowed container must be ones AVFoundation plays (a VP9 track in an `.mp4`
-/// is allowed by type, yet the user sees nothing).
+/// is allowed by type, yet the user sees nothing), in a variant it decodes (``Playability``:
+/// H.264 High 10 or 4:2:2, HEVC 4:4:4, a 12-bit JPEG are `unsupported-codec-profile`). The fixes
+/// say what `prepare` does, from the same decisions.
 struct CodecRule: ValidationRule {
     func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
         let info = subject.info
         guard let type = info.uniformType else { return [] }
-        var out: [Diagnostic] = []
         switch info.kind {
+        case .image:
+            guard Profile.allows(profile.image.types, type), let reason = Playability.picture(info) else { return [] }
+            return [Diagnostic(.unsupportedCodecProfile, reason, fix: "re-encode to 8-bit \(Fix.imageTarget(info))")]
         case .audio:
-            guard Profile.allows(profile.audio.types, type), let codec = info.codec,
-                  !Profile.allows(profile.audio.codecs, codec: codec) else { return [] }
-            out.append(Diagnostic(.unsupportedCodec, "audio codec \(codec) is not allowed by profile \(profile.name)",
-                                  fix: "transcode \(Fix.name(codec))→AAC (M4A)"))
+            guard Profile.allows(profile.audio.types, type), let codec = info.codec else { return [] }
+            return sound(codec, in: info.container, allowed: profile.audio.codecs, profile: profile, fix: "transcode \(Fix.name(codec))→AAC (M4A)")
         case .video:
             guard Profile.allows(profile.video.types, type) else { return [] }
-            if let codec = info.codec, !Profile.allows(profile.video.videoCodecs, codec: codec) {
-                out.append(Diagnostic(.unsupportedCodec, "video codec \(codec) is not allowed by profile \(profile.name)",
-                                      fix: "transcode \(Fix.name(codec))→H.264"))
-            }
-            if let codec = info.audioCodec, !Profile.allows(profile.video.audioCodecs, codec: codec) {
-                out.append(Diagnostic(.unsupportedCodec, "audio codec \(codec) in the movie is not allowed by profile \(profile.name)",
-                                      fix: "transcode \(Fix.name(codec))→AAC"))
-            }
-        default:
-            break
+            return movie(info, profile: profile)
+        case .unknown:
+            return []
+        }
+    }
+
+    private func movie(_ info: MediaInfo, profile: Profile) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let verdict = Playability.video(info)
+        if let codec = info.codec, !Profile.allows(profile.video.videoCodecs, codec: codec) {
+            out.append(Diagnostic(.unsupportedCodec, "video codec \(codec) is not allowed by profile \(profile.name)",
+                                  fix: "transcode \(Fix.name(codec))→H.264"))
+        } else if case .unsupportedVariant(let reason) = verdict {
+            out.append(Diagnostic(.unsupportedCodecProfile, reason, fix: "transcode to 8-bit 4:2:0 H.264"))
+        }
+        if let codec = info.audioCodec {
+            // The sound alone fails, yet `prepare` writes MP4 and re-encodes a picture it cannot
+            // copy there: the fix says so (an MPEG-2 program stream under `apple`).
+            let picture = verdict == .transcodedWhenRewritten && out.isEmpty ? info.codec.map { " and \(Fix.name($0))→H.264 in MP4" } ?? "" : ""
+            out += sound(codec, in: info.container, allowed: profile.video.audioCodecs, profile: profile,
+                         fix: "transcode \(Fix.name(codec))→AAC\(picture)", inMovie: true)
         }
         return out
+    }
+
+    /// The profile's codec list first, then whether AVFoundation plays the codec in this container.
+    private func sound(_ codec: Codec, in container: Container, allowed: [String], profile: Profile, fix: String,
+                       inMovie: Bool = false) -> [Diagnostic] {
+        let which = inMovie ? "audio codec \(codec) in the movie" : "audio codec \(codec)"
+        if !Profile.allows(allowed, codec: codec) {
+            return [Diagnostic(.unsupportedCodec, "\(which) is not allowed by profile \(profile.name)", fix: fix)]
+        }
+        if case .unsupported(let reason) = Playability.sound(codec, in: container) {
+            return [Diagnostic(.unsupportedCodec, reason, fix: fix)]
+        }
+        return []
     }
 }

@@ -38,6 +38,9 @@ enum Fix {
         case .flac: return "FLAC"
         case .alac: return "ALAC"
         case .mpeg4: return "MPEG-4 Part 2"
+        case .mpeg1video: return "MPEG-1 video"
+        case .mpeg2video: return "MPEG-2 video"
+        case .mjpeg: return "Motion JPEG"
         default: return codec.rawValue.uppercased()
         }
     }

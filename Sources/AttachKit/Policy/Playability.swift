@@ -1,0 +1,136 @@
+/// What an iPhone plays, per codec, decided in one place: `validate` (``CodecRule``) reports what
+/// does not play, and `prepare` (``ClipPlanner``, the image pipeline) copies only what does and
+/// re-encodes the rest, from the same answer. A profile's codec lists (which codecs a policy
+/// allows by name) are checked apart; this model says which *variants* of a codec decode.
+///
+/// Sources, cited per fact below:
+/// - [HLS] Apple, "HLS Authoring Specification for Apple Devices", §1 Video (1.3: H.264 "less than
+///   or equal to High Profile"; 1.6: HEVC "less than or equal to Main10 Profile ... High Tier";
+///   1.15: "Frame rates above 60 fps SHALL NOT be used") and §4 Audio (the codecs of 4.x: AAC-LC,
+///   HE-AAC v1/v2, Apple Lossless, AC-3, E-AC-3 in fMP4).
+/// - [UN] Apple, `UNNotificationAttachment` documentation, "Supported File Types": AIFF, WAV, MP3,
+///   MPEG-4 audio; MPEG, MPEG-2 video, MPEG-4, AVI.
+/// - [MPG] Apple, "Multimedia Programming Guide", "Using Audio" > "Audio Playback and Recording
+///   Formats": AAC, HE-AAC, ALAC, IMA4, Linear PCM, µ-law, a-law, MP3 (and AMR, iLBC).
+/// - [ITU] ITU-T H.264 Annex A and H.265 Annex A: which profiles allow which chroma formats and
+///   bit depths (High: 8-bit 4:2:0 and 4:0:0; Main 10: 4:2:0 at 8 or 10 bits).
+///
+/// Limits not enforced, on purpose: [HLS]'s levels (H.264 ≤ 4.2, HEVC ≤ 5.0) and its 60 fps
+/// ceiling are rules for adaptive streams every Apple device must play; iPhones record and play
+/// H.264 High 5.1/5.2 and 120/240 fps HEVC themselves, and `prepare`'s own H.264 transcode keeps
+/// the input's frame rate, so refusing them would fail outputs `prepare` makes. Frame size is
+/// capped by the profile (`video.maxLongEdge`). No sample-rate or channel-count limit is
+/// enforced for sound: no Apple document states one for file playback.
+enum Playability {
+    /// What happens to a video stream.
+    enum Video: Equatable, Sendable {
+        /// Plays: `prepare` may stream-copy it into MP4 (H.264 8-bit 4:2:0, HEVC Main/Main 10).
+        case copyable
+        /// AVFoundation plays it in its own container where the profile's table allows it (MPEG-1/2
+        /// in `.mpg`, MPEG-4 Part 2 or Motion JPEG in `.avi`/`.mov`, per [UN]), but whenever
+        /// `prepare` rewrites the file it re-encodes it to H.264: its carriage in MP4 is not what
+        /// AVFoundation reliably plays. Codecs the model does not know fall here too (a profile's
+        /// codec list decides whether they are allowed at all).
+        case transcodedWhenRewritten
+        /// A variant of a codec iOS plays that no Apple decoder takes (H.264 High 10, High 4:2:2,
+        /// HEVC 4:4:4...): `unsupported-codec-profile`; `prepare` re-encodes it to 8-bit 4:2:0
+        /// H.264, never copies it. The reason names the variant.
+        case unsupportedVariant(String)
+    }
+
+    /// What happens to a sound stream in a container.
+    enum Sound: Equatable, Sendable {
+        /// AVFoundation plays this codec in this container.
+        case plays
+        /// It does not: the reason names codec and container.
+        case unsupported(String)
+        /// The model has no fact for this pair; the profile's codec list decides.
+        case undecided
+    }
+
+    /// The verdict for the video stream of `info` (`nil` when it is not a video).
+    static func video(_ info: MediaInfo) -> Video? {
+        guard info.kind == .video, let codec = info.codec else { return nil }
+        return video(codec: codec, profile: info.profile, chroma: info.chroma, bitDepth: info.bitDepth)
+    }
+
+    /// The verdict for a video stream of `codec` with this profile (libavcodec's number), chroma
+    /// subsampling and bit depth; unknown facts (`nil`) are not held against it.
+    static func video(codec: Codec, profile: Int?, chroma: String?, bitDepth: Int?) -> Video {
+        switch codec {
+        case .h264: return h264(profile: profile, chroma: chroma, bitDepth: bitDepth)
+        case .hevc: return hevc(profile: profile, chroma: chroma, bitDepth: bitDepth)
+        default: return .transcodedWhenRewritten
+        }
+    }
+
+    /// [HLS] 1.3: H.264 up to High profile, i.e. [ITU] 8-bit 4:2:0 (4:0:0 monochrome is allowed by
+    /// High too, but Apple's decoders are only documented for 4:2:0: it is re-encoded).
+    private static func h264(profile: Int?, chroma: String?, bitDepth: Int?) -> Video {
+        let playable: Set<Int> = [CodecProfile.h264ConstrainedBaseline, CodecProfile.h264Baseline,
+                                  CodecProfile.h264Main, CodecProfile.h264High]
+        let described = describe("H.264", profile: profile, codec: .h264, chroma: chroma, bitDepth: bitDepth)
+        if let profile, !playable.contains(profile) {
+            return .unsupportedVariant("\(described): iOS decodes H.264 up to High profile (8-bit 4:2:0) only")
+        }
+        if (chroma.map { $0 != "4:2:0" } ?? false) || (bitDepth.map { $0 > 8 } ?? false) {
+            return .unsupportedVariant("\(described): iOS decodes 8-bit 4:2:0 H.264 only")
+        }
+        return .copyable
+    }
+
+    /// [HLS] 1.6: HEVC up to Main 10, i.e. [ITU] 4:2:0 at 8 or 10 bits; range extensions (4:2:2,
+    /// 4:4:4, 12-bit) are not played.
+    private static func hevc(profile: Int?, chroma: String?, bitDepth: Int?) -> Video {
+        let described = describe("HEVC", profile: profile, codec: .hevc, chroma: chroma, bitDepth: bitDepth)
+        let playableProfile = profile.map { [CodecProfile.hevcMain, CodecProfile.hevcMain10].contains($0) } ?? true
+        if !playableProfile || (chroma.map { $0 != "4:2:0" } ?? false) || (bitDepth.map { $0 > 10 } ?? false) {
+            return .unsupportedVariant("\(described): iOS decodes HEVC Main and Main 10 (4:2:0, 8 or 10-bit) only")
+        }
+        return .copyable
+    }
+
+    /// "H.264 High 4:2:2 (4:2:2, 8-bit)".
+    private static func describe(_ name: String, profile: Int?, codec: Codec, chroma: String?, bitDepth: Int?) -> String {
+        let facts = [chroma, bitDepth.map { "\($0)-bit" }].compactMap { $0 }
+        return name + (profile.map { " " + CodecProfile.name($0, codec: codec) } ?? "")
+            + (facts.isEmpty ? "" : " (\(facts.joined(separator: ", ")))")
+    }
+
+    /// Sound codecs AVFoundation plays, per container family: AAC (LC, HE-AAC), ALAC, MP3, AC-3
+    /// and E-AC-3 in the MPEG-4 family ([HLS] §4, [MPG]); MP3 in MP3 files; PCM in WAV and AIFF
+    /// ([UN], [MPG]). Non-PCM payloads of a WAVE file (its format tag) are judged by
+    /// ``wavePayload(_:)``, not here.
+    static func sound(_ codec: Codec, in container: Container) -> Sound {
+        let pcm = codec.rawValue.hasPrefix("pcm_")
+        switch container {
+        case .mp4, .m4a, .m4v, .mov:
+            if mpeg4Sound.contains(codec) { return .plays }
+            return pcm ? .undecided : .unsupported("\(codec) sound in \(container.rawValue.uppercased()) is not played by AVFoundation")
+        case .mp3:
+            return codec == .mp3 ? .plays : .undecided
+        case .wav, .rf64:
+            return pcm ? .plays : wavePayload(codec)
+        case .aiff, .aifc:
+            return pcm ? .plays : .undecided
+        default:
+            return .undecided
+        }
+    }
+
+    /// Sound carried into MP4/M4A unchanged by `prepare` (and played there).
+    static let mpeg4Sound: Set<Codec> = [.aac, .mp3, .alac, .ac3, .eac3]
+
+    /// HOOK for the WAVE format-tag check (another change owns it): what a non-PCM payload in a
+    /// WAVE file (MP3, ADPCM, GSM... under their format tags) means for playback. Until that lands
+    /// the model does not decide, and the profile's codec list does.
+    static func wavePayload(_ codec: Codec) -> Sound { .undecided }
+
+    /// The verdict for a still picture: iOS decodes 8-bit baseline and progressive JPEG only
+    /// ([MPG] lists no 12-bit JPEG; ImageIO's JPEG decoder is 8-bit), so a 12-bit JPEG is re-encoded.
+    /// `nil` when the picture plays (or the model has no fact about it).
+    static func picture(_ info: MediaInfo) -> String? {
+        guard info.kind == .image, info.codec == .jpeg, let depth = info.bitDepth, depth > 8 else { return nil }
+        return "\(depth)-bit JPEG: iOS decodes 8-bit JPEG only"
+    }
+}
