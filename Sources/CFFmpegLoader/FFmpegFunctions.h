@@ -28,6 +28,7 @@
     V(AK_AVUTIL, av_frame_unref, (AVFrame *frame), (frame)) \
     F(AK_AVUTIL, const char *, av_get_pix_fmt_name, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
     V(AK_AVUTIL, av_log_set_level, (int level), (level)) \
+    F(AK_AVUTIL, int, av_opt_set_int, (void *obj, const char *name, int64_t val, int search_flags), (obj, name, val, search_flags)) \
     F(AK_AVUTIL, const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
     F(AK_AVUTIL, char *, av_strdup, (const char *s), (s)) \
     F(AK_AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size)) \
@@ -35,9 +36,10 @@
     F(AK_SWRESAMPLE, int, swr_convert_frame, (SwrContext *swr, AVFrame *output, const AVFrame *input), (swr, output, input)) \
     V(AK_SWRESAMPLE, swr_free, (struct SwrContext **s), (s)) \
     F(AK_SWRESAMPLE, int, swr_init, (struct SwrContext *s), (s)) \
+    F(AK_SWSCALE, struct SwsContext *, sws_alloc_context, (void), ()) \
     V(AK_SWSCALE, sws_freeContext, (struct SwsContext *swsContext), (swsContext)) \
-    F(AK_SWSCALE, struct SwsContext *, sws_getCachedContext, (struct SwsContext *context, int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH, enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter, SwsFilter *dstFilter, const double *param), (context, srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param)) \
     F(AK_SWSCALE, const int *, sws_getCoefficients, (int colorspace), (colorspace)) \
+    F(AK_SWSCALE, int, sws_init_context, (struct SwsContext *sws_context, SwsFilter *srcFilter, SwsFilter *dstFilter), (sws_context, srcFilter, dstFilter)) \
     F(AK_SWSCALE, int, sws_scale_frame, (struct SwsContext *c, AVFrame *dst, const AVFrame *src), (c, dst, src)) \
     F(AK_SWSCALE, int, sws_setColorspaceDetails, (struct SwsContext *c, const int *inv_table, int srcRange, const int *table, int dstRange, int brightness, int contrast, int saturation), (c, inv_table, srcRange, table, dstRange, brightness, contrast, saturation)) \
     F(AK_AVCODEC, AVPacket *, av_packet_alloc, (void), ()) \

@@ -47,8 +47,8 @@ enum ScalingFilter: Sendable, Equatable {
 }
 
 /// A libswscale context converting frames to one size and pixel format, with exactly one owner;
-/// freed when the value goes away. The source may change size or format between frames (the
-/// context is rebuilt then, `sws_getCachedContext`).
+/// freed when the value goes away. The source may change size, format or range between frames
+/// (the context is rebuilt then).
 ///
 /// Colour is converted at most once and only where the formats need it: YUV to YUV keeps the
 /// source's matrix unless a different ``colour`` is asked for (libswscale would otherwise go
@@ -56,6 +56,8 @@ enum ScalingFilter: Sendable, Equatable {
 /// uses the source's matrix and range.
 struct AVScaler: ~Copyable {
     private var context: OpaquePointer?
+    /// What ``context`` was built for.
+    private var built: Shape?
     let width: Int
     let height: Int
     let format: PictureFormat
@@ -93,15 +95,14 @@ struct AVScaler: ~Copyable {
             throw FFmpegError(operation: .scale, message: "the frame has no picture")
         }
         let pixelFormat = self.format.av
-        context = sws_getCachedContext(context, src.pointee.width, src.pointee.height, format,
-                                       Int32(width), Int32(height), pixelFormat, filter.flags, nil, nil, nil)
-        guard let context else { throw FFmpegError(operation: .scale, message: "libswscale cannot convert \(Self.name(format)) to \(Self.name(pixelFormat))") }
         let input = source.colour.resolved(height: Int(src.pointee.height))
         let rgb = Self.isRGB(pixelFormat)
         var output = rgb ? input : (colour ?? input)
         output.fullRange = rgb || (colour?.fullRange ?? false)
+        let context = try context(for: Shape(width: src.pointee.width, height: src.pointee.height, format: format,
+                                             fullRange: input.fullRange, targetFullRange: output.fullRange))
         // The same coefficient table on both sides is what keeps libswscale from converting YUV to
-        // YUV through RGB (its "cascaded context"); the ranges are converted in place.
+        // YUV through RGB (its "cascaded context").
         sws_setColorspaceDetails(context, sws_getCoefficients(Int32(input.matrix)), input.fullRange ? 1 : 0,
                                  sws_getCoefficients(Int32(output.matrix)), output.fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
 
@@ -118,6 +119,44 @@ struct AVScaler: ~Copyable {
         dst.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         let status = sws_scale_frame(context, dst, src)
         guard status >= 0 else { throw FFmpegError(operation: .scale, code: status) }
+    }
+
+    /// What a libswscale context is built for: the source's size, format and range, and the
+    /// target's range.
+    private struct Shape: Equatable {
+        let width: Int32
+        let height: Int32
+        let format: AVPixelFormat
+        let fullRange: Bool
+        let targetFullRange: Bool
+    }
+
+    /// The context for `shape`, built when the shape changes. The ranges are given before the
+    /// context is initialised (as `ffmpeg`'s scale filter does): set afterwards with
+    /// `sws_setColorspaceDetails`, libswscale ignores them for sources over 8 bits and for a
+    /// same-size, same-format copy, and full-range samples would pass through tagged limited.
+    private mutating func context(for shape: Shape) throws(FFmpegError) -> OpaquePointer {
+        if let context, shape == built { return context }
+        if let context { sws_freeContext(context) }
+        context = nil
+        built = nil
+        guard let fresh = sws_alloc_context() else { throw FFmpegError(operation: .scale, message: "out of memory for a scaler") }
+        let settings: [(String, Int64)] = [
+            ("srcw", Int64(shape.width)), ("srch", Int64(shape.height)), ("src_format", Int64(shape.format.rawValue)),
+            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(format.av.rawValue)),
+            ("sws_flags", Int64(filter.flags)), ("src_range", shape.fullRange ? 1 : 0), ("dst_range", shape.targetFullRange ? 1 : 0),
+        ]
+        for (name, value) in settings where av_opt_set_int(UnsafeMutableRawPointer(fresh), name, value, 0) < 0 {
+            sws_freeContext(fresh)
+            throw FFmpegError(operation: .scale, message: "libswscale has no option \(name)")
+        }
+        guard sws_init_context(fresh, nil, nil) >= 0 else {
+            sws_freeContext(fresh)
+            throw FFmpegError(operation: .scale, message: "libswscale cannot convert \(Self.name(shape.format)) to \(Self.name(format.av))")
+        }
+        context = fresh
+        built = shape
+        return fresh
     }
 
     /// Converts `source` to this scaler's size and (packed) format and returns its rows without
