@@ -11,7 +11,11 @@
 /// - A movie (MP4, MOV, M4A, M4V, 3GP) must have a `moov`, or `moof` fragments. A HEIF/AVIF image
 ///   must have a `meta` (an image sequence may have a `moov` instead).
 /// - Where a `moov` exists, libavformat reads the sample tables and every sample of every stream
-///   must lie inside the file (``samplesInsideFile(path:fileSize:)``).
+///   must lie inside the file (``samplesInsideFile(path:fileSize:)``); a movie with no sample at
+///   all and no `moof` fragment (an init segment alone) has nothing to show: "no samples", corrupt.
+/// - The sample entries (`stsd`) decide two refusals before anything is decoded: encrypted media
+///   (``encryption(_:entries:boxes:)``) and codecs FFmpeg 5.1 cannot decode
+///   (``undecodableCodec(_:entries:)``).
 /// - Where a top-level `meta` has an `iloc`, every item extent stored in the file must lie inside it
 ///   (``itemLocationsInsideFile(_:meta:)``).
 enum ISOBMFFStructure {
@@ -32,9 +36,11 @@ enum ISOBMFFStructure {
 
     static func check(_ reader: borrowing FileReader, path: String, container: Container) -> StructureVerdict {
         do throws(StructureProblem) {
-            let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0)
+            var everything: [Box] = []
+            let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0, everything: &everything)
             let types = Set(topLevel.map(\.type))
             if container.isHEIF {
+                if let reason = HEIFItems.undecodableReason(reader) { return .undecodable(reason: reason) }
                 guard types.contains("meta") || types.contains("moov") else {
                     return .corrupt(reason: "\(container) file without a 'meta' box (no image items)")
                 }
@@ -43,11 +49,19 @@ enum ISOBMFFStructure {
                     return .corrupt(reason: "movie without a 'moov' box (and no 'moof' fragments)")
                 }
             }
+            let entries = try sampleEntries(reader, in: everything)
+            if let reason = encryption(reader, entries: entries, boxes: everything) { return .encrypted(reason: reason) }
+            if let verdict = undecodableCodec(reader, entries: entries) { return verdict }
             if let meta = topLevel.first(where: { $0.type == "meta" }) {
                 try itemLocationsInsideFile(reader, meta: meta)
             }
             if types.contains("moov") {
-                try samplesInsideFile(path: path, fileSize: reader.size)
+                let samples = try samplesInsideFile(path: path, fileSize: reader.size)
+                // An init segment (empty sample tables, `mvex`, no fragment after it) holds nothing
+                // to show, whatever its `mvhd`/`mehd` declare. HEIF images are items, not samples.
+                if samples == 0, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {
+                    return .noSamples("the 'moov' sample tables are empty and no 'moof' fragment follows (a fragmented MP4's init segment alone)")
+                }
             }
             return .intact
         } catch {
@@ -59,6 +73,14 @@ enum ISOBMFFStructure {
     /// walked too.
     @discardableResult
     static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int) throws(StructureProblem) -> [Box] {
+        var everything: [Box] = []
+        return try walk(reader, from: start, to: end, depth: depth, everything: &everything)
+    }
+
+    /// The boxes between `start` and `end` (returned), and every box found at any depth below
+    /// them too (appended to `everything`, in file order).
+    static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int,
+                     everything: inout [Box]) throws(StructureProblem) -> [Box] {
         var boxes: [Box] = []
         var position = start
         while position < end {
@@ -70,10 +92,11 @@ enum ISOBMFFStructure {
             let box = try header(reader, at: position, end: end)
             if box.type == "mvhd" || box.type == "mdhd" { try timescaleIsSet(reader, header: box) }
             boxes.append(box)
+            everything.append(box)
             if depth < maximumDepth, containers.contains(box.type) || (box.type == "meta" && depth == 0) {
                 let childStart = box.type == "meta" ? metaChildrenStart(reader, meta: box) : box.dataOffset
                 if childStart <= box.end {
-                    try walk(reader, from: childStart, to: box.end, depth: depth + 1)
+                    try walk(reader, from: childStart, to: box.end, depth: depth + 1, everything: &everything)
                 }
             }
             position = box.end
