@@ -34,7 +34,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
         case .empty: return "the file is empty (0 bytes)"
         case .unrecognized(_, let detail): return "not a recognised media format (\(detail))"
         case .corruptHeader(_, let container, let detail): return "looks like \(container) but its header cannot be read: \(detail)"
-        case .unsupported(_, let container, let detail): return "\(container) that cannot be read here: \(detail)"
+        case .unsupported(_, let container, let detail): return "\(container): \(detail)"
         }
     }
 
