@@ -392,7 +392,21 @@ i = b.index(b'iinf', at, at + size) - 4; end = i + struct.unpack('>I', b[i:i + 4
 assert b.count(b'hvc1', i, end) >= 1
 b[i:end] = b[i:end].replace(b'hvc1', b'unci'); wr(M, 'heic_unci_item.heic', bytes(b))
 
-# Caps on the work: a minute of 8 kHz AAC whose mvhd, tkhd, mdhd (and edit list) declare 4.4 hours.
+# Opus whose OpusHead asks for channel mapping family 3 (projection), which FFmpeg 5.1's decoder
+# refuses as not implemented: the first Ogg page rewritten with the longer head and its CRC.
+def ogg_crc(data):
+    c = 0
+    for x in data:
+        c ^= x << 24
+        for _ in range(8): c = ((c << 1) ^ 0x04C11DB7 if c & 0x80000000 else c << 1) & 0xFFFFFFFF
+    return c
+b = rd(f'{A}/ogg_opus_5s.opus'); count = b[26]; body = 27 + count; size = sum(b[27:body])
+head = b[body:body + size]; assert head[:8] == b'OpusHead' and size == 19 and head[9] == 2
+head = head[:18] + bytes([3, 1, 1, 0, 1])  # family 3, 1 stream, 1 coupled, channels 0 and 1
+page = bytearray(b[:26] + bytes([1, len(head)]) + head); page[22:26] = bytes(4)
+page[22:26] = struct.pack('<I', ogg_crc(page)); wr(M, 'opus_channel_mapping_family_3.opus', bytes(page) + b[body + size:])
+
+# Caps on the work: a minute of 8 kHz AAC whose mvhd, tkhd and mdhd declare 4.4 hours (edit list dropped).
 HOURS = 4.4
 def audiobook(tree):
     for path, scale_at, duration_at in ((('moov', 'mvhd'), 12, 16), (STBL[:3] + (b'mdhd',), 12, 16)):
@@ -483,6 +497,7 @@ malformed/m4a_xhe_aac_object_type_42.m4a	audio	refused	issue 18: AudioSpecificCo
 malformed/mp4_vvc1_sample_entry.mp4	video	refused	issue 18: sample entry vvc1 (VVC): FFmpeg 5.1 has no decoder
 malformed/m4a_iamf_sample_entry.m4a	audio	refused	issue 18: sample entry iamf (IAMF): FFmpeg 5.1 has no decoder
 malformed/heic_unci_item.heic	image	refused	issue 18: HEIF image item of type unci (ISO/IEC 23001-17): libheif 1.15 cannot decode it
+malformed/opus_channel_mapping_family_3.opus	audio	refused	issue 18: Ogg Opus with channel mapping family 3: FFmpeg 5.1's decoder says not implemented
 EOF
 
 # Every file written must be listed, and every listed file must exist.

@@ -34,7 +34,7 @@ extension DeepCheck {
                 _ = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
                 return .intact
             } catch where error.operation == .findDecoder || isNotImplemented(error) {
-                refusals.append("the \(stream.codec) \(wanted == .video ? "video" : "audio") (stream \(stream.index), \(error.message))")
+                refusals.append("the \(stream.codec) \(wanted == .video ? "video" : "audio") of stream \(stream.index) (FFmpeg: \(error.message))")
             } catch {
                 return .intact  // Refused for another reason: the decode check judges the data.
             }

@@ -11,8 +11,9 @@
 /// - A movie (MP4, MOV, M4A, M4V, 3GP) must have a `moov`, or `moof` fragments. A HEIF/AVIF image
 ///   must have a `meta` (an image sequence may have a `moov` instead).
 /// - Where a `moov` exists, libavformat reads the sample tables and every sample of every stream
-///   must lie inside the file (``samplesInsideFile(path:fileSize:)``); a movie with no sample at
-///   all and no `moof` fragment (an init segment alone) has nothing to show: "no samples", corrupt.
+///   must lie inside the file (``samplesInsideFile(path:fileSize:)``); a movie whose tracks hold no
+///   sample at all, with no `moof` fragment (an init segment alone), has nothing to show: "no
+///   samples", corrupt.
 /// - The sample entries (`stsd`) decide two refusals before anything is decoded: encrypted media
 ///   (``encryption(_:entries:boxes:)``) and codecs FFmpeg 5.1 cannot decode
 ///   (``undecodableCodec(_:entries:)``).
@@ -57,9 +58,10 @@ enum ISOBMFFStructure {
             }
             if types.contains("moov") {
                 let samples = try samplesInsideFile(path: path, fileSize: reader.size)
-                // An init segment (empty sample tables, `mvex`, no fragment after it) holds nothing
-                // to show, whatever its `mvhd`/`mehd` declare. HEIF images are items, not samples.
-                if samples == 0, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {
+                // An init segment (tracks with empty sample tables, `mvex`, no fragment after it)
+                // holds nothing to show, whatever its `mvhd`/`mehd` declare. HEIF images are items.
+                let tracks = everything.contains { $0.type == "trak" }
+                if samples == 0, tracks, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {
                     return .noSamples("the 'moov' sample tables are empty and no 'moof' fragment follows (a fragmented MP4's init segment alone)")
                 }
             }

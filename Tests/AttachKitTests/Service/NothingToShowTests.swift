@@ -40,6 +40,7 @@ struct NothingToShowTests {
         Refusal(file: "m4a_xhe_aac_object_type_42.m4a", code: "unsupported", diagnostic: "unsupported-codec", words: "xHE-AAC"),
         Refusal(file: "mp4_vvc1_sample_entry.mp4", code: "unsupported", diagnostic: "unsupported-codec", words: "VVC"),
         Refusal(file: "m4a_iamf_sample_entry.m4a", code: "unsupported", diagnostic: "unsupported-codec", words: "IAMF"),
+        Refusal(file: "opus_channel_mapping_family_3.opus", code: "unsupported", diagnostic: "unsupported-codec", words: "opus audio"),
         Refusal(file: "heic_unci_item.heic", code: "unsupported", diagnostic: "unsupported-codec", words: "'unci'", probe: true),
     ]
 
