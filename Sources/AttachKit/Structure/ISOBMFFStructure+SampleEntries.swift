@@ -19,12 +19,12 @@ extension ISOBMFFStructure {
     /// Audio object types (ISO/IEC 14496-3) FFmpeg 5.1's AAC decoder refuses with "not implemented".
     static let undecodableAudioObjectTypes: [Int: String] = [42: "xHE-AAC (USAC, audio object type 42)"]
 
-    /// Every sample entry of every `stsd` among `boxes` (the headers of the boxes an `stsd` lists
-    /// after its version, flags and entry count).
+    /// Every sample entry of every `stsd` box in `descriptions` (the headers of the boxes an
+    /// `stsd` lists after its version, flags and entry count).
     /// - Throws: ``StructureProblem`` for an entry that does not fit in its `stsd`.
-    static func sampleEntries(_ reader: borrowing FileReader, in boxes: [Box]) throws(StructureProblem) -> [Box] {
+    static func sampleEntries(_ reader: borrowing FileReader, in descriptions: [Box]) throws(StructureProblem) -> [Box] {
         var entries: [Box] = []
-        for stsd in boxes where stsd.type == "stsd" {
+        for stsd in descriptions {
             var position = stsd.dataOffset + 8
             var count = 0
             while position + 8 <= stsd.end, count < maximumSampleEntries {
@@ -38,13 +38,14 @@ extension ISOBMFFStructure {
     }
 
     /// Why the movie is encrypted: an encrypted sample entry (``encryptedSampleEntries``, its
-    /// scheme named from `sinf/schm` when present), or a `pssh`/`senc` box; `nil` for clear media.
-    static func encryption(_ reader: borrowing FileReader, entries: [Box], boxes: [Box]) -> String? {
+    /// scheme named from `sinf/schm` when present), or a `pssh`/`senc` box (`marker`, the first the
+    /// walk met); `nil` for clear media.
+    static func encryption(_ reader: borrowing FileReader, entries: [Box], marker: Box?) -> String? {
         if let entry = entries.first(where: { encryptedSampleEntries.contains($0.type) }) {
             let scheme = protectionScheme(reader, entry: entry).map { ", scheme '\($0)'" } ?? ""
             return "sample entry '\(entry.type)' at byte \(entry.offset) is encrypted\(scheme)"
         }
-        if let box = boxes.first(where: { encryptionBoxes.contains($0.type) }) {
+        if let box = marker {
             return "'\(box.type)' box at byte \(box.offset) (DRM key or sample-encryption data)"
         }
         return nil
@@ -93,6 +94,25 @@ extension ISOBMFFStructure {
               let first = cursor.byte(), let second = cursor.byte() else { return nil }
         let objectType = Int(first >> 3)
         return objectType == 31 ? 32 + Int((first & 0x07) << 3 | second >> 5) : objectType
+    }
+}
+
+/// What a walk of the box tree noted on its way, in constant memory: the sample descriptions
+/// (`stsd`, a few per movie, at most ``limit``), the first box only encrypted media carries, and
+/// whether the movie declares tracks.
+struct BoxSummary {
+    static let limit = 64
+    private(set) var sampleDescriptions: [ISOBMFFStructure.Box] = []
+    private(set) var encryptionMarker: ISOBMFFStructure.Box?
+    private(set) var hasTracks = false
+
+    mutating func note(_ box: ISOBMFFStructure.Box) {
+        switch box.type {
+        case "stsd" where sampleDescriptions.count < Self.limit: sampleDescriptions.append(box)
+        case "trak": hasTracks = true
+        case let type where encryptionMarker == nil && ISOBMFFStructure.encryptionBoxes.contains(type): encryptionMarker = box
+        default: break
+        }
     }
 }
 

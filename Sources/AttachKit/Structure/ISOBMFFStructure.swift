@@ -15,7 +15,7 @@
 ///   sample at all, with no `moof` fragment (an init segment alone), has nothing to show: "no
 ///   samples", corrupt.
 /// - The sample entries (`stsd`) decide two refusals before anything is decoded: encrypted media
-///   (``encryption(_:entries:boxes:)``) and codecs FFmpeg 5.1 cannot decode
+///   (``encryption(_:entries:marker:)``) and codecs FFmpeg 5.1 cannot decode
 ///   (``undecodableCodec(_:entries:)``).
 /// - Where a top-level `meta` has an `iloc`, every item extent stored in the file must lie inside it
 ///   (``itemLocationsInsideFile(_:meta:)``).
@@ -37,8 +37,8 @@ enum ISOBMFFStructure {
 
     static func check(_ reader: borrowing FileReader, path: String, container: Container) -> StructureVerdict {
         do throws(StructureProblem) {
-            var everything: [Box] = []
-            let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0, everything: &everything)
+            var seen = BoxSummary()
+            let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0, seen: &seen)
             let types = Set(topLevel.map(\.type))
             if container.isHEIF {
                 if let reason = HEIFItems.undecodableReason(reader) { return .undecodable(reason: reason) }
@@ -50,8 +50,8 @@ enum ISOBMFFStructure {
                     return .corrupt(reason: "movie without a 'moov' box (and no 'moof' fragments)")
                 }
             }
-            let entries = try sampleEntries(reader, in: everything)
-            if let reason = encryption(reader, entries: entries, boxes: everything) { return .encrypted(reason: reason) }
+            let entries = try sampleEntries(reader, in: seen.sampleDescriptions)
+            if let reason = encryption(reader, entries: entries, marker: seen.encryptionMarker) { return .encrypted(reason: reason) }
             if let verdict = undecodableCodec(reader, entries: entries) { return verdict }
             if let meta = topLevel.first(where: { $0.type == "meta" }) {
                 try itemLocationsInsideFile(reader, meta: meta)
@@ -60,8 +60,7 @@ enum ISOBMFFStructure {
                 let samples = try samplesInsideFile(path: path, fileSize: reader.size)
                 // An init segment (tracks with empty sample tables, `mvex`, no fragment after it)
                 // holds nothing to show, whatever its `mvhd`/`mehd` declare. HEIF images are items.
-                let tracks = everything.contains { $0.type == "trak" }
-                if samples == 0, tracks, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {
+                if samples == 0, seen.hasTracks, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {
                     return .noSamples("the 'moov' sample tables are empty and no 'moof' fragment follows (a fragmented MP4's init segment alone)")
                 }
             }
@@ -75,14 +74,14 @@ enum ISOBMFFStructure {
     /// walked too.
     @discardableResult
     static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int) throws(StructureProblem) -> [Box] {
-        var everything: [Box] = []
-        return try walk(reader, from: start, to: end, depth: depth, everything: &everything)
+        var seen = BoxSummary()
+        return try walk(reader, from: start, to: end, depth: depth, seen: &seen)
     }
 
-    /// The boxes between `start` and `end` (returned), and every box found at any depth below
-    /// them too (appended to `everything`, in file order).
+    /// The boxes between `start` and `end` (returned); what the walk meets at any depth below them
+    /// is noted in `seen` (bounded: the tree itself is never kept).
     static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int,
-                     everything: inout [Box]) throws(StructureProblem) -> [Box] {
+                     seen: inout BoxSummary) throws(StructureProblem) -> [Box] {
         var boxes: [Box] = []
         var position = start
         while position < end {
@@ -94,11 +93,11 @@ enum ISOBMFFStructure {
             let box = try header(reader, at: position, end: end)
             if box.type == "mvhd" || box.type == "mdhd" { try timescaleIsSet(reader, header: box) }
             boxes.append(box)
-            everything.append(box)
+            seen.note(box)
             if depth < maximumDepth, containers.contains(box.type) || (box.type == "meta" && depth == 0) {
                 let childStart = box.type == "meta" ? metaChildrenStart(reader, meta: box) : box.dataOffset
                 if childStart <= box.end {
-                    try walk(reader, from: childStart, to: box.end, depth: depth + 1, everything: &everything)
+                    try walk(reader, from: childStart, to: box.end, depth: depth + 1, seen: &seen)
                 }
             }
             position = box.end
