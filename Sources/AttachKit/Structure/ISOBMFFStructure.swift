@@ -80,6 +80,7 @@ enum ISOBMFFStructure {
 
     /// The boxes between `start` and `end` (returned); what the walk meets at any depth below them
     /// is noted in `seen` (bounded: the tree itself is never kept).
+    @discardableResult
     static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int,
                      seen: inout BoxSummary) throws(StructureProblem) -> [Box] {
         var boxes: [Box] = []
