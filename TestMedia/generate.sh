@@ -451,6 +451,138 @@ wr('pe_executable.exe', b'MZ' + bytes(58) + struct.pack('<I', 64) + b'PE\0\0' + 
 wr('macho_executable.bin', struct.pack('<IIIIIII', 0xFEEDFACF, 0x01000007, 3, 2, 0, 0, 0) + bytes(200))
 rnd = random.Random(18)
 wr('random_bytes.bin', bytes(rnd.getrandbits(8) for _ in range(8192)))
+# --- issue 18: nothing to show ---
+# Files a notification could not show although their layout is sound: no samples at all (fragmented
+# MP4 init segments, an AIFF whose SSND holds no sound, a WAV whose data chunk is empty), encrypted
+# media (CENC written by ffmpeg, a hand-made cbcs 'encv' entry), codecs or item types the decoders
+# here lack (xHE-AAC, VVC, IAMF, a HEIF 'unci' item), WAVE data that is not linear PCM, a fragmented
+# MP4 that is real media, and an audiobook whose header declares 4.4 hours (over the 4-hour cap)
+# although it holds one minute: preparing it trims its start. Sizes are rewritten box by box (the
+# 'moov' of these sources comes after 'mdat', so no chunk offset moves).
+echo "generate.sh: issue 18 (nothing to show)" >&2
+KEY=00112233445566778899aabbccddeeff KID=000102030405060708090a0b0c0d0e0f
+ff -f lavfi -i "$(vsrc 160 120 10 2)" "${X264[@]}" -crf 30 -g 10 -movflags frag_keyframe+empty_moov "${BX[@]}" "$S/frag_video.mp4"
+ff -f lavfi -i "$(asrc 8000 2 1)" -c:a aac -b:a 16k -movflags frag_keyframe+empty_moov "${BX[@]}" "$S/frag_audio.m4a"
+cp "$S/frag_video.mp4" "$V/mp4_fragmented_h264_160x120_2s.mp4"
+ff -f lavfi -i "$(vsrc 160 120 10 1)" "${X264[@]}" -crf 30 "${BX[@]}" "$S/clear_video.mp4"
+ff -f lavfi -i "$(vsrc 160 120 10 1)" "${X264[@]}" -crf 30 -encryption_scheme cenc-aes-ctr \
+   -encryption_key $KEY -encryption_kid $KID "${BX[@]}" "$M/mp4_encrypted_cenc_160x120.mp4"
+ff -f lavfi -i "$(asrc 8000 1 1)" -c:a aac -b:a 16k "${BX[@]}" "$S/clear_audio.m4a"
+ff -f lavfi -i "$(asrc 8000 60 1)" -c:a aac -b:a 8k "${BX[@]}" "$S/minute.m4a"
+# WAVE data that is not linear PCM: format tags 0x55 (MP3), 0x02, 0x11 (ADPCM), 0x06, 0x07 (A-law, mu-law).
+for codec in libmp3lame:mp3 adpcm_ms:adpcm_ms adpcm_ima_wav:adpcm_ima pcm_alaw:alaw pcm_mulaw:mulaw; do
+    ff -f lavfi -i "$(asrc 8000 1 1)" -c:a "${codec%%:*}" "${BX[@]}" "$A/wav_${codec#*:}_8k_mono_1s.wav"
+done
+python3 - "$S" "$M" "$A" "$I/heic_800x600.heic" <<'PY'
+import struct, sys
+S, M, A, heic = sys.argv[1:5]
+def rd(p): return open(p, 'rb').read()
+def wr(folder, name, b): open(f'{folder}/{name}', 'wb').write(b)
+def box(t, body): return struct.pack('>I4s', 8 + len(body), t) + body
+
+# A box tree: [type, head, children] (children None for a leaf, whose head is its whole body).
+CONTAINERS = {b'moov', b'trak', b'mdia', b'minf', b'stbl', b'mvex', b'edts', b'dinf', b'udta'}
+HEADS = {b'stsd': 8, b'avc1': 78, b'encv': 78, b'mp4a': 28}
+def parse(b):
+    nodes, i = [], 0
+    while i + 8 <= len(b):
+        size, t = struct.unpack('>I4s', b[i:i + 8]); body = b[i + 8:i + size]; i += size
+        head = 0 if t in CONTAINERS else HEADS.get(t)
+        nodes.append([t, body, None] if head is None else [t, body[:head], parse(body[head:])])
+    return nodes
+def build(nodes): return b''.join(box(t, h + (build(c) if c is not None else b'')) for t, h, c in nodes)
+def find(nodes, *path):
+    for n in nodes:
+        if n[0] == path[0]: return n if len(path) == 1 else find(n[2], *path[1:])
+def top(b, t):
+    i = 0
+    while i + 8 <= len(b):
+        size, typ = struct.unpack('>I4s', b[i:i + 8])
+        if typ == t: return i, size
+        i += size
+def with_moov(b, edit):  # the file with its (last) moov rebuilt after edit(tree)
+    at, size = top(b, b'moov'); tree = parse(b[at:at + size]); edit(tree)
+    assert at + size == len(b), 'moov must be last'
+    return b[:at] + build(tree)
+STBL = (b'moov', b'trak', b'mdia', b'minf', b'stbl')
+
+# No samples: the init segments (ftyp + moov with empty tables + mvex) of fragmented MP4s.
+for src, name in (('frag_video.mp4', 'mp4_init_segment_video.mp4'), ('frag_audio.m4a', 'm4a_init_segment_audio.m4a')):
+    b = rd(f'{S}/{src}'); at, size = top(b, b'moov'); wr(M, name, b[:at + size])
+# ...and one whose mvhd and a new mehd declare 30 s (timescale 1000 in mvhd).
+b = rd(f'{S}/frag_video.mp4'); at, size = top(b, b'moov'); tree = parse(b[at:at + size])
+mvhd = find(tree, b'moov', b'mvhd'); scale = struct.unpack('>I', mvhd[1][12:16])[0]
+mvhd[1] = mvhd[1][:16] + struct.pack('>I', 30 * scale) + mvhd[1][20:]
+find(tree, b'moov', b'mvex')[2].insert(0, [b'mehd', struct.pack('>II', 0, 30 * scale), None])
+wr(M, 'mp4_init_segment_declares_30s.mp4', b[:at] + build(tree))
+# An AIFF whose COMM declares 1 s of sound and whose SSND holds nothing after its header (the
+# header a recorder writes before the first sample).
+ext80 = bytes.fromhex('400bfa00000000000000')  # 8000 Hz as an 80-bit extended float
+def chunk(t, body): return struct.pack('>4sI', t, len(body)) + body  # IFF sizes leave out the header
+form = b'AIFF' + chunk(b'COMM', struct.pack('>hIh', 1, 8000, 16) + ext80) + chunk(b'SSND', struct.pack('>II', 0, 0))
+wr(M, 'aiff_ssnd_empty.aif', b'FORM' + struct.pack('>I', len(form)) + form)
+# A 44-byte WAV: fmt, then a data chunk of 0 bytes.
+fmt = struct.pack('<4sIHHIIHH', b'fmt ', 16, 1, 1, 8000, 16000, 2, 16)
+wr(M, 'wav_data_empty.wav', b'RIFF' + struct.pack('<I', 36) + b'WAVE' + fmt + b'data' + struct.pack('<I', 0))
+
+# Encrypted: a cbcs 'encv' entry made by hand (frma avc1, schm cbcs, tenc with a constant IV).
+def cbcs(tree):
+    entry = find(tree, *STBL, b'stsd')[2][0]; assert entry[0] == b'avc1'
+    tenc = box(b'tenc', struct.pack('>IBBBB', 1 << 24, 0, 0x19, 1, 0) + bytes(range(16)) + bytes([16]) + bytes(16))
+    sinf = box(b'sinf', box(b'frma', b'avc1') + box(b'schm', struct.pack('>I4sI', 0, b'cbcs', 0x10000)) + box(b'schi', tenc))
+    entry[0] = b'encv'; entry[2].append([b'sinf', sinf[8:], None])
+wr(M, 'mp4_encrypted_cbcs_encv_160x120.mp4', with_moov(rd(f'{S}/clear_video.mp4'), cbcs))
+
+# Codecs FFmpeg 5.1 cannot decode: the AudioSpecificConfig says object type 42 (xHE-AAC, USAC:
+# 31 escapes to 32 + 10, then 8000 Hz and mono); sample entries renamed to VVC and IAMF.
+def usac(tree):
+    mp4a = find(tree, *STBL, b'stsd')[2][0]; assert mp4a[0] == b'mp4a'
+    asc = bytes([0xF9, 0x45, 0x88, 0x00])  # 11111 001010 1011 0001 000...
+    dsi = b'\x05' + bytes([len(asc)]) + asc
+    dcd = b'\x04' + bytes([13 + len(dsi)]) + struct.pack('>BBBBBII', 0x40, 0x15, 0, 0, 0, 16000, 16000) + dsi
+    es = b'\x03' + bytes([3 + len(dcd) + 3]) + struct.pack('>HB', 1, 0) + dcd + b'\x06\x01\x02'
+    mp4a[2] = [[b'esds', struct.pack('>I', 0) + es, None]]
+wr(M, 'm4a_xhe_aac_object_type_42.m4a', with_moov(rd(f'{S}/clear_audio.m4a'), usac))
+def rename(old, new, children=None):
+    def edit(tree):
+        entry = find(tree, *STBL, b'stsd')[2][0]; assert entry[0] == old; entry[0] = new
+        if children is not None: entry[2] = children
+    return edit
+wr(M, 'mp4_vvc1_sample_entry.mp4', with_moov(rd(f'{S}/clear_video.mp4'), rename(b'avc1', b'vvc1')))
+# IAMF keeps its configuration in an 'iacb' box (a placeholder here), not an 'esds'.
+wr(M, 'm4a_iamf_sample_entry.m4a', with_moov(rd(f'{S}/clear_audio.m4a'), rename(b'mp4a', b'iamf', [[b'iacb', b'\x01', None]])))
+# A HEIF whose image item is an ISO/IEC 23001-17 'unci' item (libheif 1.15 reads none).
+b = bytearray(rd(heic)); at, size = top(b, b'meta')
+i = b.index(b'iinf', at, at + size) - 4; end = i + struct.unpack('>I', b[i:i + 4])[0]
+assert b.count(b'hvc1', i, end) >= 1
+b[i:end] = b[i:end].replace(b'hvc1', b'unci'); wr(M, 'heic_unci_item.heic', bytes(b))
+
+# Opus whose OpusHead asks for channel mapping family 3 (projection), which FFmpeg 5.1's decoder
+# refuses as not implemented: the first Ogg page rewritten with the longer head and its CRC.
+def ogg_crc(data):
+    c = 0
+    for x in data:
+        c ^= x << 24
+        for _ in range(8): c = ((c << 1) ^ 0x04C11DB7 if c & 0x80000000 else c << 1) & 0xFFFFFFFF
+    return c
+b = rd(f'{A}/ogg_opus_5s.opus'); count = b[26]; body = 27 + count; size = sum(b[27:body])
+head = b[body:body + size]; assert head[:8] == b'OpusHead' and size == 19 and head[9] == 2
+head = head[:18] + bytes([3, 1, 1, 0, 1])  # family 3, 1 stream, 1 coupled, channels 0 and 1
+page = bytearray(b[:26] + bytes([1, len(head)]) + head); page[22:26] = bytes(4)
+page[22:26] = struct.pack('<I', ogg_crc(page)); wr(M, 'opus_channel_mapping_family_3.opus', bytes(page) + b[body + size:])
+
+# Caps on the work: a minute of 8 kHz AAC whose mvhd, tkhd and mdhd declare 4.4 hours (edit list dropped).
+HOURS = 4.4
+def audiobook(tree):
+    for path, scale_at, duration_at in ((('moov', 'mvhd'), 12, 16), (STBL[:3] + (b'mdhd',), 12, 16)):
+        n = find(tree, *[p.encode() if isinstance(p, str) else p for p in path])
+        scale = struct.unpack('>I', n[1][scale_at:scale_at + 4])[0]
+        n[1] = n[1][:duration_at] + struct.pack('>I', int(HOURS * 3600 * scale)) + n[1][duration_at + 4:]
+    movie_scale = struct.unpack('>I', find(tree, b'moov', b'mvhd')[1][12:16])[0]
+    tkhd = find(tree, b'moov', b'trak', b'tkhd')
+    tkhd[1] = tkhd[1][:20] + struct.pack('>I', int(HOURS * 3600 * movie_scale)) + tkhd[1][24:]
+    find(tree, b'moov', b'trak')[2] = [n for n in find(tree, b'moov', b'trak')[2] if n[0] != b'edts']
+wr(A, 'm4a_audiobook_declares_4h24m.m4a', with_moov(rd(f'{S}/minute.m4a'), audiobook))
 PY
 
 # ---------------------------------------------------------------------------------------------
@@ -512,6 +644,25 @@ malformed/png_signature_then_garbage.png	image	malformed	PNG signature followed 
 malformed/text_named_as.mp4	other	malformed	extension lies: plain text named .mp4
 malformed/wav_data_claims_4gb.wav	audio	malformed	RIFF and data chunk sizes claim ~4 GiB, only 1 s of audio present
 malformed/json_named_as.webp	other	malformed	extension lies: JSON error body named .webp
+audio/wav_mp3_8k_mono_1s.wav	audio	valid	issue 18: MP3 data in WAVE (format tag 0x55): not handed over as .wav, remuxed to .mp3
+audio/wav_adpcm_ms_8k_mono_1s.wav	audio	valid	issue 18: MS ADPCM in WAVE (format tag 0x02): transcoded to AAC
+audio/wav_adpcm_ima_8k_mono_1s.wav	audio	valid	issue 18: IMA ADPCM in WAVE (format tag 0x11): transcoded to AAC
+audio/wav_alaw_8k_mono_1s.wav	audio	valid	issue 18: A-law in WAVE (format tag 0x06): transcoded to AAC
+audio/wav_mulaw_8k_mono_1s.wav	audio	valid	issue 18: mu-law in WAVE (format tag 0x07): transcoded to AAC
+audio/m4a_audiobook_declares_4h24m.m4a	audio	capped	issue 18: 1 min of 8 kHz AAC whose mvhd/tkhd/mdhd declare 4.4 h (over the 4 h cap): a trim to 30 s is allowed, a whole decode is not
+video/mp4_fragmented_h264_160x120_2s.mp4	video	valid	issue 18: fragmented MP4 (empty moov, moof/mdat fragments): real media
+malformed/mp4_init_segment_video.mp4	video	malformed	issue 18: fragmented MP4 init segment alone (H.264): empty sample tables, mvex, no fragment
+malformed/m4a_init_segment_audio.m4a	audio	malformed	issue 18: fragmented M4A init segment alone (AAC): empty sample tables, mvex, no fragment
+malformed/mp4_init_segment_declares_30s.mp4	video	malformed	issue 18: init segment whose mvhd and mehd declare 30 s: still no sample
+malformed/aiff_ssnd_empty.aif	audio	malformed	issue 18: AIFF whose COMM declares 1 s but whose SSND holds no sound
+malformed/wav_data_empty.wav	audio	malformed	issue 18: 44-byte WAV, data chunk of 0 bytes
+malformed/mp4_encrypted_cenc_160x120.mp4	video	refused	issue 18: CENC (cenc-aes-ctr) written by ffmpeg: encv, sinf/schm, senc
+malformed/mp4_encrypted_cbcs_encv_160x120.mp4	video	refused	issue 18: hand-made cbcs encv sample entry (frma avc1, schm cbcs, tenc)
+malformed/m4a_xhe_aac_object_type_42.m4a	audio	refused	issue 18: AudioSpecificConfig object type 42 (xHE-AAC, USAC): FFmpeg 5.1 cannot decode it
+malformed/mp4_vvc1_sample_entry.mp4	video	refused	issue 18: sample entry vvc1 (VVC): FFmpeg 5.1 has no decoder
+malformed/m4a_iamf_sample_entry.m4a	audio	refused	issue 18: sample entry iamf (IAMF): FFmpeg 5.1 has no decoder
+malformed/heic_unci_item.heic	image	refused	issue 18: HEIF image item of type unci (ISO/IEC 23001-17): libheif 1.15 cannot decode it
+malformed/opus_channel_mapping_family_3.opus	audio	refused	issue 18: Ogg Opus with channel mapping family 3: FFmpeg 5.1's decoder says not implemented
 EOF
 
 # --- issue 13: playability -----------------------------------------------------------------

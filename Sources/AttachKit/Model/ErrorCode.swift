@@ -29,8 +29,11 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     case overCap = "over-cap"
     /// The budget cannot be met above the quality floor, minimum bitrate or shortest duration.
     case cannotFit = "cannot-fit"
-    /// No conversion exists from this input to an allowed type (or no picture for a thumbnail).
+    /// No conversion exists from this input to an allowed type (or no picture for a thumbnail), or
+    /// a codec or image item type the decoders here cannot decode (it cannot be verified).
     case unsupported
+    /// The media is encrypted (DRM: CENC `cenc`/`cbcs`, FairPlay): a notification cannot play it.
+    case encrypted
 
     // MARK: The work
 
@@ -78,8 +81,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
 
     /// Whether a batch rerun tries the input again: a failure that may pass next time (a full
     /// disk, a deadline, an I/O error, a file that was missing or not readable yet). Every other
-    /// failure is final for the same bytes and options (corrupt, not media, over a cap, cannot
-    /// fit, a crashed worker...), and a rerun skips it.
+    /// failure is final for the same bytes and options (corrupt, not media, encrypted, over a cap,
+    /// cannot fit, a crashed worker...), and a rerun skips it.
     public var isRetryable: Bool {
         switch self {
         case .writeFailed, .deadlineExceeded, .processingFailed, .accessDenied, .unreadable, .notFound: return true
@@ -99,14 +102,16 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// The HTTP status an HTTP front end answers with (none exists yet; stated here so one would
-    /// not invent its own table).
+    /// not invent its own table). `encrypted` is 415 (Unsupported Media Type), like `unsupported`:
+    /// the bytes are well formed, it is their kind (DRM-protected) that is refused; 422 stays for
+    /// content that is broken or cannot be fitted.
     public var httpStatus: Int {
         switch self {
         case .malformedRequest, .unknownOp, .badOptions, .unknownProfile, .invalidProfile: return 400
         case .accessDenied: return 403
         case .notFound: return 404
         case .overCap, .overMemory: return 413
-        case .unrecognizedType, .unsupported: return 415
+        case .unrecognizedType, .unsupported, .encrypted: return 415
         case .empty, .corrupt, .cannotFit, .unreadable: return 422
         case .timedOut, .deadlineExceeded: return 504
         case .processingFailed, .writeFailed, .outputInvalid, .crashed, .doubleRelease, .handleLeak: return 500

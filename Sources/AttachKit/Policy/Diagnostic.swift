@@ -6,7 +6,8 @@ public struct Diagnostic: Sendable, Equatable {
         case unrecognizedType = "unrecognized-type"
         /// A known format the profile does not allow (WebP, HEIC under `apple`, Ogg...); iOS: 101.
         case unsupportedType = "unsupported-type"
-        /// The container is allowed but a codec inside it is not (VP9 in MP4, Opus audio...).
+        /// The container is allowed but a codec inside it is not (VP9 in MP4, Opus audio...), or
+        /// the decoders here cannot decode it (xHE-AAC, VVC, a HEIF `unci` item: not verified).
         case unsupportedCodec = "unsupported-codec"
         /// The codec is one iOS plays but not in this variant (H.264 High 10 or 4:2:2, HEVC 4:4:4,
         /// a 12-bit JPEG): see ``Playability``. `prepare` re-encodes it.
@@ -19,8 +20,10 @@ public struct Diagnostic: Sendable, Equatable {
         case fileTooLarge = "file-too-large"
         /// The file is empty; iOS: 102 invalid file size.
         case emptyFile = "empty-file"
-        /// Broken layout or undecodable data; iOS: 105 attachment corrupt.
+        /// Broken layout or undecodable data, or no samples at all; iOS: 105 attachment corrupt.
         case corrupt = "corrupt"
+        /// Encrypted (DRM-protected) media: nothing can play it in a notification.
+        case encrypted = "encrypted"
         /// Long edge over the profile's cap.
         case dimensionsTooLarge = "dimensions-too-large"
         /// Width × height over the profile's cap.

@@ -4,7 +4,7 @@
 struct Examination: Sendable {
     /// The probe result (`path` is the display path).
     var info: MediaInfo
-    /// The structural check's verdict; `.overCap` without checking when ``Validator/examine(path:displayPath:fileExtension:screened:)``
+    /// The structural check's verdict; `.overCap` without checking when ``Validator/examine(path:displayPath:fileExtension:screened:span:)``
     /// was asked to screen and a safety cap refused the header.
     var structure: StructureVerdict
     /// The rules' findings for `info`, `structure` and the extension, in rule order.
@@ -20,9 +20,12 @@ extension Validator {
     ///     type its bytes are (a file about to be named after its type).
     ///   - screened: check ``safety`` against the header first, and when a cap is over, skip the
     ///     structural check (its verdict is then `.overCap`). Default `false`: every file is checked.
+    ///   - span: how much of an audio/video file the work will read and decode, which the duration
+    ///     cap is held against when screening. Default ``WorkSpan/whole``.
     /// - Throws: the ``ProbeError`` of a file that cannot be probed.
-    func examine(path: String, displayPath: String, fileExtension: String?, screened: Bool = false) throws(ProbeError) -> Examination {
-        let look = try InputScreening(prober: prober, safety: safety).look(path: path, displayPath: displayPath, screened: screened)
+    func examine(path: String, displayPath: String, fileExtension: String?, screened: Bool = false,
+                 span: WorkSpan = .whole) throws(ProbeError) -> Examination {
+        let look = try InputScreening(prober: prober, safety: safety).look(path: path, displayPath: displayPath, screened: screened, span: span)
         let named = fileExtension
             ?? UniformType.of(container: look.info.container, kind: look.info.kind)?.preferredExtension ?? ""
         return Examination(info: look.info, structure: look.structure,

@@ -11,7 +11,7 @@ public struct Validator: Sendable {
 
     /// The rules, in the order their findings are reported.
     static let rules: [any ValidationRule] = [
-        IntegrityRule(), TypeRule(), CodecRule(), ExtensionRule(), SizeRule(), PixelRule(), FrameRule(), DurationRule(),
+        IntegrityRule(), TypeRule(), CodecRule(), WAVEFormatRule(), ExtensionRule(), SizeRule(), PixelRule(), FrameRule(), DurationRule(),
     ]
 
     public init(profile: Profile = .standard, prober: Prober = Prober(), deep: Bool = false, safety: SafetyLimits = SafetyLimits()) {
@@ -78,6 +78,8 @@ public struct Validator: Sendable {
             return [Diagnostic(.unrecognizedType, error.message, fix: "replace with a JPEG, PNG, GIF, M4A/MP3 or MP4 file")]
         case .corruptHeader:
             return [Diagnostic(.corrupt, error.message, fix: "re-export or re-download the original; a broken file cannot be fitted")]
+        case .unsupported:
+            return [Diagnostic(.unsupportedCodec, error.message, fix: nil)]
         case .access, .unreadable:
             return [Diagnostic(.unreadable, error.message, fix: nil)]
         }

@@ -8,8 +8,11 @@ public enum PrepareError: CodedError, Equatable, CustomStringConvertible {
     case overCap(SafetyViolation)
     /// The budget cannot be met without going under the quality floor / minimum bitrate / duration.
     case cannotFit(reason: String)
-    /// No conversion exists from this input to an allowed type.
+    /// No conversion exists from this input to an allowed type, or the decoders here cannot
+    /// decode its codec or item type.
     case unsupported(reason: String)
+    /// The input is encrypted (DRM): a notification cannot play it.
+    case encrypted(reason: String)
     /// The time budget ran out at `step`.
     case deadlineExceeded(step: String, budget: Double)
     /// libvips or FFmpeg failed while decoding, processing or encoding.
@@ -28,6 +31,7 @@ public enum PrepareError: CodedError, Equatable, CustomStringConvertible {
         case .overCap: return .overCap
         case .cannotFit: return .cannotFit
         case .unsupported: return .unsupported
+        case .encrypted: return .encrypted
         case .deadlineExceeded: return .deadlineExceeded
         case .processing: return .processingFailed
         case .output(let error): return error.code
@@ -42,6 +46,7 @@ public enum PrepareError: CodedError, Equatable, CustomStringConvertible {
         case .overCap(let violation): return "refused before decoding: \(violation)"
         case .cannotFit(let reason): return "cannot fit the budget: \(reason)"
         case .unsupported(let reason): return reason
+        case .encrypted(let reason): return "DRM-protected media cannot play in a notification: \(reason)"
         case .deadlineExceeded(let step, let budget): return "the \(budget) s deadline ran out during \(step)"
         case .processing(let step, let reason): return "\(step) failed: \(reason)"
         case .output(let error): return "cannot write the output: \(error.description)"
@@ -53,12 +58,15 @@ public enum PrepareError: CodedError, Equatable, CustomStringConvertible {
 }
 
 extension PrepareError {
-    /// The refusal a structure check's verdict means: `corrupt` for a broken layout, `over-cap`
-    /// for a layout over a cap; `nil` when intact or not checked.
+    /// The refusal a structure check's verdict means: `corrupt` for a broken layout (or no
+    /// samples), `over-cap` for a layout over a cap, `encrypted` for DRM-protected media,
+    /// `unsupported` for a codec the decoders here lack; `nil` when intact or not checked.
     init?(_ verdict: StructureVerdict) {
         switch verdict {
         case .corrupt(let reason): self = .corrupt(reason: reason)
         case .overCap(let violation): self = .overCap(violation)
+        case .encrypted(let reason): self = .encrypted(reason: reason)
+        case .undecodable(let reason): self = .unsupported(reason: reason)
         case .intact, .notChecked: return nil
         }
     }

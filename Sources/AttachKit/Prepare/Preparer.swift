@@ -42,8 +42,10 @@ public struct Preparer: Sendable {
         let validator = Validator(profile: profile, prober: prober, safety: safety)
         let examined: Examination
         do {
+            // The work reads at most the profile's duration cap (a trim), or all of it.
             examined = try validator.examine(path: input.path, displayPath: input.requestedPath,
-                                             fileExtension: PathResolver.fileExtension(input.requestedPath), screened: true)
+                                             fileExtension: PathResolver.fileExtension(input.requestedPath), screened: true,
+                                             span: .window(audio: profile.audio.maxDuration, video: profile.video.maxDuration))
         } catch {
             throw .probe(error)
         }

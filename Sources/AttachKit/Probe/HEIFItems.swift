@@ -89,11 +89,34 @@ struct HEIFItems {
         return parsed.topLevelPictures(primary: primary)
     }
 
+    /// Primary item types libheif 1.15 cannot decode, named for people: ISO/IEC 23001-17
+    /// uncompressed and generically compressed images (`unci`, with or without `cmpC`) and VVC.
+    static let undecodableItemTypes: [String: String] = [
+        "unci": "an uncompressed or generically compressed HEIF image ('unci' item, ISO/IEC 23001-17)",
+        "vvc1": "a VVC (H.266) HEIF image ('vvc1' item)",
+    ]
+
+    /// What libheif 1.15 cannot decode in this file: a low-overhead HEIF (a top-level `mini` box
+    /// where `meta` would be) or a first picture of an ``undecodableItemTypes`` type, worded as
+    /// ``StructureVerdict/cannotDecodeReason(_:decoder:)``; `nil` otherwise.
+    static func undecodableReason(_ reader: borrowing FileReader) -> String? {
+        if topLevelMeta(reader) == nil {
+            guard topLevelBox("mini", reader) != nil else { return nil }
+            return StructureVerdict.cannotDecodeReason("a low-overhead HEIF ('mini' box instead of 'meta')", decoder: "libheif 1.15")
+        }
+        guard let type = pictures(reader)?.first?.type, let name = undecodableItemTypes[type] else { return nil }
+        return StructureVerdict.cannotDecodeReason(name, decoder: "libheif 1.15")
+    }
+
     private static func topLevelMeta(_ reader: borrowing FileReader) -> ISOBMFFStructure.Box? {
+        topLevelBox("meta", reader)
+    }
+
+    private static func topLevelBox(_ type: String, _ reader: borrowing FileReader) -> ISOBMFFStructure.Box? {
         var position: Int64 = 0
         var boxes = 0
         while position < reader.size, boxes < 64, let box = try? ISOBMFFStructure.header(reader, at: position, end: reader.size) {
-            if box.type == "meta" { return box }
+            if box.type == type { return box }
             boxes += 1
             position = box.end
         }

@@ -10,9 +10,12 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
     case unrecognized(path: String, detail: String)
     /// The bytes start like `container` but its header cannot be parsed.
     case corruptHeader(path: String, container: Container, detail: String)
+    /// A `container` whose content the decoders here cannot read (a HEIF `unci` item): neither
+    /// broken nor verifiable; `detail` names what and which decoder lacks it.
+    case unsupported(path: String, container: Container, detail: String)
 
     /// Stable code: `not-found`, `access-denied`, `unreadable`, `empty`, `unrecognized-type`,
-    /// `corrupt`.
+    /// `corrupt`, `unsupported`.
     public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
@@ -20,6 +23,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
         case .empty: return .empty
         case .unrecognized: return .unrecognizedType
         case .corruptHeader: return .corrupt
+        case .unsupported: return .unsupported
         }
     }
 
@@ -30,6 +34,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
         case .empty: return "the file is empty (0 bytes)"
         case .unrecognized(_, let detail): return "not a recognised media format (\(detail))"
         case .corruptHeader(_, let container, let detail): return "looks like \(container) but its header cannot be read: \(detail)"
+        case .unsupported(_, let container, let detail): return "\(container): \(detail)"
         }
     }
 

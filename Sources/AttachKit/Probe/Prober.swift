@@ -93,6 +93,10 @@ public struct Prober: Sendable {
             }
         }
         if vipsFailure != nil || info.width == nil {
+            // A HEIF item type libheif lacks is not damage (issue 18).
+            if info.container.isHEIF, let reason = HEIFItems.undecodableReason(reader) {
+                throw .unsupported(path: info.path, container: info.container, detail: reason)
+            }
             // libvips cannot read it (blocked loader, 12-bit JPEG, image sequence): try libavformat.
             guard let demuxer = Demuxers.name(for: info.container) else {
                 if PictureHeaderFallback.read(reader, into: &info) { return }

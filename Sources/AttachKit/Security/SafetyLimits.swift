@@ -10,7 +10,8 @@ public struct SafetyLimits: Sendable, Equatable {
     public var maxTotalPixels: Int64 = 1_000_000_000
     /// Frames of an animated image. Default 10,000.
     public var maxFrames: Int = 10_000
-    /// Seconds of audio or video. Default 4 hours.
+    /// Seconds of audio or video one job reads and decodes (``WorkSpan``: a trim of a longer file
+    /// to its first 30 s is within it; a deep check or a re-encode of all of it is not). Default 4 hours.
     public var maxDuration: Double = 4 * 3600
     /// Streams in an audio/video container. Default 32.
     public var maxStreams: Int = 32
@@ -33,7 +34,9 @@ public struct SafetyLimits: Sendable, Equatable {
     public init() {}
 
     /// The first cap `info` is over; `nil` when within all.
-    public func violation(for info: MediaInfo) -> SafetyViolation? {
+    /// - Parameter span: how much of an audio/video file the work reads and decodes, held against
+    ///   ``maxDuration``. Default ``WorkSpan/whole``.
+    public func violation(for info: MediaInfo, span: WorkSpan = .whole) -> SafetyViolation? {
         if info.bytes > maxInputBytes {
             return SafetyViolation(cap: "maxInputBytes", detail: "\(info.bytes) bytes > \(maxInputBytes)")
         }
@@ -57,8 +60,9 @@ public struct SafetyLimits: Sendable, Equatable {
                 return SafetyViolation(cap: "maxTotalPixels", detail: "\(pixels) px × \(frames) frames > \(maxTotalPixels)")
             }
         }
-        if let duration = info.duration, info.kind != .image, duration > maxDuration {
-            return SafetyViolation(cap: "maxDuration", detail: "\(duration) s > \(maxDuration) s")
+        if let read = span.seconds(of: info), read > maxDuration, let duration = info.duration {
+            let detail = read < duration ? "\(read) s of its \(duration) s to read > \(maxDuration) s" : "\(duration) s > \(maxDuration) s"
+            return SafetyViolation(cap: "maxDuration", detail: detail)
         }
         if let streams = info.streams, streams > maxStreams {
             return SafetyViolation(cap: "maxStreams", detail: "\(streams) streams > \(maxStreams)")

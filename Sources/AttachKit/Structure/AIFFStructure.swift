@@ -1,6 +1,8 @@
 /// AIFF and AIFF-C layout: the `FORM` size against the file size, every chunk inside the form
 /// (odd sizes padded to even), a `COMM` chunk of the right size (18 bytes, 22 for AIFF-C), and an
-/// `SSND` chunk inside the file whenever `COMM` declares sample frames.
+/// `SSND` chunk inside the file whenever `COMM` declares sample frames. A file with no sound at
+/// all (`COMM` declaring 0 sample frames, or an `SSND` holding less than one sample frame after
+/// its offset; any byte at all for AIFF-C, whose frames may be compressed) is refused as "no samples".
 ///
 /// A form size one byte past the end of the file is accepted (a last odd-sized chunk without its
 /// pad byte), and so are fewer than 8 zero bytes where no chunk header fits; bytes after the form
@@ -22,7 +24,8 @@ enum AIFFStructure {
         let end = min(formEnd, reader.size)
         var position: Int64 = 12
         var sampleFrames: UInt32?
-        var sawSoundData = false
+        var frameBytes: Int64 = 1
+        var soundData: (offset: Int64, bytes: Int64)?
         while position < end {
             let chunk = reader.read(at: position, count: 16)
             guard end - position >= 8, chunk.count >= 8 else {
@@ -47,19 +50,24 @@ enum AIFFStructure {
                     return .corrupt(reason: "COMM chunk at byte \(position) declares zero channels")
                 }
                 sampleFrames = chunk.be32(10)
+                if !compressed { frameBytes = max(1, Int64(chunk.be16(8)) * ((Int64(chunk.be16(14)) + 7) / 8)) }
             case "SSND":
                 guard size >= 8 else {
                     return .corrupt(reason: "SSND chunk at byte \(position) has \(size) bytes, fewer than its 8-byte header")
                 }
-                sawSoundData = true
+                soundData = (position, size - 8 - Int64(chunk.be32(8)))
             default:
                 break
             }
             position += 8 + size + (size & 1)
         }
         guard let sampleFrames else { return .corrupt(reason: "no COMM chunk") }
-        if sampleFrames > 0, !sawSoundData {
+        guard sampleFrames > 0 else { return .noSamples("COMM declares 0 sample frames") }
+        guard let soundData else {
             return .corrupt(reason: "COMM declares \(sampleFrames) sample frames but there is no SSND chunk")
+        }
+        guard soundData.bytes >= frameBytes else {
+            return .noSamples("the SSND chunk at byte \(soundData.offset) holds \(max(0, soundData.bytes)) byte(s) of sound, less than one sample frame (\(frameBytes) bytes)")
         }
         return .intact
     }

@@ -10,8 +10,9 @@ extension DeepCheck {
     /// duration the container declares (not for pictures: an animation's frame timing is checked
     /// by its own structure check).
     /// - Parameter chosen: the demuxer to read with; default the container's (``Demuxers``).
-    /// - Returns: ``StructureVerdict/notChecked`` when FFmpeg cannot be loaded on this machine (the
-    ///   file may be fine).
+    /// - Returns: ``StructureVerdict/notChecked`` when FFmpeg cannot be loaded on this machine, or
+    ///   has no decoder (or a "not implemented" one) for a stream (the file may be fine); "no
+    ///   samples" (corrupt) when every stream decodes to no frame at all.
     static func decodeAudioVideo(path: String, info: MediaInfo, demuxer chosen: String? = nil) -> StructureVerdict {
         guard let demuxer = chosen ?? Demuxers.name(for: info.container) else { return .notChecked }
         let streams: [AVStreamInfo]
@@ -30,21 +31,25 @@ extension DeepCheck {
         }
         var longest: Double?
         var undecodable = false
+        var frames = 0
         for stream in decodable {
             var duration = DecodedDuration(frameRate: stream.frameRate)
             switch decode(path: path, demuxer: demuxer, stream: stream, duration: &duration) {
             case .corrupt(let reason): return .corrupt(reason: reason)
             case .overCap(let violation): return .overCap(violation)
-            case .notChecked: undecodable = true
+            case .encrypted, .undecodable, .notChecked: undecodable = true
             case .intact: break
             }
+            frames += duration.frames
             if let seconds = duration.seconds { longest = max(longest ?? 0, seconds) }
         }
         if info.kind != .image, let declared = info.duration, info.durationIsEstimate != true, declared > 0, let decoded = longest,
            decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
             return .corrupt(reason: "the media decodes to \(rounded(decoded)) s but the container declares \(rounded(declared)) s (data missing)")
         }
-        return undecodable ? .notChecked : .intact
+        if undecodable { return .notChecked }
+        // Whatever the header declares, an attachment with nothing decodable shows nothing.
+        return frames == 0 ? .noSamples("no audio or video frame decodes") : .intact
     }
 
     /// Decodes one stream to the end. `.notChecked` when FFmpeg has no decoder for its codec.
@@ -56,8 +61,8 @@ extension DeepCheck {
             let decoder: AVDecoder
             do {
                 decoder = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
-            } catch where error.operation == .findDecoder {
-                return .notChecked
+            } catch where error.operation == .findDecoder || isNotImplemented(error) {
+                return .notChecked  // A decoder AttachKit lacks is not corruption (see decodersOpen).
             }
             let packet = try AVPacketBuffer()
             let frame = try AVFrameBuffer()

@@ -3,18 +3,22 @@ extension ISOBMFFStructure {
     /// lie inside the file: libavformat's `mov` demuxer turns `stsz`/`stco`/`stsc` into an index
     /// whose entries (`avformat_index_get_entry`) carry a byte position and size.
     ///
+    /// - Returns: how many samples the index holds, all streams together (0 for an init segment).
     /// - Throws: ``StructureProblem`` for the first sample that ends past `fileSize`, or when
     ///   libavformat cannot read the movie header at all.
-    static func samplesInsideFile(path: String, fileSize: Int64) throws(StructureProblem) {
+    @discardableResult
+    static func samplesInsideFile(path: String, fileSize: Int64) throws(StructureProblem) -> Int {
         let input: AVInput
         do {
             input = try AVInput(path: path, demuxer: "mov", readStreamInfo: false)
         } catch {
             throw StructureProblem("libavformat cannot read the movie header: \(error)")
         }
+        var total = 0
         for index in 0..<input.streamCount {
             let count = input.indexEntryCount(of: index)
             guard count > 0 else { continue }
+            total += count
             for sample in 0..<count {
                 guard let entry = input.indexEntry(sample, of: index) else { continue }
                 let position = entry.position
@@ -24,5 +28,6 @@ extension ISOBMFFStructure {
                 }
             }
         }
+        return total
     }
 }

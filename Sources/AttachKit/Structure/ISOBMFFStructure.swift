@@ -11,7 +11,12 @@
 /// - A movie (MP4, MOV, M4A, M4V, 3GP) must have a `moov`, or `moof` fragments. A HEIF/AVIF image
 ///   must have a `meta` (an image sequence may have a `moov` instead).
 /// - Where a `moov` exists, libavformat reads the sample tables and every sample of every stream
-///   must lie inside the file (``samplesInsideFile(path:fileSize:)``).
+///   must lie inside the file (``samplesInsideFile(path:fileSize:)``); a movie whose tracks hold no
+///   sample at all, with no `moof` fragment (an init segment alone), has nothing to show: "no
+///   samples", corrupt.
+/// - The sample entries (`stsd`) decide two refusals before anything is decoded: encrypted media
+///   (``encryption(_:entries:marker:)``) and codecs FFmpeg 5.1 cannot decode
+///   (``undecodableCodec(_:entries:)``).
 /// - Where a top-level `meta` has an `iloc`, every item extent stored in the file must lie inside it
 ///   (``itemLocationsInsideFile(_:meta:)``).
 enum ISOBMFFStructure {
@@ -32,9 +37,11 @@ enum ISOBMFFStructure {
 
     static func check(_ reader: borrowing FileReader, path: String, container: Container) -> StructureVerdict {
         do throws(StructureProblem) {
-            let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0)
+            var seen = BoxSummary()
+            let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0, seen: &seen)
             let types = Set(topLevel.map(\.type))
             if container.isHEIF {
+                if let reason = HEIFItems.undecodableReason(reader) { return .undecodable(reason: reason) }
                 guard types.contains("meta") || types.contains("moov") else {
                     return .corrupt(reason: "\(container) file without a 'meta' box (no image items)")
                 }
@@ -43,11 +50,19 @@ enum ISOBMFFStructure {
                     return .corrupt(reason: "movie without a 'moov' box (and no 'moof' fragments)")
                 }
             }
+            let entries = try sampleEntries(reader, in: seen.sampleDescriptions)
+            if let reason = encryption(reader, entries: entries, marker: seen.encryptionMarker) { return .encrypted(reason: reason) }
+            if let verdict = undecodableCodec(reader, entries: entries) { return verdict }
             if let meta = topLevel.first(where: { $0.type == "meta" }) {
                 try itemLocationsInsideFile(reader, meta: meta)
             }
             if types.contains("moov") {
-                try samplesInsideFile(path: path, fileSize: reader.size)
+                let samples = try samplesInsideFile(path: path, fileSize: reader.size)
+                // An init segment (tracks with empty sample tables, `mvex`, no fragment after it)
+                // holds nothing to show, whatever its `mvhd`/`mehd` declare. HEIF images are items.
+                if samples == 0, seen.hasTracks, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {
+                    return .noSamples("the 'moov' sample tables are empty and no 'moof' fragment follows (a fragmented MP4's init segment alone)")
+                }
             }
             return .intact
         } catch {
@@ -59,6 +74,15 @@ enum ISOBMFFStructure {
     /// walked too.
     @discardableResult
     static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int) throws(StructureProblem) -> [Box] {
+        var seen = BoxSummary()
+        return try walk(reader, from: start, to: end, depth: depth, seen: &seen)
+    }
+
+    /// The boxes between `start` and `end` (returned); what the walk meets at any depth below them
+    /// is noted in `seen` (bounded: the tree itself is never kept).
+    @discardableResult
+    static func walk(_ reader: borrowing FileReader, from start: Int64, to end: Int64, depth: Int,
+                     seen: inout BoxSummary) throws(StructureProblem) -> [Box] {
         var boxes: [Box] = []
         var position = start
         while position < end {
@@ -70,10 +94,11 @@ enum ISOBMFFStructure {
             let box = try header(reader, at: position, end: end)
             if box.type == "mvhd" || box.type == "mdhd" { try timescaleIsSet(reader, header: box) }
             boxes.append(box)
+            seen.note(box)
             if depth < maximumDepth, containers.contains(box.type) || (box.type == "meta" && depth == 0) {
                 let childStart = box.type == "meta" ? metaChildrenStart(reader, meta: box) : box.dataOffset
                 if childStart <= box.end {
-                    try walk(reader, from: childStart, to: box.end, depth: depth + 1)
+                    try walk(reader, from: childStart, to: box.end, depth: depth + 1, seen: &seen)
                 }
             }
             position = box.end

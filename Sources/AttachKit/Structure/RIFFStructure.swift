@@ -1,7 +1,8 @@
 /// RIFF layout (WAV, AVI, WebP) and its 64-bit variants RF64/BW64: the RIFF size against the file
 /// size, then a walk of the top-level chunks inside it (each chunk's size inside the RIFF, odd
 /// sizes padded to even), then the chunks each form requires:
-/// - WAVE: `fmt ` (at least 14 bytes) before `data`.
+/// - WAVE: `fmt ` (at least 14 bytes) before `data`; a `data` chunk holding less than one sample
+///   frame (`fmt `'s block align; a 0-byte `data`) is refused as "no samples".
 /// - AVI: a `LIST hdrl` first and a `LIST movi`.
 /// - WEBP: a `VP8 `, `VP8L` or `VP8X` chunk first; an extended (`VP8X`) file also needs image data
 ///   (`VP8 `, `VP8L` or `ANMF` frames).
@@ -55,6 +56,8 @@ enum RIFFStructure {
         var chunks: [String] = []
         var listTypes: [String] = []
         var formatSize: Int64 = 0
+        var blockAlign: Int64 = 1
+        var data: (offset: Int64, size: Int64)?
         while position < end {
             let chunkHeader = reader.read(at: position, count: 12)
             guard end - position >= 8, chunkHeader.count >= 8 else {
@@ -80,10 +83,19 @@ enum RIFFStructure {
             }
             chunks.append(id)
             if id == "LIST" { listTypes.append(chunkHeader.ascii(8, 4)) }
-            if id == "fmt " { formatSize = size }
+            if id == "fmt " {
+                formatSize = size
+                let format = reader.read(at: dataStart, count: 14)
+                if format.count == 14 { blockAlign = max(1, Int64(format.le16(12))) }
+            }
+            if id == "data", data == nil { data = (position, size) }
             position = dataStart + size + (size & 1)
         }
-        return requiredChunks(form: form, chunks: chunks, listTypes: listTypes, formatSize: formatSize)
+        let verdict = requiredChunks(form: form, chunks: chunks, listTypes: listTypes, formatSize: formatSize)
+        if form == "WAVE", verdict == .intact, let data, data.size < blockAlign {
+            return .noSamples("the 'data' chunk at byte \(data.offset) holds \(data.size) byte(s), less than one sample frame (\(blockAlign) bytes)")
+        }
+        return verdict
     }
 
     private static func requiredChunks(form: String, chunks: [String], listTypes: [String], formatSize: Int64) -> StructureVerdict {

@@ -32,7 +32,8 @@ public struct Thumbnailer: Sendable {
             headerProber.limits.headerOnly = true
             let look: InputScreening.Look
             do {
-                look = try InputScreening(prober: headerProber, safety: safety).look(path: input.path, displayPath: input.requestedPath, screened: true)
+                look = try InputScreening(prober: headerProber, safety: safety).look(path: input.path, displayPath: input.requestedPath,
+                                                                                   screened: true, span: .picture)
             } catch {
                 throw PrepareError.probe(error)
             }
@@ -62,7 +63,7 @@ public struct Thumbnailer: Sendable {
 
     /// Renders without writing (used by `prepare --thumbnail`, which writes beside its output).
     func render(path: String, info: MediaInfo, request: ThumbnailRequest, deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
-        if let violation = safety.violation(for: info) { throw .overCap(violation) }
+        if let violation = safety.violation(for: info, span: .picture) { throw .overCap(violation) }
         let renderer: any ThumbnailRendering
         switch info.kind {
         case .image: renderer = ImageThumbnailRenderer()

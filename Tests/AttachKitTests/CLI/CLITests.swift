@@ -30,7 +30,7 @@ struct CLITests {
     func probeFolder() throws {
         let result = try TestEnvironment.runAttachKit(["probe", "--json", TestEnvironment.fixture("audio")])
         #expect(result.status == 0)
-        #expect(Self.lines(result.stdout).count == (try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.fixture("audio")).count))
+        #expect(Self.lines(result.stdout).count == InputWalker.files(under: TestEnvironment.fixture("audio")).count)
         #expect(Self.lines(result.stdout).allSatisfy { $0["kind"]?.stringValue == "audio" })
     }
 

@@ -69,8 +69,7 @@ struct FFmpegLoadingTests {
         let probe = try Self.run(["probe", "--json", video, photo, TestEnvironment.fixture("audio")], environment: missing)
         #expect(probe.status == 1)
         let lines = CLITests.lines(probe.stdout)
-        let sounds = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.fixture("audio")).count
-        try #require(lines.count == 2 + sounds, "\(probe.stdout)")
+        try #require(lines.count == 2 + InputWalker.files(under: TestEnvironment.fixture("audio")).count, "\(probe.stdout)")
         for line in lines where line["path"]?.stringValue != photo {
             #expect(line["error"]?["code"]?.stringValue == "unreadable")
             let message = line["error"]?["message"]?.stringValue ?? ""

@@ -63,9 +63,10 @@ struct StructureAudioTests {
         expectCorrupt(SyntheticMedia.aiff(soundData: false), as: .aiff, mentioning: "no SSND chunk")
     }
 
-    @Test("AIFF: no sample frames need no SSND chunk")
+    @Test("AIFF: no sample frames at all is no samples, with or without an SSND chunk (issue 18: nothing to show)")
     func aiffEmpty() {
-        #expect(SyntheticMedia.check(SyntheticMedia.aiff(frames: 0, soundData: false), as: .aiff) == .intact)
+        expectCorrupt(SyntheticMedia.aiff(frames: 0, soundData: false), as: .aiff, mentioning: "no samples")
+        expectCorrupt(SyntheticMedia.aiff(frames: 0), as: .aiff, mentioning: "no samples")
     }
 
     // MARK: MP3

@@ -87,7 +87,8 @@ struct CorpusRow: Sendable, CustomStringConvertible {
     let height: Int?
     let duration: Double?
     let frames: Int?
-    /// `valid` or `malformed`.
+    /// `valid` or `malformed`; TestMedia also has `refused` (well formed, but encrypted or in a codec
+    /// the decoders here lack) and `capped` (over a safety cap as a whole, prepared only by a trim).
     let expected: String
     let note: String
     /// The folder `file` is relative to.

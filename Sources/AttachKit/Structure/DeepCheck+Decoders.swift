@@ -1,0 +1,54 @@
+import CFFmpeg
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension DeepCheck {
+    /// Whether the decoders here can decode what the file shows, decided before any packet is
+    /// read: a decoder is found and opened (never fed) for each audio/video stream of the file's
+    /// own kind (video streams of a movie, audio streams of a sound; attached pictures aside).
+    ///
+    /// A decoder AttachKit lacks is not corruption: when no stream of the file's kind can be
+    /// decoded (no decoder: VVC, IAMF; or one that says "not implemented": xHE-AAC, an Opus
+    /// channel mapping FFmpeg 5.1 lacks) the file is ``StructureVerdict/undecodable(reason:)``
+    /// (`unsupported` from every verb: it can be neither verified nor converted). A movie whose
+    /// picture decodes but whose sound does not is prepared without that sound, as before.
+    ///
+    /// - Returns: ``StructureVerdict/intact`` when a stream of the file's kind opens a decoder;
+    ///   ``StructureVerdict/notChecked`` for images, when FFmpeg cannot be loaded, the container has
+    ///   no demuxer, or the header lists no such stream (what the other checks judge).
+    static func decodersOpen(path: String, info: MediaInfo) -> StructureVerdict {
+        guard info.kind == .audio || info.kind == .video, let demuxer = Demuxers.name(for: info.container) else { return .notChecked }
+        let wanted: AVStreamInfo.Kind = info.kind == .video ? .video : .audio
+        let input: AVInput
+        do {
+            input = try AVInput(path: path, demuxer: demuxer, readStreamInfo: false)
+        } catch {
+            return .notChecked
+        }
+        let streams = input.streams.filter { $0.kind == wanted && !$0.isAttachedPicture }
+        guard !streams.isEmpty else { return .notChecked }
+        var refusals: [String] = []
+        for stream in streams {
+            do {
+                _ = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
+                return .intact
+            } catch where error.operation == .findDecoder || isNotImplemented(error) {
+                refusals.append("the \(stream.codec) \(wanted == .video ? "video" : "audio") of stream \(stream.index) (FFmpeg: \(error.message))")
+            } catch {
+                return .intact  // Refused for another reason: the decode check judges the data.
+            }
+        }
+        return .cannotDecode(refusals.joined(separator: "; "))
+    }
+
+    /// FFmpeg's answers for a feature it lacks: `AVERROR(ENOSYS)` ("Function not implemented", the
+    /// AAC decoder's answer to USAC) and `AVERROR_PATCHWELCOME` ("Not yet implemented in FFmpeg,
+    /// patches welcome", e.g. an Opus channel mapping family it does not know).
+    static func isNotImplemented(_ error: FFmpegError) -> Bool {
+        error.code == ak_averror(ENOSYS) || error.code == patchWelcome
+    }
+
+    /// `AVERROR_PATCHWELCOME`: `-MKTAG('P','A','W','E')`.
+    private static let patchWelcome: Int32 = -Int32(bitPattern: 0x50 | 0x41 << 8 | 0x57 << 16 | 0x45 << 24)
+}
