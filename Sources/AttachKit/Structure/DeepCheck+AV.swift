@@ -77,6 +77,9 @@ extension DeepCheck {
                         if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
                     }
                     if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
+                } catch where isNotImplemented(error) {
+                    // A variant this FFmpeg does not decode (a 52-byte BMP header...) is not corruption.
+                    return .undecodable(reason: "\(label) cannot be decoded here (FFmpeg: \(error.message))")
                 } catch {
                     return .corrupt(reason: "\(label) does not decode\(place): \(error.message)")
                 }
