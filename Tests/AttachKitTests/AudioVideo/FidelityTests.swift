@@ -232,9 +232,7 @@ struct FidelityTests {
     @Test("a JPEG XL (decoded by FFmpeg) keeps its levels")
     func jpegXL() throws {
         let folder = TestEnvironment.temporaryFolder("jxl")
-        let path = folder.appendingPathComponent("picture.jxl").path
-        let make = try TestEnvironment.run("vips", ["copy", TestEnvironment.fixture("images/webp_lossy_800x600.webp"), path])
-        try #require(make.status == 0, "vips cannot write JPEG XL here: \(make.stderr)")
+        let path = try GeneratedImages.jpegXL(in: folder)
         let (_, jpeg) = try ImageThumbnailTests.thumbnail(path, scope: folder, request: ThumbnailRequest(size: 400))
         try Self.comparePicture(jpeg, referenceInput: ["-i", path])
     }

@@ -33,9 +33,7 @@ struct ImageDecoderTests {
     @Test("a JPEG XL is converted to JPEG through FFmpeg, and thumbnailed")
     func jpegXL() throws {
         let folder = TestEnvironment.temporaryFolder("jxl")
-        let path = folder.appendingPathComponent("picture.jxl").path
-        let make = try TestEnvironment.run("vips", ["copy", TestEnvironment.fixture("images/webp_lossy_800x600.webp"), path])
-        try #require(make.status == 0, "vips cannot write JPEG XL here: \(make.stderr)")
+        let path = try GeneratedImages.jpegXL(in: folder)
         let outcome = try ImagePrepare.run(path, scope: folder, profile: .apple)
         try ImageChecks.verify(outcome, input: path, scope: folder, profile: .apple, checkPixels: false)
         let output = try #require(outcome.report.output)

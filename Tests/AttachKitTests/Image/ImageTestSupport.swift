@@ -250,6 +250,12 @@ enum GeneratedImages {
                         output: output)
     }
 
+    /// A JPEG XL of the lossy WebP fixture (`vips copy`: libvips writes JPEG XL, AttachKit reads it through FFmpeg).
+    static func jpegXL(in folder: URL) throws -> String {
+        let output = folder.appendingPathComponent("picture.jxl")
+        return try make("vips", ["copy", TestEnvironment.fixture("images/webp_lossy_800x600.webp"), output.path], output: output)
+    }
+
     /// A CMYK JPEG with its CMYK profile embedded (`vips icc_transform` to libvips' CMYK profile).
     static func cmykWithProfileJPEG(in folder: URL) throws -> String {
         let output = folder.appendingPathComponent("cmyk_icc.jpg")
