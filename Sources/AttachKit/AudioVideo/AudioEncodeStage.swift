@@ -123,6 +123,10 @@ final class AudioEncodeStage: ClipStage {
                 defer { decoded.unref() }
                 let time = decoded.timestamp.map(inputTimeBase.seconds)
                 if let time { lastTime = time }
+                // Damage inside the window is corruption; before the start it is cut away anyway.
+                if decoded.hasDecodeErrors, (time ?? .infinity) + 1 >= timeline.start, (time ?? 0) < timeline.end {
+                    throw ClipErrors.concealed(stream: inputIndex, codec: codecName, at: time)
+                }
                 try resampler.convert(decoded, into: converted)
                 try queue(output: output, startingAt: time)
             }

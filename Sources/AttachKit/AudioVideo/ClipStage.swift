@@ -47,6 +47,13 @@ enum ClipErrors {
         return .corrupt(reason: "stream \(stream) (\(codec)) does not decode\(place): \(error.message)")
     }
 
+    /// A kept frame the decoder flagged as damaged or concealed: the input is corrupt (the same
+    /// verdict `validate --deep` gives), never encoded as if it were whole.
+    static func concealed(stream: Int, codec: String, at time: Double?) -> PrepareError {
+        let place = time.map { " near \(ClipText.seconds($0))" } ?? ""
+        return .corrupt(reason: "stream \(stream) (\(codec)) decoded with errors\(place) (concealed)")
+    }
+
     static func processing(_ step: String, _ error: FFmpegError) -> PrepareError {
         .processing(step: step, reason: error.description)
     }

@@ -115,6 +115,7 @@ final class VideoEncodeStage: ClipStage {
             finished = true
             return
         }
+        if decoded.hasDecodeErrors { throw ClipErrors.concealed(stream: inputIndex, codec: codecName, at: time) }
         let base = timeline.base ?? timeline.start
         do {
             try scaler.scale(decoded, into: scaled)

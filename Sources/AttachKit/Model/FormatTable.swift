@@ -10,7 +10,7 @@ enum FormatReader: Sendable, Equatable {
 
 /// The cheap structural check that applies to a format (see ``StructureChecker``).
 enum StructureCheck: Sendable, Equatable {
-    case jpeg, png, gif, riff, aiff, isoBaseMedia, matroska, mpegAudio, adts, flac, ogg, transportStream, tiff, bmp
+    case jpeg, png, gif, riff, aiff, isoBaseMedia, matroska, mpegAudio, adts, flac, ogg, transportStream, tiff, bmp, qoi, sunRaster
     /// No checker: the probe and the decoders are the only judges.
     case none
 }
@@ -106,7 +106,7 @@ enum FormatTable {
         .init(.jpeg2000, "JPEG 2000", .image, demuxers: ["j2k_pipe"], type: .jpeg2000),
         // libvips' PPM loader is untrusted (blocked); FFmpeg's PNM decoders read every P1-P7 variant.
         .init(.pnm, "PNM", .image, demuxers: ["ppm_pipe", "pgm_pipe", "pbm_pipe", "pam_pipe"], type: .pnm),
-        .init(.qoi, "QOI", .image, demuxers: ["qoi_pipe"], type: .qoi),
+        .init(.qoi, "QOI", .image, demuxers: ["qoi_pipe"], type: .qoi, structure: .qoi),
         .init(.psd, "Photoshop", .image, demuxers: ["psd_pipe"], type: .psd),
         .init(.ico, "ICO", .image, demuxers: ["ico"], type: .ico),
         // libavformat's ico demuxer reads cursors when told to (its detection only takes icons).
@@ -118,7 +118,7 @@ enum FormatTable {
         .init(.exr, "OpenEXR", .image, demuxers: ["exr_pipe"], type: .exr),
         .init(.pcx, "PCX", .image, demuxers: ["pcx_pipe"], type: .pcx),
         .init(.sgi, "SGI", .image, demuxers: ["sgi_pipe"], type: .sgi),
-        .init(.sunRaster, "Sun raster", .image, demuxers: ["sunrast_pipe"], type: .sunRaster),
+        .init(.sunRaster, "Sun raster", .image, demuxers: ["sunrast_pipe"], type: .sunRaster, structure: .sunRaster),
         .init(.xwd, "X Window dump", .image, demuxers: ["xwd_pipe"], type: .xwd),
         .init(.dpx, "DPX", .image, demuxers: ["dpx_pipe"], type: .dpx),
     ]

@@ -71,6 +71,7 @@ struct FormatSniffer {
         if h.matches([0xFF, 0x4F, 0xFF, 0x51], at: 0) { return .jpeg2000 }
         if isNetpbm(h) { return .pnm }
         if h.matches("qoif", at: 0), h.count >= 14, h.be32(4) > 0, h.be32(8) > 0, [3, 4].contains(h[12]) { return .qoi }
+        if h.matches([0x59, 0xA6, 0x6A, 0x95], at: 0), h.count >= 32 { return .sunRaster }
         if h.matches("8BPS", at: 0), h.count >= 26, [1, 2].contains(h.be16(4)) { return .psd }
         if h.matches("DDS ", at: 0), h.count >= 8, h.le32(4) == 124 { return .dds }
         if h.matches([0x76, 0x2F, 0x31, 0x01], at: 0) { return .exr }

@@ -32,6 +32,8 @@ enum StructureChecker {
         case .transportStream: return TransportStreamStructure.check(reader)
         case .tiff: return TIFFStructure.check(reader, maxPages: limits.maxFrames)
         case .bmp: return BMPStructure.check(reader)
+        case .qoi: return RasterStructure.checkQOI(reader)
+        case .sunRaster: return RasterStructure.checkSunRaster(reader)
         case .none: return .notChecked
         }
     }

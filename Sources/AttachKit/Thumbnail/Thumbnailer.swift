@@ -64,6 +64,8 @@ public struct Thumbnailer: Sendable {
     /// Renders without writing (used by `prepare --thumbnail`, which writes beside its output).
     func render(path: String, info: MediaInfo, request: ThumbnailRequest, deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
         if let violation = safety.violation(for: info, span: .picture) { throw .overCap(violation) }
+        // A format AttachKit identifies but does not convert is refused with the reason prepare gives.
+        if let refusal = info.container.facts?.refusal { throw .unsupported(reason: refusal) }
         let renderer: any ThumbnailRendering
         switch info.kind {
         case .image: renderer = ImageThumbnailRenderer()
