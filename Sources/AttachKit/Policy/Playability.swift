@@ -121,9 +121,9 @@ enum Playability {
     /// Sound carried into MP4/M4A unchanged by `prepare` (and played there).
     static let mpeg4Sound: Set<Codec> = [.aac, .mp3, .alac, .ac3, .eac3]
 
-    /// HOOK for the WAVE format-tag check (another change owns it): what a non-PCM payload in a
-    /// WAVE file (MP3, ADPCM, GSM... under their format tags) means for playback. Until that lands
-    /// the model does not decide, and the profile's codec list does.
+    /// What a non-PCM payload in a WAVE file (MP3, ADPCM, GSM... under their format tags) means
+    /// for playback: not decided here. ``WAVEFormatRule`` judges WAVE data (linear PCM only is
+    /// handed over as `.wav`) for validate and, through validation, for prepare.
     static func wavePayload(_ codec: Codec) -> Sound { .undecided }
 
     /// The verdict for a still picture: iOS decodes 8-bit baseline and progressive JPEG only
