@@ -123,8 +123,10 @@ final class AudioEncodeStage: ClipStage {
                 defer { decoded.unref() }
                 let time = decoded.timestamp.map(inputTimeBase.seconds)
                 if let time { lastTime = time }
-                // Damage inside the window is corruption; before the start it is cut away anyway.
-                if decoded.hasDecodeErrors, (time ?? .infinity) + 1 >= timeline.start, (time ?? 0) < timeline.end {
+                // Damage inside the window is corruption; a frame that ends before the start (or
+                // starts at the end) is cut away anyway.
+                let span = Double(decoded.sampleCount) / Double(max(1, decoded.sampleRate))
+                if decoded.hasDecodeErrors, time.map({ $0 + span > timeline.start && $0 < timeline.end }) ?? true {
                     throw ClipErrors.concealed(stream: inputIndex, codec: codecName, at: time)
                 }
                 try resampler.convert(decoded, into: converted)

@@ -188,12 +188,14 @@ extension AVFrameBuffer {
     /// by definition: MJPEG decoders still use them).
     var colour: VideoColour {
         let frame = pointer.pointee
-        let format = AVPixelFormat(rawValue: frame.format)
-        let jpegFormats = [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P]
         return VideoColour(matrix: Int(frame.colorspace.rawValue), primaries: Int(frame.color_primaries.rawValue),
                            transfer: Int(frame.color_trc.rawValue),
-                           fullRange: frame.color_range == AVCOL_RANGE_JPEG || jpegFormats.contains(format))
+                           fullRange: frame.color_range == AVCOL_RANGE_JPEG || Self.jpegFormats.contains(frame.format))
     }
+
+    /// The `yuvj*` formats, as raw values (checked once per frame).
+    private static let jpegFormats: Set<Int32> = Set([AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
+                                                      AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].map(\.rawValue))
 
     /// Writes `colour` into the frame's colour fields.
     func tag(_ colour: VideoColour) {
