@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs what AttachKit needs on Debian 12 (bookworm), skipping packages already present.
 # Safe to run again and again. Needs root or sudo when something is missing.
-#   libvips-dev, FFmpeg 5.1 -dev packages, zlib1g-dev (libvips-dev pulls it too), pkg-config: to build
+#   libvips-dev, FFmpeg 5.1 -dev packages (libavfilter-dev for HDR tone mapping with zscale/tonemap),
+#   zlib1g-dev (libvips-dev pulls it too), libmicrohttpd-dev (attachkit http), pkg-config: to build
 #   ffmpeg, libvips-tools: the reference CLIs the tests and benchmarks compare against
 set -euo pipefail
 
 packages=(
   pkg-config
   libvips-dev zlib1g-dev
-  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
+  libmicrohttpd-dev
   ffmpeg libvips-tools
 )
 # Extra packages callers may ask for (the benchmarks add imagemagick), e.g. scripts/setup.sh imagemagick
