@@ -38,8 +38,14 @@ enum DeepCheck {
         if let memory, memory.bytes(loadedPixels: info.pixels ?? 0) > maxDecodeBytes {
             return .notChecked
         }
-        if info.kind == .image, !info.container.isReadOnlyByFFmpeg,
-           let verdict = decodeImage(path: path, info: info) {
+        if info.kind == .image, !info.container.isReadOnlyByFFmpeg {
+            guard let verdict = decodeImage(path: path, info: info) else {
+                // libvips cannot read it. FFmpeg may decode around the damage; but where libvips'
+                // loader reads every valid file of the format, the refusal is the verdict (issue 13:
+                // "two SOF markers" passed --deep through FFmpeg's more forgiving JPEG decoder).
+                if let refusal = libvipsRefusal(path: path, info: info) { return .corrupt(reason: refusal) }
+                return decodeAudioVideo(path: path, info: info)
+            }
             // libvips reads an APNG's first frame only: the others are decoded through FFmpeg.
             if case .intact = verdict, info.codec == .apng, (info.frames ?? 1) > 1 {
                 return decodeAudioVideo(path: path, info: info, demuxer: "apng")
@@ -47,6 +53,29 @@ enum DeepCheck {
             return verdict
         }
         return decodeAudioVideo(path: path, info: info)
+    }
+
+    /// Why libvips refuses a file of a format whose every valid file its loaders read: PNG, GIF and
+    /// WebP (libspng/libpng, libnsgif, libwebp), and 8-bit DCT JPEG (libjpeg-turbo; a 12-bit or
+    /// lossless JPEG is not read by this build, so FFmpeg decodes those). `nil` when the format is
+    /// not one of them, or libvips does read the header after all.
+    static func libvipsRefusal(path: String, info: MediaInfo) -> String? {
+        switch info.container {
+        case .png, .gif, .webp:
+            break
+        case .jpeg:
+            guard let reader = try? FileReader(path: path), let frame = JPEGFrameHeader.read(reader),
+                  frame.precision == 8, !frame.lossless else { return nil }
+        default:
+            return nil
+        }
+        do {
+            _ = try VipsImage.load(path: path, loaderOptions: "", sequential: true, failOnWarnings: false)
+            return nil
+        } catch {
+            let message = error.message.isEmpty ? error.description : error.message
+            return "libvips, which reads every valid \(info.container.facts?.name ?? info.container.rawValue), refuses it: \(message)"
+        }
     }
 
     /// Decodes an image with libvips in constant memory (sequential access), all frames of an
