@@ -38,6 +38,11 @@ public enum OptionLimits {
     /// `qualityFloor`: JPEG/HEIC quality 1 ... 100, the encoders' own scale.
     public static let qualityFloor = OptionRange<Int>(key: "qualityFloor", 1...100, noun: "a JPEG quality")
 
+    /// `verifySeconds`: 1 s ... 4 h of video decoded to verify a copied output. Under a second a
+    /// check decodes hardly one GOP; 4 h is the safety cap on any input (``SafetyLimits/maxDuration``),
+    /// so the top of the range means "decode all of it".
+    public static let verifySeconds = OptionRange<Double>(key: "verifySeconds", 1...14_400, noun: "a number of seconds")
+
     /// `size` of a thumbnail: 16 ... 4,096 pixels on the long edge. iOS shows thumbnails at a few
     /// hundred points; 4,096 is already a full-screen picture on any device.
     public static let thumbnailSize = OptionRange<Int>(key: "size", 16...4_096, noun: "a number of pixels")

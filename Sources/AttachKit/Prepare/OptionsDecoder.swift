@@ -16,7 +16,7 @@ package struct OptionsDecoder: Sendable {
     /// The keys ``prepareOptions(defaultProfile:defaultOutputFolder:)`` reads.
     package static let prepareKeys = Set([
         "out", "profile", "maxBytes", "maxEdge", "maxFrames", "maxDuration", "start", "deadline", "trim",
-        "thumbnail", "keepMetadata", "qualityFloor",
+        "thumbnail", "keepMetadata", "qualityFloor", "verifySeconds",
     ]).union(thumbnailKeys)
 
     /// The keys ``thumbnailRequest()`` reads.
@@ -33,7 +33,8 @@ package struct OptionsDecoder: Sendable {
     /// Every preparation option: `out` (default `defaultOutputFolder`; required without one),
     /// `profile` (default `defaultProfile`), `maxBytes`, `maxEdge`, `maxFrames`, `maxDuration`,
     /// `start` (default 0), `deadline`, `trim` (default `fast`), `thumbnail`, `keepMetadata`
-    /// (default false), `qualityFloor` (default 50) and the thumbnail's (``thumbnailRequest()``).
+    /// (default false), `qualityFloor` (default 50), `verifySeconds` (default 60) and the
+    /// thumbnail's (``thumbnailRequest()``).
     /// - Throws: ``OptionsError`` naming the first option that is wrong.
     package func prepareOptions(defaultProfile: Profile, defaultOutputFolder: String? = nil) throws(OptionsError) -> PrepareOptions {
         guard let out = try string("out") ?? defaultOutputFolder else {
@@ -45,7 +46,8 @@ package struct OptionsDecoder: Sendable {
             maxFrames: try integer(OptionLimits.maxFrames), maxDuration: try seconds(OptionLimits.maxDuration),
             start: try seconds(OptionLimits.start) ?? 0, deadline: try seconds(OptionLimits.deadline),
             trim: try trim(), thumbnail: try bool("thumbnail"), thumbnailRequest: try thumbnailRequest(),
-            keepMetadata: try bool("keepMetadata"), qualityFloor: try integer(OptionLimits.qualityFloor) ?? 50)
+            keepMetadata: try bool("keepMetadata"), qualityFloor: try integer(OptionLimits.qualityFloor) ?? 50,
+            verifySeconds: try seconds(OptionLimits.verifySeconds) ?? PrepareOptions.defaultVerifySeconds)
     }
 
     /// `size` (default 320), `clip` (`x,y,w,h`), `frame` and `at` of a thumbnail.

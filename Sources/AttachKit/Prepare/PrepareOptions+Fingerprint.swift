@@ -20,6 +20,8 @@ extension PrepareOptions {
         o.set("time", thumbnailRequest.time)
         o.set("keepMetadata", keepMetadata)
         o.set("qualityFloor", qualityFloor)
+        // Only when set: manifests written before the option existed keep their fingerprint.
+        if verifySeconds != Self.defaultVerifySeconds { o.set("verifySeconds", verifySeconds) }
         return String(SHA256.hex(Array(o.value.serialized.utf8)).prefix(16))
     }
 }

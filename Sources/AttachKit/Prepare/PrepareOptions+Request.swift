@@ -19,6 +19,7 @@ extension PrepareOptions {
         o.set("at", thumbnailRequest.time)
         if keepMetadata { o.set("keepMetadata", true) }
         o.set("qualityFloor", qualityFloor)
+        if verifySeconds != Self.defaultVerifySeconds { o.set("verifySeconds", verifySeconds) }
         return o.value.objectValue ?? []
     }
 }

@@ -27,6 +27,13 @@ public struct PrepareOptions: Sendable {
     public var keepMetadata: Bool
     /// Lowest JPEG/HEIC quality byte fitting may use before it shrinks the image instead. Default 50.
     public var qualityFloor: Int
+    /// Seconds of video decoded to verify an output whose bytes were copied without being decoded
+    /// (passthrough, rename, stream copy): a longer video is verified GOP by GOP, GOPs spread
+    /// evenly up to this many seconds, and the report says how much was decoded. Its sound, and
+    /// every image, is always decoded whole. Default ``defaultVerifySeconds`` (60 s).
+    public var verifySeconds: Double
+    /// 60 s: every clip the `ios` profile accepts is decoded whole.
+    public static let defaultVerifySeconds = 60.0
     /// Threads one preparation may use inside FFmpeg codecs; `nil` = FFmpeg's default (the core
     /// count). Batches set cores ÷ jobs so parallel jobs do not oversubscribe the machine.
     public var threads: Int?
@@ -34,7 +41,7 @@ public struct PrepareOptions: Sendable {
     public init(profile: Profile = .standard, outputFolder: String, maxBytes: Int64? = nil, maxEdge: Int? = nil,
                 maxFrames: Int? = nil, maxDuration: Double? = nil, start: Double = 0, deadline: Double? = nil,
                 trim: TrimMode = .fast, thumbnail: Bool = false, thumbnailRequest: ThumbnailRequest = ThumbnailRequest(),
-                keepMetadata: Bool = false, qualityFloor: Int = 50) {
+                keepMetadata: Bool = false, qualityFloor: Int = 50, verifySeconds: Double = PrepareOptions.defaultVerifySeconds) {
         self.profile = profile
         self.outputFolder = outputFolder
         self.maxBytes = maxBytes
@@ -48,6 +55,7 @@ public struct PrepareOptions: Sendable {
         self.thumbnailRequest = thumbnailRequest
         self.keepMetadata = keepMetadata
         self.qualityFloor = qualityFloor
+        self.verifySeconds = verifySeconds
     }
 
     /// The profile with this run's budgets applied (each only ever tightens the profile).

@@ -85,7 +85,7 @@ public struct Preparer: Sendable {
         }
         try deadline.check("writing the output")
 
-        let after = try verify(output: output, produced: produced, validator: validator, decode: copied)
+        let after = try verify(output: output, produced: produced, validator: validator, decode: copied, report: &report)
         guard let type = UniformType.of(container: after.container, kind: after.kind) else {
             throw .outputInvalid(reason: "the output has no attachment type")
         }
@@ -152,8 +152,10 @@ public struct Preparer: Sendable {
     /// - Parameter decode: decode the output in full (``DeepCheck``): set when bytes were copied
     ///   without being decoded (passthrough, renamed, stream copy), so a broken bitstream inside
     ///   well-formed boxes is refused as `corrupt` instead of handed back.
+    ///   A video is decoded up to ``PrepareOptions/verifySeconds``; when GOPs were skipped, a note
+    ///   in `report` says how much was decoded.
     private func verify(output: borrowing AtomicOutput, produced: (container: Container, kind: MediaKind),
-                        validator: Validator, decode: Bool) throws(PrepareError) -> MediaInfo {
+                        validator: Validator, decode: Bool, report: inout PrepareReport) throws(PrepareError) -> MediaInfo {
         var headerValidator = validator
         headerValidator.prober.limits.headerOnly = true
         let checked: Examination
@@ -171,9 +173,11 @@ public struct Preparer: Sendable {
         guard problems.isEmpty else {
             throw .outputInvalid(reason: problems.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "; "))
         }
-        if decode, case .corrupt(let reason) = DeepCheck.check(path: output.temporaryPath, info: checked.info,
-                                                               maxDecodeBytes: safety.maxDecodeBytes) {
-            throw .corrupt(reason: "its data does not decode (\(reason))")
+        if decode {
+            let decoded = DeepCheck.verify(path: output.temporaryPath, info: checked.info, maxDecodeBytes: safety.maxDecodeBytes,
+                                           videoBudget: options.verifySeconds)
+            if case .corrupt(let reason) = decoded.verdict { throw .corrupt(reason: "its data does not decode (\(reason))") }
+            if let coverage = decoded.coverage { report.notes.append(coverage + " (verifySeconds \(Fix.seconds(options.verifySeconds)))") }
         }
         return checked.info
     }

@@ -13,47 +13,58 @@ extension DeepCheck {
     /// - Returns: ``StructureVerdict/notChecked`` when FFmpeg cannot be loaded on this machine, or
     ///   has no decoder (or a "not implemented" one) for a stream (the file may be fine); "no
     ///   samples" (corrupt) when every stream decodes to no frame at all.
-    static func decodeAudioVideo(path: String, info: MediaInfo, demuxer chosen: String? = nil) -> StructureVerdict {
-        guard let demuxer = chosen ?? Demuxers.name(for: info.container) else { return .notChecked }
+    /// - Parameter videoBudget: seconds of each video stream to decode at most, GOPs spread evenly
+    ///   (``GOPSampler``); `nil` = all. The coverage returned says what was decoded when GOPs were
+    ///   skipped.
+    static func decodeAudioVideo(path: String, info: MediaInfo, demuxer chosen: String? = nil,
+                                 videoBudget: Double? = nil) -> (verdict: StructureVerdict, coverage: String?) {
+        guard let demuxer = chosen ?? Demuxers.name(for: info.container) else { return (.notChecked, nil) }
         let streams: [AVStreamInfo]
         do {
             streams = try AVInput(path: path, demuxer: demuxer).streams
         } catch where error.operation == .loadLibrary {
-            return .notChecked
+            return (.notChecked, nil)
         } catch {
-            return .corrupt(reason: "libavformat cannot read the file: \(error)")
+            return (.corrupt(reason: "libavformat cannot read the file: \(error)"), nil)
         }
         let decodable = streams.filter { ($0.kind == .audio || $0.kind == .video) && !$0.isAttachedPicture }
-        guard !decodable.isEmpty else { return .corrupt(reason: "no audio or video stream to decode") }
+        guard !decodable.isEmpty else { return (.corrupt(reason: "no audio or video stream to decode"), nil) }
         // A picture too large to decode safely is not checked (it is not thereby corrupt).
         for stream in decodable where stream.kind == .video && Double(stream.width) * Double(stream.height) > Double(maximumPixels) {
-            return .notChecked
+            return (.notChecked, nil)
         }
         var longest: Double?
         var undecodable = false
         var frames = 0
+        var coverage: [String] = []
         for stream in decodable {
             var duration = DecodedDuration(frameRate: stream.frameRate)
-            switch decode(path: path, demuxer: demuxer, stream: stream, duration: &duration) {
-            case .corrupt(let reason): return .corrupt(reason: reason)
-            case .overCap(let violation): return .overCap(violation)
+            let declared = info.durationIsEstimate == true ? nil : info.duration
+            var sampler = GOPSampler(budget: stream.kind == .video ? videoBudget : nil, duration: declared)
+            switch decode(path: path, demuxer: demuxer, stream: stream, duration: &duration, sampler: &sampler) {
+            case .corrupt(let reason): return (.corrupt(reason: reason), nil)
+            case .overCap(let violation): return (.overCap(violation), nil)
             case .encrypted, .undecodable, .notChecked: undecodable = true
             case .intact: break
             }
             frames += duration.frames
             if let seconds = duration.seconds { longest = max(longest ?? 0, seconds) }
+            if let covered = sampler.coverage { coverage.append(covered) }
         }
+        let note = coverage.isEmpty ? nil : coverage.joined(separator: "; ")
         if info.kind != .image, let declared = info.duration, info.durationIsEstimate != true, declared > 0, let decoded = longest,
            decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
-            return .corrupt(reason: "the media decodes to \(rounded(decoded)) s but the container declares \(rounded(declared)) s (data missing)")
+            return (.corrupt(reason: "the media decodes to \(rounded(decoded)) s but the container declares \(rounded(declared)) s (data missing)"), nil)
         }
-        if undecodable { return .notChecked }
+        if undecodable { return (.notChecked, note) }
         // Whatever the header declares, an attachment with nothing decodable shows nothing.
-        return frames == 0 ? .noSamples("no audio or video frame decodes") : .intact
+        return (frames == 0 ? .noSamples("no audio or video frame decodes") : .intact, note)
     }
 
-    /// Decodes one stream to the end. `.notChecked` when FFmpeg has no decoder for its codec.
-    private static func decode(path: String, demuxer: String, stream: AVStreamInfo, duration: inout DecodedDuration) -> StructureVerdict {
+    /// Decodes one stream to the end (the GOPs `sampler` chooses, for a video). `.notChecked` when
+    /// FFmpeg has no decoder for its codec.
+    private static func decode(path: String, demuxer: String, stream: AVStreamInfo, duration: inout DecodedDuration,
+                               sampler: inout GOPSampler) -> StructureVerdict {
         let label = "stream \(stream.index) (\(stream.codec))"
         do {
             let input = try AVInput(path: path, demuxer: demuxer)
@@ -67,11 +78,29 @@ extension DeepCheck {
             let packet = try AVPacketBuffer()
             let frame = try AVFrameBuffer()
             var packets = 0
+            let sampling = sampler.samples
             while try input.read(into: packet) {
                 defer { packet.unref() }
                 guard packet.streamIndex == stream.index else { continue }
                 packets += 1
                 let place = packet.position.map { " (packet \(packets) at byte \($0))" } ?? " (packet \(packets))"
+                if sampling {
+                    // Every packet is demuxed, so the length check sees the whole stream.
+                    duration.cover(packet, timeBase: decoder.timeBase)
+                    if packet.isKeyframe, let time = packet.seconds(in: decoder.timeBase) {
+                        switch sampler.keyframe(at: time) {
+                        case .keep: break
+                        case .resume:
+                            decoder.flush()
+                            duration.leadingBefore = packet.timestamp
+                        case .pause:
+                            _ = try decoder.sendEndOfStream()
+                            if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
+                            decoder.flush()
+                        }
+                    }
+                    guard sampler.decoding else { continue }
+                }
                 do {
                     while try decoder.send(packet) == .outputPending {
                         if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
@@ -84,6 +113,7 @@ extension DeepCheck {
                     return .corrupt(reason: "\(label) does not decode\(place): \(error.message)")
                 }
             }
+            sampler.finish(at: duration.packetEnd)
             _ = try decoder.sendEndOfStream()
             if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label) at the end: \(problem)") }
             if packets > 0, duration.frames == 0 {
@@ -100,7 +130,9 @@ extension DeepCheck {
                               duration: inout DecodedDuration) throws(FFmpegError) -> String? {
         while try decoder.receive(into: frame) == .frame {
             duration.add(frame, timeBase: decoder.timeBase)
-            if frame.hasDecodeErrors { return "frame \(duration.frames) decoded with errors (concealed)" }
+            // A leading picture of an open GOP decoded after skipped GOPs lacks its references.
+            let leading = duration.leadingBefore.map { start in frame.timestamp.map { $0 < start } ?? false } ?? false
+            if frame.hasDecodeErrors, !leading { return "frame \(duration.frames) decoded with errors (concealed)" }
         }
         return nil
     }
@@ -117,6 +149,12 @@ struct DecodedDuration {
     private var audioSeconds = 0.0
     private var firstVideoTime: Double?
     private var videoEnd: Double?
+    /// When GOPs are skipped (``GOPSampler``): frames shown before this timestamp come before the
+    /// keyframe decoding resumed at (an open GOP's leading pictures), and their damage is not held
+    /// against the file.
+    var leadingBefore: Int64?
+    /// When GOPs are skipped: the end of the last packet demuxed, in seconds.
+    private(set) var packetEnd: Double?
 
     init(frameRate: Double?) { self.frameRate = frameRate }
 
@@ -125,6 +163,18 @@ struct DecodedDuration {
         if audioSeconds > 0 { return audioSeconds }
         guard let firstVideoTime, let videoEnd else { return nil }
         return max(0, videoEnd - firstVideoTime)
+    }
+
+    /// Counts a packet that was demuxed, decoded or not, into the video's extent (used when GOPs
+    /// are skipped, so a skipped end of the stream still counts as present).
+    mutating func cover(_ packet: borrowing AVPacketBuffer, timeBase: Rational) {
+        guard let timestamp = packet.timestamp, timeBase.isPositive else { return }
+        let start = Double(timestamp) * timeBase.value
+        var length = Double(packet.duration) * timeBase.value
+        if length == 0, let frameRate, frameRate > 0 { length = 1 / frameRate }
+        firstVideoTime = min(firstVideoTime ?? start, start)
+        videoEnd = max(videoEnd ?? start + length, start + length)
+        packetEnd = max(packetEnd ?? start + length, start + length)
     }
 
     mutating func add(_ frame: borrowing AVFrameBuffer, timeBase: Rational) {

@@ -31,28 +31,36 @@ enum DeepCheck {
     /// - Parameter maxDecodeBytes: a picture whose decode at full size is estimated above this
     ///   (``MediaInfo/decodeMemory``; for video, the decoder's frames) is not decoded either.
     static func check(path: String, info: MediaInfo, maxDecodeBytes: Int64 = SafetyLimits().maxDecodeBytes) -> StructureVerdict {
+        verify(path: path, info: info, maxDecodeBytes: maxDecodeBytes, videoBudget: nil).verdict
+    }
+
+    /// ``check(path:info:maxDecodeBytes:)`` with a bound on the video decoded: a video stream
+    /// longer than `videoBudget` seconds is decoded GOP by GOP, GOPs spread evenly up to that many
+    /// seconds (``GOPSampler``); its sound is decoded whole. `coverage` says what was decoded when
+    /// GOPs were skipped (`nil` when everything was).
+    static func verify(path: String, info: MediaInfo, maxDecodeBytes: Int64, videoBudget: Double?) -> (verdict: StructureVerdict, coverage: String?) {
         if let width = info.width, let height = info.height, Double(width) * Double(height) > Double(maximumPixels) {
-            return .notChecked
+            return (.notChecked, nil)
         }
         let memory = info.kind == .image ? info.decodeMemory : DecodeMemoryEstimator.videoDecoder(info, threads: 1)
         if let memory, memory.bytes(loadedPixels: info.pixels ?? 0) > maxDecodeBytes {
-            return .notChecked
+            return (.notChecked, nil)
         }
         if info.kind == .image, !info.container.isReadOnlyByFFmpeg {
             guard let verdict = decodeImage(path: path, info: info) else {
                 // libvips cannot read it. FFmpeg may decode around the damage; but where libvips'
                 // loader reads every valid file of the format, the refusal is the verdict (issue 13:
                 // "two SOF markers" passed --deep through FFmpeg's more forgiving JPEG decoder).
-                if let refusal = libvipsRefusal(path: path, info: info) { return .corrupt(reason: refusal) }
+                if let refusal = libvipsRefusal(path: path, info: info) { return (.corrupt(reason: refusal), nil) }
                 return decodeAudioVideo(path: path, info: info)
             }
             // libvips reads an APNG's first frame only: the others are decoded through FFmpeg.
             if case .intact = verdict, info.codec == .apng, (info.frames ?? 1) > 1 {
                 return decodeAudioVideo(path: path, info: info, demuxer: "apng")
             }
-            return verdict
+            return (verdict, nil)
         }
-        return decodeAudioVideo(path: path, info: info)
+        return decodeAudioVideo(path: path, info: info, videoBudget: videoBudget)
     }
 
     /// Why libvips refuses a file of a format whose every valid file its loaders read: PNG, GIF and

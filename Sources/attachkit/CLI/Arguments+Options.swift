@@ -8,7 +8,7 @@ extension Arguments {
         ("max-frames", "maxFrames"), ("max-duration", "maxDuration"), ("start", "start"), ("trim", "trim"),
         ("deadline", "deadline"), ("quality-floor", "qualityFloor"), ("keep-metadata", "keepMetadata"),
         ("thumbnail", "thumbnail"), ("thumbnails", "thumbnail"), ("size", "size"), ("clip", "clip"),
-        ("frame", "frame"), ("at", "at"), ("deep", "deep"),
+        ("frame", "frame"), ("at", "at"), ("deep", "deep"), ("verify-seconds", "verifySeconds"),
     ]
 
     /// The flag that gives `key` (`maxBytes` → `--max-bytes`).

@@ -12,7 +12,7 @@ struct BatchCommand: Command {
         usage: attachkit batch INPUT_DIR --out OUT_DIR [--profile NAME|PATH.json] [--jobs N] [--shard I/N]
                                [--max-bytes N] [--max-edge PX] [--max-frames N] [--max-duration S]
                                [--start S] [--trim fast|exact] [--deadline S] [--quality-floor Q]
-                               [--keep-metadata] [--thumbnails [--size PX] [--clip x,y,w,h] [--frame N] [--at S]]
+                               [--keep-metadata] [--verify-seconds S] [--thumbnails [--size PX] [--clip x,y,w,h] [--frame N] [--at S]]
                                [--json] [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
 
         Prepares every file under INPUT_DIR (hidden files skipped, no symbolic link followed out of
@@ -25,7 +25,7 @@ struct BatchCommand: Command {
                           manifest is then manifest-shard-I-of-N.jsonl
           --thumbnails    also write STEM.thumbnail.jpg beside each output (prepare's --thumbnail)
           --max-bytes, --max-edge, --max-frames, --max-duration, --start, --trim, --deadline,
-          --quality-floor, --keep-metadata, --size, --clip, --frame, --at   as for prepare
+          --quality-floor, --keep-metadata, --verify-seconds, --size, --clip, --frame, --at   as for prepare
         Changing any of these options makes a rerun prepare every file again.
         OUT_DIR may sit inside INPUT_DIR (it is then skipped) but must not be it or contain it.
           --json          one report per file on stdout (the summary goes to stderr)
@@ -38,7 +38,8 @@ struct BatchCommand: Command {
         75 another batch is running on the same OUT_DIR and shard (its pid is named).
         """
     static let options: Set<String> = Set(["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames",
-                                           "start", "trim", "deadline", "quality-floor", "size", "clip", "frame", "at"])
+                                           "start", "trim", "deadline", "quality-floor", "size", "clip", "frame", "at",
+                                           "verify-seconds"])
         .union(Arguments.isolationOptions)
     static let flags: Set<String> = Set(["json", "thumbnails", "keep-metadata"]).union(Arguments.isolationFlags)
 

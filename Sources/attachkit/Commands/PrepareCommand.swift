@@ -7,7 +7,7 @@ struct PrepareCommand: Command {
     static let usage = """
         usage: attachkit prepare [--profile NAME|PATH.json] [--out DIR] [--max-bytes N] [--max-edge PX]
                                  [--max-frames N] [--max-duration S] [--start S] [--trim fast|exact]
-                                 [--deadline S] [--quality-floor Q] [--keep-metadata]
+                                 [--deadline S] [--quality-floor Q] [--keep-metadata] [--verify-seconds S]
                                  [--thumbnail [--size PX] [--clip x,y,w,h] [--frame N] [--at S]] [--json] FILE|DIR...
 
         For each file: probe, validate, and only where needed transform; then re-probe and re-validate
@@ -25,13 +25,15 @@ struct PrepareCommand: Command {
           --deadline S       time budget per file; work stops cleanly when it runs out
           --quality-floor Q  lowest JPEG quality byte fitting may use before shrinking (default 50)
           --keep-metadata    keep EXIF/XMP in re-encoded images (default: stripped)
+          --verify-seconds S seconds of video decoded to verify a copied output (default 60): a
+                             longer video is checked GOP by GOP, GOPs spread evenly; the note says so
           --thumbnail        also write STEM.thumbnail.jpg and report its attachment options
           --size, --clip, --frame, --at   thumbnail size, normalized clip, GIF frame, movie time
           --json             one report per file per line
         Exit status: 0 every file prepared, 1 any could not be, 64 usage error.
         """
     static let options: Set<String> = ["profile", "out", "max-bytes", "max-edge", "max-frames", "max-duration", "start",
-                                       "trim", "deadline", "quality-floor", "size", "clip", "frame", "at"]
+                                       "trim", "deadline", "quality-floor", "size", "clip", "frame", "at", "verify-seconds"]
     static let flags: Set<String> = ["json", "thumbnail", "keep-metadata"]
 
     let inputs: InputSet

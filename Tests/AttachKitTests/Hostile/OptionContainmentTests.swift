@@ -41,6 +41,8 @@ struct OptionContainmentTests {
              json: ["1e-12", "1e-300", "-0", "0", "86401"] + absurdJSON),
         Case(flag: "quality-floor", key: "qualityFloor", verb: "prepare", text: tinyNumbers + absurdNumbers + ["101", "50.5"],
              json: ["0", "101", "50.5"] + absurdJSON),
+        Case(flag: "verify-seconds", key: "verifySeconds", verb: "prepare", text: tinyNumbers + absurdNumbers + ["0.5", "14401"],
+             json: ["1e-12", "-0", "0", "0.5", "14401"] + absurdJSON),
         Case(flag: "size", key: "size", verb: "thumbnail", text: tinyNumbers + absurdNumbers + ["15", "4097"],
              json: ["0", "15", "4097", "320.5"] + absurdJSON),
         Case(flag: "frame", key: "frame", verb: "thumbnail", text: absurdNumbers + ["1000001", "1.5"],
