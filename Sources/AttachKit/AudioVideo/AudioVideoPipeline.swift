@@ -51,7 +51,7 @@ struct AudioVideoPipeline: MediaPipeline {
     }
 
     /// An input that passes validation is still rewritten rather than copied when `--start` asks
-    /// for a cut, or its layout is one iOS handles badly (``LayoutCheck``: moov last, HEVC `hev1`).
+    /// for a cut, or its layout is one iOS handles badly (``LayoutCheck``: moov last).
     func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
         Self.rewriteReason(path: job.inputPath, info: job.info, options: job.options)
     }

@@ -1,9 +1,8 @@
 /// Finds ISO-BMFF movies and sound files that pass validation yet are laid out in a way iOS
-/// handles badly, so the ``Preparer`` remuxes them instead of passing them through:
-///
-/// - the `moov` index after the media data (`mdat`): the device must read the whole file before
-///   it can start playing (faststart puts it first);
-/// - HEVC tagged `hev1` (parameter sets in the stream): AVFoundation plays only `hvc1`.
+/// handles badly, so the ``Preparer`` remuxes them instead of passing them through: the `moov`
+/// index after the media data (`mdat`), so the device must read the whole file before it can
+/// start playing (faststart puts it first). (A sample entry iOS does not read its codec from,
+/// HEVC tagged `hev1`, is a validation finding: ``Playability/sampleEntry(codec:tag:in:)``.)
 ///
 /// Fragmented MP4 (`moov` first, then `moof`/`mdat` pairs) is fine as it is.
 enum LayoutCheck {
@@ -12,11 +11,7 @@ enum LayoutCheck {
     static func remuxReason(path: String, info: MediaInfo) -> String? {
         guard info.kind == .video || info.kind == .audio,
               [.mp4, .m4a, .m4v].contains(info.container) else { return nil }
-        if indexFollowsMedia(path: path) { return "the moov index follows the media data" }
-        if info.codec == .hevc, hevcTag(path: path, container: info.container) == "hev1" {
-            return "HEVC is tagged hev1"
-        }
-        return nil
+        return indexFollowsMedia(path: path) ? "the moov index follows the media data" : nil
     }
 
     /// Whether the top-level `moov` box comes after the first `mdat` box.
@@ -39,12 +34,5 @@ enum LayoutCheck {
             offset += size
         }
         return false
-    }
-
-    private static func hevcTag(path: String, container: Container) -> String? {
-        guard let demuxer = Demuxers.name(for: container),
-              let input = try? AVInput(path: path, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer)) else { return nil }
-        let stream = input.streams.first { $0.kind == .video && !$0.isAttachedPicture && $0.codec == .hevc }
-        return stream.flatMap { input.codecTag(of: $0.index) }
     }
 }

@@ -41,4 +41,8 @@ public struct Codec: RawRepresentable, Hashable, Sendable, Comparable, CustomStr
     public static let vorbis: Codec = "vorbis"
     public static let ac3: Codec = "ac3"
     public static let eac3: Codec = "eac3"
+
+    /// What FFmpeg names a stream whose codec it does not know (an unknown sample entry type, VVC
+    /// in FFmpeg 5.1): the decode check reports it as undecodable, once.
+    public static let unidentified: Codec = "none"
 }

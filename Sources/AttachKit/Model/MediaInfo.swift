@@ -35,6 +35,11 @@ public struct MediaInfo: Sendable, Equatable {
     public var level: Int?
     /// The video's chroma subsampling (`"4:2:0"`, `"4:2:2"`, `"4:4:4"`, `"4:0:0"`), from its pixel format.
     public var chroma: String?
+    /// The FourCC the container gives the main stream (the video's, or the sound's in a sound
+    /// file): an MP4/MOV sample entry type (`avc1`, `hvc1`, `mp4a`...), an AVI FourCC; `nil` when none.
+    var codecTag: String?
+    /// The FourCC the container gives a movie's first sound stream.
+    var audioCodecTag: String?
     /// The first sound stream's channel layout, as FFmpeg names it (`"stereo"`, `"5.1(side)"`), or
     /// `"N channels"` when the file gives no layout.
     public var channelLayout: String?

@@ -126,6 +126,28 @@ enum Playability {
     /// handed over as `.wav`) for validate and, through validation, for prepare.
     static func wavePayload(_ codec: Codec) -> Sound { .undecided }
 
+    /// Sample entry types AVFoundation reads each codec from in an MP4/MOV, for the codecs `prepare`
+    /// copies (it takes the codec from the sample entry type, not the bitstream): ISO/IEC 14496-15
+    /// §5.4 and §8.4 (`avc1`/`avc3`, `hvc1`/`hev1`), 14496-14 (`mp4a`), the ALAC, AC-3/E-AC-3 (ETSI
+    /// TS 102 366 Annex F) and QuickTime (`.mp3`) registrations. HEVC must be `hvc1`: [HLS] 1.10,
+    /// "HEVC video MUST be signaled with the 'hvc1' codec tag" (parameter sets in the sample entry).
+    static let sampleEntries: [Codec: Set<String>] = [
+        .h264: ["avc1", "avc3"], .hevc: ["hvc1"], .aac: ["mp4a"], .mp3: ["mp4a", ".mp3"], .alac: ["alac"],
+        .ac3: ["ac-3"], .eac3: ["ec-3"],
+    ]
+
+    /// Why a stream of `codec` stored under sample entry `tag` in an ISO base media file will not
+    /// play as it is (a stream copy writes the right type: `prepare` remuxes it); `nil` when the
+    /// type is one AVFoundation knows for the codec, the codec is not one `prepare` copies, or the
+    /// file is not ISO base media.
+    static func sampleEntry(codec: Codec, tag: String?, in container: Container) -> String? {
+        guard container.isISOBaseMedia, !container.isHEIF, let tag, let known = sampleEntries[codec], !known.contains(tag) else {
+            return nil
+        }
+        return "\(Fix.name(codec)) in a '\(tag)' sample entry: iOS reads the codec from the sample entry and plays "
+            + known.sorted().map { "'\($0)'" }.joined(separator: " or ") + " only"
+    }
+
     /// The verdict for a still picture: iOS decodes 8-bit baseline and progressive JPEG only
     /// ([MPG] lists no 12-bit JPEG; ImageIO's JPEG decoder is 8-bit), so a 12-bit JPEG is re-encoded.
     /// `nil` when the picture plays (or the model has no fact about it).

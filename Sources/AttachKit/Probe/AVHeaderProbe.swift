@@ -23,12 +23,14 @@ enum AVHeaderProbe {
             info.profile = picture.profile
             info.level = picture.level
             info.chroma = picture.chroma
+            info.codecTag = input.codecTag(of: picture.index)
             info.frames = picture.frameCount
             info.frameRate = picture.frameRate
             info.rotation = picture.rotation
             info.videoBitRate = picture.bitRate
             if let sound = streams.audio.first {
                 info.audioCodec = sound.codec
+                info.audioCodecTag = input.codecTag(of: sound.index)
                 info.audioBitRate = sound.bitRate
                 info.sampleRate = sound.sampleRate
                 info.channels = sound.channels
@@ -37,6 +39,7 @@ enum AVHeaderProbe {
         } else if let sound = streams.audio.first {
             info.kind = .audio
             info.codec = sound.codec
+            info.codecTag = input.codecTag(of: sound.index)
             info.audioBitRate = sound.bitRate
             info.sampleRate = sound.sampleRate
             info.channels = sound.channels

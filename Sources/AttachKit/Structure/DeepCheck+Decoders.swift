@@ -34,7 +34,13 @@ extension DeepCheck {
                 _ = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
                 return .intact
             } catch where error.operation == .findDecoder || isNotImplemented(error) {
-                refusals.append("the \(stream.codec) \(wanted == .video ? "video" : "audio") of stream \(stream.index) (FFmpeg: \(error.message))")
+                let what = wanted == .video ? "video" : "audio"
+                if stream.codec == .unidentified {
+                    let tag = input.codecTag(of: stream.index).map { " (FourCC '\($0)')" } ?? ""
+                    refusals.append("the \(what) of stream \(stream.index) is in a codec FFmpeg does not identify\(tag)")
+                } else {
+                    refusals.append("the \(stream.codec) \(what) of stream \(stream.index) (FFmpeg: \(error.message))")
+                }
             } catch {
                 return .intact  // Refused for another reason: the decode check judges the data.
             }

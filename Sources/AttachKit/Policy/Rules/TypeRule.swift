@@ -54,7 +54,8 @@ struct CodecRule: ValidationRule {
             return [Diagnostic(.unsupportedCodecProfile, reason, fix: "re-encode to 8-bit \(Fix.imageTarget(info))")]
         case .audio:
             guard Profile.allows(profile.audio.types, type), let codec = info.codec else { return [] }
-            return sound(codec, in: info.container, allowed: profile.audio.codecs, profile: profile, fix: "transcode \(Fix.name(codec))→AAC (M4A)")
+            let found = sound(codec, in: info.container, allowed: profile.audio.codecs, profile: profile, fix: "transcode \(Fix.name(codec))→AAC (M4A)")
+            return found.isEmpty ? sampleEntry(codec, tag: info.codecTag, in: info.container, fix: "remux into M4A (no re-encode)") : found
         case .video:
             guard Profile.allows(profile.video.types, type) else { return [] }
             return movie(info, profile: profile)
@@ -66,18 +67,21 @@ struct CodecRule: ValidationRule {
     private func movie(_ info: MediaInfo, profile: Profile) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let verdict = Playability.video(info)
-        if let codec = info.codec, !Profile.allows(profile.video.videoCodecs, codec: codec) {
+        if let codec = info.codec, codec != .unidentified, !Profile.allows(profile.video.videoCodecs, codec: codec) {
             out.append(Diagnostic(.unsupportedCodec, "video codec \(codec) is not allowed by profile \(profile.name)",
                                   fix: "transcode \(Fix.name(codec))→H.264"))
         } else if case .unsupportedVariant(let reason) = verdict {
             out.append(Diagnostic(.unsupportedCodecProfile, reason, fix: "transcode to 8-bit 4:2:0 H.264"))
+        } else if let codec = info.codec {
+            out += sampleEntry(codec, tag: info.codecTag, in: info.container, fix: "remux into MP4 (no re-encode)")
         }
         if let codec = info.audioCodec {
             // The sound alone fails, yet `prepare` writes MP4 and re-encodes a picture it cannot
             // copy there: the fix says so (an MPEG-2 program stream under `apple`).
             let picture = verdict == .transcodedWhenRewritten && out.isEmpty ? info.codec.map { " and \(Fix.name($0))→H.264 in MP4" } ?? "" : ""
-            out += sound(codec, in: info.container, allowed: profile.video.audioCodecs, profile: profile,
-                         fix: "transcode \(Fix.name(codec))→AAC\(picture)", inMovie: true)
+            let found = sound(codec, in: info.container, allowed: profile.video.audioCodecs, profile: profile,
+                              fix: "transcode \(Fix.name(codec))→AAC\(picture)", inMovie: true)
+            out += found.isEmpty ? sampleEntry(codec, tag: info.audioCodecTag, in: info.container, fix: "remux into MP4 (no re-encode)") : found
         }
         return out
     }
@@ -86,12 +90,18 @@ struct CodecRule: ValidationRule {
     private func sound(_ codec: Codec, in container: Container, allowed: [String], profile: Profile, fix: String,
                        inMovie: Bool = false) -> [Diagnostic] {
         let which = inMovie ? "audio codec \(codec) in the movie" : "audio codec \(codec)"
-        if !Profile.allows(allowed, codec: codec) {
+        if codec != .unidentified, !Profile.allows(allowed, codec: codec) {
             return [Diagnostic(.unsupportedCodec, "\(which) is not allowed by profile \(profile.name)", fix: fix)]
         }
         if case .unsupported(let reason) = Playability.sound(codec, in: container) {
             return [Diagnostic(.unsupportedCodec, reason, fix: fix)]
         }
         return []
+    }
+
+    /// A codec `prepare` copies, stored under a sample entry type iOS does not read it from
+    /// (``Playability/sampleEntry(codec:tag:in:)``): the stream copy writes the right one.
+    private func sampleEntry(_ codec: Codec, tag: String?, in container: Container, fix: String) -> [Diagnostic] {
+        Playability.sampleEntry(codec: codec, tag: tag, in: container).map { [Diagnostic(.unsupportedCodec, $0, fix: fix)] } ?? []
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// AVFoundation reads an MP4 track's codec from its sample entry type, not from the bitstream:
+/// HEVC under `hev1`, or AAC under a FourCC it does not know, does not play although FFmpeg
+/// decodes it. `validate` says so (`unsupported-codec`, fix "remux") and `prepare` remuxes it with
+/// the right type, from the same fact (``Playability/sampleEntry(codec:tag:in:)``).
+@Suite("Policy: sample entry types iOS reads the codec from")
+struct SampleEntryTests {
+    /// `fixture` with the first `from` FourCC after its `stsd` box replaced by `to`.
+    static func retyped(_ fixture: String, from: String, to: String, in folder: URL, name: String) throws -> String {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture(fixture))))
+        let stsd = try #require(Self.find(Array("stsd".utf8), in: bytes, from: 0))
+        let at = try #require(Self.find(Array(from.utf8), in: bytes, from: stsd))
+        bytes.replaceSubrange(at..<at + 4, with: Array(to.utf8))
+        let path = folder.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (start...(bytes.count - needle.count)).first { Array(bytes[$0..<$0 + needle.count]) == needle }
+    }
+
+    static func tags(_ path: String) throws -> [String] {
+        let run = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_tag_string", "-of", "csv=p=0", path])
+        return run.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test("HEVC tagged hev1, and AAC under an unknown FourCC, are unsupported-codec with fix remux; prepare remuxes them to hvc1/mp4a",
+          arguments: [("video/mp4_hevc_aac_320x240_2s.mp4", "hvc1", "hev1", "hvc1"), ("audio/m4a_aac_lc_5s.m4a", "mp4a", "qqqq", "mp4a")])
+    func remuxedWithTheRightType(fixture: String, from: String, to: String, expected: String) throws {
+        // Given: the fixture with its sample entry renamed
+        let folder = TestEnvironment.temporaryFolder("sample-entry")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Self.retyped(fixture, from: from, to: to, in: folder, name: "retyped." + (fixture as NSString).pathExtension)
+        #expect(try Self.tags(input).contains(to))
+
+        // When: validated and prepared for ios
+        let report = try Through.validate(input, scope: folder, profile: .ios)
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+
+        // Then: one finding naming the type, and a remux (no re-encode) to the type iOS reads
+        let findings = report.diagnostics.filter { $0.severity == .error }
+        #expect(findings.map(\.code) == [.unsupportedCodec], "\(report.diagnostics.map(\.message))")
+        #expect(findings.first?.message.contains("'\(to)' sample entry") == true && findings.first?.fix?.hasPrefix("remux") == true)
+        #expect(outcome.report.action == .remuxed, "\(outcome.report.error?.message ?? "")")
+        let output = try #require(outcome.report.output)
+        #expect(try Self.tags(output).contains(expected))
+        #expect(try Through.validate(output, scope: outcome.folder, profile: .ios).ok)
+    }
+
+    @Test("a video in a sample entry FFmpeg does not identify: one finding naming the FourCC, and prepare refuses it as unsupported")
+    func unidentifiedVideo() throws {
+        let folder = TestEnvironment.temporaryFolder("sample-entry")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Self.retyped("video/mp4_h264_aac_320x240_2s.mp4", from: "avc1", to: "qqqq", in: folder, name: "unknown.mp4")
+
+        let report = try Through.validate(input, scope: folder, profile: .ios)
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+
+        let findings = report.diagnostics.filter { $0.severity == .error }
+        #expect(findings.count == 1 && findings[0].code == .unsupportedCodec && findings[0].message.contains("FourCC 'qqqq'"),
+                "\(report.diagnostics.map(\.message))")
+        #expect(outcome.report.error?.code == "unsupported" && outcome.files.isEmpty)
+    }
+
+    @Test("the types iOS reads are accepted, and only ISO base media is judged")
+    func facts() {
+        #expect(Playability.sampleEntry(codec: .h264, tag: "avc1", in: .mp4) == nil)
+        #expect(Playability.sampleEntry(codec: .h264, tag: "avc3", in: .mp4) == nil)
+        #expect(Playability.sampleEntry(codec: .hevc, tag: "hvc1", in: .mov) == nil)
+        #expect(Playability.sampleEntry(codec: .ac3, tag: "ac-3", in: .m4a) == nil)
+        #expect(Playability.sampleEntry(codec: .hevc, tag: "hev1", in: .mp4) != nil)
+        #expect(Playability.sampleEntry(codec: .h264, tag: "H264", in: .avi) == nil)
+        #expect(Playability.sampleEntry(codec: .vp9, tag: "vp09", in: .mp4) == nil)
+    }
+}
