@@ -104,7 +104,7 @@ struct ClipPlanner {
     private func audioRoute(rules: Profile.VideoRules, copiesVideo: Bool, notes: inout [String]) -> AudioRoute {
         guard let audio = source.audio else { return .none }
         let route: AudioRoute
-        if Playability.sound(audio.codec, in: .mp4) == .plays && Profile.allows(rules.audioCodecs, codec: audio.codec) {
+        if Playability.sound(audio.codec, profile: job.info.audioProfile, in: .mp4) == .plays && Profile.allows(rules.audioCodecs, codec: audio.codec) {
             route = audio.decodable ? .copyOrEncode : .copyOnly
         } else if audio.decodable && Profile.allows(rules.audioCodecs, codec: .aac) {
             route = .encode
@@ -143,7 +143,8 @@ struct ClipPlanner {
         let exactCut = window.cuts && options.trim == .exact
         let codecAllowed = Profile.allows(rules.codecs, codec: audio.codec)
         var copyContainer: ClipContainer?
-        if codecAllowed, audio.codec == .aac || audio.codec == .alac, Profile.allows(rules.types, .mpeg4Audio) {
+        if codecAllowed, audio.codec == .aac || audio.codec == .alac, Profile.allows(rules.types, .mpeg4Audio),
+           Playability.sound(audio.codec, profile: job.info.audioProfile, in: .m4a) == .plays {
             copyContainer = .m4a
         } else if codecAllowed, audio.codec == .mp3, Profile.allows(rules.types, .mp3) {
             copyContainer = .mp3

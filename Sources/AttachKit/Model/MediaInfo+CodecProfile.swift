@@ -23,6 +23,16 @@ enum CodecProfile {
     /// Format range extensions: 4:2:2, 4:4:4, 12-bit and more.
     static let hevcRangeExtensions = 4
 
+    // AAC (ISO/IEC 14496-3 audio object type − 1; FFmpeg's FF_PROFILE_AAC_*).
+    static let aacMain = 0
+    static let aacLow = 1
+    static let aacSSR = 2
+    static let aacLTP = 3
+    static let aacHE = 4
+    static let aacHEv2 = 28
+    static let aacLD = 22
+    static let aacELD = 38
+
     private static let names: [Codec: [Int: String]] = [
         .h264: [h264Baseline: "Baseline", h264ConstrainedBaseline: "Constrained Baseline", h264Main: "Main",
                 h264Extended: "Extended", h264High: "High", h264High10: "High 10", h264High10Intra: "High 10 Intra",
@@ -31,6 +41,8 @@ enum CodecProfile {
                 h264CAVLC444: "CAVLC 4:4:4"],
         .hevc: [hevcMain: "Main", hevcMain10: "Main 10", hevcMainStillPicture: "Main Still Picture",
                 hevcRangeExtensions: "Rext"],
+        .aac: [aacMain: "Main", aacLow: "LC", aacSSR: "SSR", aacLTP: "LTP", aacHE: "HE-AAC", aacHEv2: "HE-AACv2",
+               aacLD: "LD", aacELD: "ELD"],
     ]
 
     /// The profile's name (`"High 4:2:2"`), or `"profile N"` for a number this table does not know.

@@ -40,6 +40,8 @@ public struct MediaInfo: Sendable, Equatable {
     var codecTag: String?
     /// The FourCC the container gives a movie's first sound stream.
     var audioCodecTag: String?
+    /// The main sound stream's codec profile, as libavcodec numbers it (AAC: ``CodecProfile/aacLow``...).
+    var audioProfile: Int?
     /// The first sound stream's channel layout, as FFmpeg names it (`"stereo"`, `"5.1(side)"`), or
     /// `"N channels"` when the file gives no layout.
     public var channelLayout: String?

@@ -12,6 +12,9 @@
 ///   MPEG-4 audio; MPEG, MPEG-2 video, MPEG-4, AVI.
 /// - [MPG] Apple, "Multimedia Programming Guide", "Using Audio" > "Audio Playback and Recording
 ///   Formats": AAC, HE-AAC, ALAC, IMA4, Linear PCM, µ-law, a-law, MP3 (and AMR, iLBC).
+/// - [CA] Apple, CoreAudioTypes.h, the `AudioFormatID`s of MPEG-4 AAC AudioToolbox decodes:
+///   `kAudioFormatMPEG4AAC` (LC), `_HE`, `_HE_V2`, `_LD`, `_ELD`, `_ELD_SBR`, `_ELD_V2`, `_Spatial`;
+///   AAC Main, SSR and LTP have none.
 /// - [ITU] ITU-T H.264 Annex A and H.265 Annex A: which profiles allow which chroma formats and
 ///   bit depths (High: 8-bit 4:2:0 and 4:0:0; Main 10: 4:2:0 at 8 or 10 bits).
 ///
@@ -100,8 +103,13 @@ enum Playability {
     /// Sound codecs AVFoundation plays, per container family: AAC (LC, HE-AAC), ALAC, MP3, AC-3
     /// and E-AC-3 in the MPEG-4 family ([HLS] §4, [MPG]); MP3 in MP3 files; PCM in WAV and AIFF
     /// ([UN], [MPG]). Non-PCM payloads of a WAVE file (its format tag) are judged by
-    /// ``wavePayload(_:)``, not here.
-    static func sound(_ codec: Codec, in container: Container) -> Sound {
+    /// ``wavePayload(_:)``, not here. AAC in any container must be an object type Apple decodes
+    /// ([CA]: not Main, SSR or LTP).
+    /// - Parameter profile: the codec profile (libavcodec's number) when known.
+    static func sound(_ codec: Codec, profile: Int? = nil, in container: Container) -> Sound {
+        if codec == .aac, let profile, [CodecProfile.aacMain, CodecProfile.aacSSR, CodecProfile.aacLTP].contains(profile) {
+            return .unsupported("AAC \(CodecProfile.name(profile, codec: .aac)) profile: iOS decodes AAC-LC, HE-AAC (v1, v2), AAC-LD and AAC-ELD only")
+        }
         let pcm = codec.rawValue.hasPrefix("pcm_")
         switch container {
         case .mp4, .m4a, .m4v, .mov:

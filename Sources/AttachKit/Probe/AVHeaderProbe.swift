@@ -31,6 +31,7 @@ enum AVHeaderProbe {
             if let sound = streams.audio.first {
                 info.audioCodec = sound.codec
                 info.audioCodecTag = input.codecTag(of: sound.index)
+                info.audioProfile = sound.profile
                 info.audioBitRate = sound.bitRate
                 info.sampleRate = sound.sampleRate
                 info.channels = sound.channels
@@ -40,6 +41,7 @@ enum AVHeaderProbe {
             info.kind = .audio
             info.codec = sound.codec
             info.codecTag = input.codecTag(of: sound.index)
+            info.audioProfile = sound.profile
             info.audioBitRate = sound.bitRate
             info.sampleRate = sound.sampleRate
             info.channels = sound.channels

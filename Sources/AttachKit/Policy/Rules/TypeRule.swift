@@ -20,16 +20,17 @@ struct TypeRule: ValidationRule {
         case .image:
             return Fix.convertImage(info)
         case .audio:
-            if let codec = info.codec, Profile.allows(profile.audio.codecs, codec: codec), codec == .aac || codec == .alac {
+            if let codec = info.codec, Profile.allows(profile.audio.codecs, codec: codec), codec == .aac || codec == .alac,
+               Playability.sound(codec, profile: info.audioProfile, in: .m4a) == .plays {
                 return "remux \(info.container.rawValue.uppercased())→M4A (no re-encode)"
             }
-            return "transcode \(info.codec.map(Fix.name) ?? "audio")→AAC (M4A)"
+            return "transcode \(info.codec.map { Fix.name($0, profile: info.audioProfile) } ?? "audio")→AAC (M4A)"
         case .video:
             // What `prepare` copies into MP4 (``Playability``), when the profile allows it.
             let videoOK = info.codec.map { Profile.allows(profile.video.videoCodecs, codec: $0) } ?? false
                 && Playability.video(info) == .copyable
             let audioOK = info.audioCodec.map {
-                Profile.allows(profile.video.audioCodecs, codec: $0) && Playability.sound($0, in: .mp4) == .plays
+                Profile.allows(profile.video.audioCodecs, codec: $0) && Playability.sound($0, profile: info.audioProfile, in: .mp4) == .plays
             } ?? true
             if videoOK && audioOK { return "remux \(info.container.rawValue.uppercased())→MP4 (no re-encode)" }
             if videoOK { return "remux the picture into MP4 (no re-encode), transcode the sound→AAC" }
@@ -54,7 +55,8 @@ struct CodecRule: ValidationRule {
             return [Diagnostic(.unsupportedCodecProfile, reason, fix: "re-encode to 8-bit \(Fix.imageTarget(info))")]
         case .audio:
             guard Profile.allows(profile.audio.types, type), let codec = info.codec else { return [] }
-            let found = sound(codec, in: info.container, allowed: profile.audio.codecs, profile: profile, fix: "transcode \(Fix.name(codec))→AAC (M4A)")
+            let found = sound(codec, info.audioProfile, in: info.container, allowed: profile.audio.codecs, profile: profile,
+                              fix: "transcode \(Fix.name(codec, profile: info.audioProfile))→AAC (M4A)")
             return found.isEmpty ? sampleEntry(codec, tag: info.codecTag, in: info.container, fix: "remux into M4A (no re-encode)") : found
         case .video:
             guard Profile.allows(profile.video.types, type) else { return [] }
@@ -79,21 +81,21 @@ struct CodecRule: ValidationRule {
             // The sound alone fails, yet `prepare` writes MP4 and re-encodes a picture it cannot
             // copy there: the fix says so (an MPEG-2 program stream under `apple`).
             let picture = verdict == .transcodedWhenRewritten && out.isEmpty ? info.codec.map { " and \(Fix.name($0))→H.264 in MP4" } ?? "" : ""
-            let found = sound(codec, in: info.container, allowed: profile.video.audioCodecs, profile: profile,
-                              fix: "transcode \(Fix.name(codec))→AAC\(picture)", inMovie: true)
+            let found = sound(codec, info.audioProfile, in: info.container, allowed: profile.video.audioCodecs, profile: profile,
+                              fix: "transcode \(Fix.name(codec, profile: info.audioProfile))→AAC\(picture)", inMovie: true)
             out += found.isEmpty ? sampleEntry(codec, tag: info.audioCodecTag, in: info.container, fix: "remux into MP4 (no re-encode)") : found
         }
         return out
     }
 
     /// The profile's codec list first, then whether AVFoundation plays the codec in this container.
-    private func sound(_ codec: Codec, in container: Container, allowed: [String], profile: Profile, fix: String,
+    private func sound(_ codec: Codec, _ codecProfile: Int?, in container: Container, allowed: [String], profile: Profile, fix: String,
                        inMovie: Bool = false) -> [Diagnostic] {
         let which = inMovie ? "audio codec \(codec) in the movie" : "audio codec \(codec)"
         if codec != .unidentified, !Profile.allows(allowed, codec: codec) {
             return [Diagnostic(.unsupportedCodec, "\(which) is not allowed by profile \(profile.name)", fix: fix)]
         }
-        if case .unsupported(let reason) = Playability.sound(codec, in: container) {
+        if case .unsupported(let reason) = Playability.sound(codec, profile: codecProfile, in: container) {
             return [Diagnostic(.unsupportedCodec, reason, fix: fix)]
         }
         return []

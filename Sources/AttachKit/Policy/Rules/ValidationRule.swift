@@ -45,6 +45,12 @@ enum Fix {
         }
     }
 
+    /// The codec's name with a profile iOS does not decode (`AAC Main`); the plain name otherwise.
+    static func name(_ codec: Codec, profile: Int?) -> String {
+        guard codec == .aac, let profile, profile != CodecProfile.aacLow else { return name(codec) }
+        return name(codec) + " " + CodecProfile.name(profile, codec: codec)
+    }
+
     static func megabytes(_ bytes: Int64) -> String {
         let mb = Double(bytes) / 1_000_000
         return mb >= 10 ? "\(mb.clampedInteger(in: 0...Int.max)) MB" : "\((mb * 10).rounded() / 10) MB"
