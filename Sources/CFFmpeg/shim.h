@@ -29,10 +29,11 @@ static inline int64_t ak_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// AV_TIME_BASE: the internal time base of avformat durations (microseconds).
 static inline int ak_time_base(void) { return AV_TIME_BASE; }
 
-/// av_strerror into a caller-provided buffer; always NUL-terminates.
+/// av_strerror into a caller-provided buffer; always NUL-terminates. A code FFmpeg has no text for
+/// (a decoder's private return value) is described as what it means to a caller: the data was refused.
 static inline void ak_strerror(int code, char *buffer, size_t size) {
     if (av_strerror(code, buffer, size) < 0) {
-        snprintf(buffer, size, "FFmpeg error %d", code);
+        snprintf(buffer, size, "the data was refused (FFmpeg error %d, which has no description)", code);
     }
 }
 

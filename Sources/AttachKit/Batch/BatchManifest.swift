@@ -48,16 +48,38 @@ final class BatchManifest: Sendable {
     private let pendingCut = Locked<off_t?>(nil)
 
     /// Opens (creating) the manifest at `path` after compacting it, and returns the entries of
-    /// earlier runs that are valid for `optionsHash` and `currentPaths`. The manifest holds `lock`
-    /// (taken on `path`) until it is deallocated.
+    /// earlier runs that are valid for `optionsHash` and `currentPaths`, and the files every earlier
+    /// line (any options) wrote for each current input (``earlierFiles(in:outputRoot:currentPaths:)``).
+    /// The manifest holds `lock` (taken on `path`) until it is deallocated.
     /// - Throws: ``OutputError`` when the manifest cannot be written.
-    static func open(path: String, optionsHash: String, currentPaths: Set<String>, lock: consuming BatchLock,
+    static func open(path: String, optionsHash: String, currentPaths: Set<String>, outputRoot: String, lock: consuming BatchLock,
                      writer: @escaping Writer = { fd, bytes in Glibc.write(fd, bytes.baseAddress, bytes.count) })
-        throws(OutputError) -> (BatchManifest, [String: Entry]) {
+        throws(OutputError) -> (BatchManifest, [String: Entry], earlierFiles: [String: Set<String>]) {
+        let earlier = earlierFiles(in: path, outputRoot: outputRoot, currentPaths: currentPaths)
         let entries = try compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
         let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw .system(operation: "open", path: path, reason: String(cString: strerror(errno))) }
-        return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd, writer: writer, lock: lock), entries)
+        return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd, writer: writer, lock: lock), entries, earlier)
+    }
+
+    /// The outputs and thumbnails every line of the manifest at `path` recorded for each of
+    /// `currentPaths`, relative to `outputRoot` (a line of any options: compaction drops the lines
+    /// of other options, and with them the only record of those files). Paths outside the output
+    /// root, or climbing out of it, are left out.
+    static func earlierFiles(in path: String, outputRoot: String, currentPaths: Set<String>) -> [String: Set<String>] {
+        guard let reader = try? FileReader(path: path) else { return [:] }
+        var files: [String: Set<String>] = [:]
+        let text = String(decoding: reader.read(at: 0, count: Int(min(reader.size, 1 << 30))), as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            guard let json = try? JSONValue.parse(String(line)), let relative = json["path"]?.stringValue,
+                  currentPaths.contains(relative) else { continue }
+            let written = [json["outputPath"]?.stringValue,
+                           json["thumbnail"]?.stringValue.flatMap { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : nil }]
+            for file in written.compactMap({ $0 }) where !file.hasPrefix("/") && !file.split(separator: "/").contains("..") {
+                files[relative, default: []].insert(file)
+            }
+        }
+        return files
     }
 
     private init(path: String, optionsHash: String, fd: Int32, writer: @escaping Writer, lock: consuming BatchLock) {

@@ -15,6 +15,8 @@ struct BatchPlan: ~Copyable, Sendable {
     let bytes: Int64
     /// The finished line of an earlier run with the same options, by input.
     let finished: [String: BatchManifest.Entry]
+    /// Files earlier runs (any options) wrote for each input, relative to the output root.
+    let earlierFiles: [String: Set<String>]
     /// ``PrepareOptions/fingerprint`` of this run's options.
     let optionsHash: String
     /// Grants reads beneath the input folder and writes beneath the output folder.
@@ -25,14 +27,15 @@ struct BatchPlan: ~Copyable, Sendable {
     private let split: BatchSplitLock
 
     init(inputRoot: String, outputRoot: String, layout: OutputLayout, order: [String], bytes: Int64,
-         finished: [String: BatchManifest.Entry], optionsHash: String, ledger: AccessLedger, manifest: BatchManifest,
-         split: consuming BatchSplitLock) {
+         finished: [String: BatchManifest.Entry], earlierFiles: [String: Set<String>], optionsHash: String, ledger: AccessLedger,
+         manifest: BatchManifest, split: consuming BatchSplitLock) {
         self.inputRoot = inputRoot
         self.outputRoot = outputRoot
         self.layout = layout
         self.order = order
         self.bytes = bytes
         self.finished = finished
+        self.earlierFiles = earlierFiles
         self.optionsHash = optionsHash
         self.ledger = ledger
         self.manifest = manifest

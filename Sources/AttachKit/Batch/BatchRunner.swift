@@ -62,9 +62,11 @@ public struct BatchRunner: Sendable {
         let optionsHash = options.prepare.fingerprint
         let manifest: BatchManifest
         let finished: [String: BatchManifest.Entry]
+        let earlierFiles: [String: Set<String>]
         do {
-            (manifest, finished) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
-                                                         optionsHash: optionsHash, currentPaths: Set(mine), lock: lock)
+            (manifest, finished, earlierFiles) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
+                                                                       optionsHash: optionsHash, currentPaths: Set(mine),
+                                                                       outputRoot: outputRoot, lock: lock)
         } catch {
             throw .manifest(error.description)
         }
@@ -73,7 +75,8 @@ public struct BatchRunner: Sendable {
         let sized = mine.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
         return BatchPlan(inputRoot: inputRoot, outputRoot: outputRoot, layout: layout,
                          order: sized.sorted { $0.1 > $1.1 }.map(\.0), bytes: sized.reduce(Int64(0)) { $0 + $1.1 },
-                         finished: finished, optionsHash: optionsHash, ledger: ledger, manifest: manifest, split: split)
+                         finished: finished, earlierFiles: earlierFiles, optionsHash: optionsHash, ledger: ledger,
+                         manifest: manifest, split: split)
     }
 
     /// Prepares the plan's inputs: starts the executor (in this process or worker processes),
@@ -91,7 +94,7 @@ public struct BatchRunner: Sendable {
             throw .workers(error.message)
         }
         let work = BatchWork(layout: plan.layout, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, finished: plan.finished,
-                             optionsHash: plan.optionsHash, ledger: plan.ledger, manifest: plan.manifest, executor: executor)
+                             earlierFiles: plan.earlierFiles, optionsHash: plan.optionsHash, ledger: plan.ledger, manifest: plan.manifest, executor: executor)
         let order = plan.order
         onEvent(.planned(total: order.count, skipped: plan.skipped, bytes: plan.bytes, isolation: executor.summary))
 

@@ -8,6 +8,9 @@ struct BatchWork: Sendable {
     let inputRoot: String
     let outputRoot: String
     let finished: [String: BatchManifest.Entry]
+    /// Files earlier runs wrote for each input (relative to the output root): removed once this
+    /// run settles the input otherwise (``removeSuperseded(_:keeping:)``).
+    let earlierFiles: [String: Set<String>]
     let optionsHash: String
     let ledger: AccessLedger
     let manifest: BatchManifest
@@ -43,6 +46,16 @@ struct BatchWork: Sendable {
         }
     }
 
+    /// Removes what earlier runs wrote for `relative` and this run did not write again: once the
+    /// input is prepared into another file, or refused for good (it is corrupt, cannot fit...),
+    /// an older output left in the folder would be taken for this run's. A failure that may pass
+    /// on a rerun (a deadline, a write error) keeps them.
+    private func removeSuperseded(_ relative: String, keeping current: Set<String>) {
+        for file in earlierFiles[relative] ?? [] where !current.contains(file) {
+            unlink(outputRoot + "/" + file)
+        }
+    }
+
     private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {
         var outcome = outcome
         let outputRelative = outcome.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
@@ -51,6 +64,10 @@ struct BatchWork: Sendable {
         if case .object(let fields) = outcome.json { pairs += fields }
         do {
             try manifest.append(.object(pairs))
+            if outcome.ok || outcome.error.map({ !$0.code.isRetryable }) == true {
+                let thumbnail = outcome.json["thumbnail"]?.stringValue.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
+                removeSuperseded(relative, keeping: Set([outputRelative, thumbnail].compactMap { $0 }))
+            }
         } catch {
             // Not recorded, so not done: a rerun prepares it again.
             let earlier = outcome.error.map { " (before that: \($0.description))" } ?? ""

@@ -176,7 +176,11 @@ public struct Preparer: Sendable {
         if decode {
             let decoded = DeepCheck.verify(path: output.temporaryPath, info: checked.info, maxDecodeBytes: safety.maxDecodeBytes,
                                            videoBudget: options.verifySeconds)
-            if case .corrupt(let reason) = decoded.verdict { throw .corrupt(reason: "its data does not decode (\(reason))") }
+            if case .corrupt(let reason) = decoded.verdict {
+                // A remux or trim rewrote the container: its packet numbers and byte offsets are the copy's.
+                let identical = report.actions.contains(.passthrough) || report.actions.contains(.renamed)
+                throw .corrupt(reason: "its data does not decode (\(identical ? "" : "found in the stream copy written from it; positions are the copy's: ")\(reason))")
+            }
             if let coverage = decoded.coverage { report.notes.append(coverage + " (verifySeconds \(Fix.seconds(options.verifySeconds)))") }
         }
         return checked.info

@@ -97,6 +97,12 @@ public struct Prober: Sendable {
             if info.container.isHEIF, let reason = HEIFItems.undecodableReason(reader) {
                 throw .unsupported(path: info.path, container: info.container, detail: reason)
             }
+            // Where libvips reads every valid file of the format, its refusal is the verdict: FFmpeg's
+            // more forgiving decoders would show a JPEG with two frame headers at either size.
+            if let vipsFailure, DeepCheck.libvipsReadsEveryValidFile(of: info.container, reader) {
+                let detail = vipsFailure.message.isEmpty ? vipsFailure.description : vipsFailure.message
+                throw .corruptHeader(path: info.path, container: info.container, detail: "libvips refuses it: \(detail)")
+            }
             // libvips cannot read it (blocked loader, 12-bit JPEG, image sequence): try libavformat.
             guard let demuxer = Demuxers.name(for: info.container) else {
                 if PictureHeaderFallback.read(reader, into: &info) { return }

@@ -20,8 +20,11 @@ extension DeepCheck {
                                  videoBudget: Double? = nil) -> (verdict: StructureVerdict, coverage: String?) {
         guard let demuxer = chosen ?? Demuxers.name(for: info.container) else { return (.notChecked, nil) }
         let streams: [AVStreamInfo]
+        let total: Double?
         do {
-            streams = try AVInput(path: path, demuxer: demuxer).streams
+            let input = try AVInput(path: path, demuxer: demuxer)
+            streams = input.streams
+            total = info.duration ?? input.duration
         } catch where error.operation == .loadLibrary {
             return (.notChecked, nil)
         } catch {
@@ -39,8 +42,9 @@ extension DeepCheck {
         var coverage: [String] = []
         for stream in decodable {
             var duration = DecodedDuration(frameRate: stream.frameRate)
-            let declared = info.durationIsEstimate == true ? nil : info.duration
-            var sampler = GOPSampler(budget: stream.kind == .video ? videoBudget : nil, duration: declared)
+            // An estimated duration (a fragmented MP4's, or libavformat's when the header gave none)
+            // is good enough to spread the GOPs by.
+            var sampler = GOPSampler(budget: stream.kind == .video ? videoBudget : nil, duration: total)
             switch decode(path: path, demuxer: demuxer, stream: stream, duration: &duration, sampler: &sampler) {
             case .corrupt(let reason): return (.corrupt(reason: reason), nil)
             case .overCap(let violation): return (.overCap(violation), nil)
@@ -79,6 +83,7 @@ extension DeepCheck {
             let frame = try AVFrameBuffer()
             var packets = 0
             let sampling = sampler.samples
+            duration.sampled = sampling
             while try input.read(into: packet) {
                 defer { packet.unref() }
                 guard packet.streamIndex == stream.index else { continue }
@@ -132,7 +137,11 @@ extension DeepCheck {
             duration.add(frame, timeBase: decoder.timeBase)
             // A leading picture of an open GOP decoded after skipped GOPs lacks its references.
             let leading = duration.leadingBefore.map { start in frame.timestamp.map { $0 < start } ?? false } ?? false
-            if frame.hasDecodeErrors, !leading { return "frame \(duration.frames) decoded with errors (concealed)" }
+            if frame.hasDecodeErrors, !leading {
+                // When GOPs are skipped, decoded frames are not counted from the start: the time says where.
+                let time = frame.timestamp.map { " at \(rounded(Double($0) * decoder.timeBase.value)) s" } ?? ""
+                return (duration.sampled ? "a frame" : "frame \(duration.frames)") + "\(time) decoded with errors (concealed)"
+            }
         }
         return nil
     }
@@ -153,6 +162,8 @@ struct DecodedDuration {
     /// keyframe decoding resumed at (an open GOP's leading pictures), and their damage is not held
     /// against the file.
     var leadingBefore: Int64?
+    /// Whether GOPs are skipped (frames are then not counted from the start of the stream).
+    var sampled = false
     /// When GOPs are skipped: the end of the last packet demuxed, in seconds.
     private(set) var packetEnd: Double?
 

@@ -68,21 +68,27 @@ enum DeepCheck {
     /// lossless JPEG is not read by this build, so FFmpeg decodes those). `nil` when the format is
     /// not one of them, or libvips does read the header after all.
     static func libvipsRefusal(path: String, info: MediaInfo) -> String? {
-        switch info.container {
-        case .png, .gif, .webp:
-            break
-        case .jpeg:
-            guard let reader = try? FileReader(path: path), let frame = JPEGFrameHeader.read(reader),
-                  frame.precision == 8, !frame.lossless else { return nil }
-        default:
-            return nil
-        }
+        guard let reader = try? FileReader(path: path), libvipsReadsEveryValidFile(of: info.container, reader) else { return nil }
         do {
             _ = try VipsImage.load(path: path, loaderOptions: "", sequential: true, failOnWarnings: false)
             return nil
         } catch {
             let message = error.message.isEmpty ? error.description : error.message
             return "libvips, which reads every valid \(info.container.facts?.name ?? info.container.rawValue), refuses it: \(message)"
+        }
+    }
+
+    /// Whether libvips' loader reads every valid file of this format (so its refusal means damage,
+    /// not a variant it lacks): PNG, GIF, WebP, and JPEG whose frame header is 8-bit DCT.
+    static func libvipsReadsEveryValidFile(of container: Container, _ reader: borrowing FileReader) -> Bool {
+        switch container {
+        case .png, .gif, .webp:
+            return true
+        case .jpeg:
+            guard let frame = JPEGFrameHeader.read(reader) else { return false }
+            return frame.precision == 8 && !frame.lossless
+        default:
+            return false
         }
     }
 

@@ -65,7 +65,9 @@ enum GIFStructure {
                 guard let codeSize = window.byte(at: position, in: reader) else {
                     return .corrupt(reason: "image \(images + 1) at byte \(descriptorStart) has no image data: the file ends at byte \(reader.size) (truncated)")
                 }
-                guard (1...12).contains(codeSize) else {
+                // GIF89a §22: a monochrome image's code size is 2 too ("minimum code size of 2"); a
+                // code size of 1 decodes to nothing in FFmpeg and to a blank picture in libnsgif.
+                guard (2...12).contains(codeSize) else {
                     return .corrupt(reason: "image \(images + 1) at byte \(descriptorStart) has an invalid LZW code size \(codeSize)")
                 }
                 guard let end = skipSubBlocks(reader, from: position + 1, window: &window) else {

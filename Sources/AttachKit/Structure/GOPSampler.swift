@@ -74,10 +74,17 @@ struct GOPSampler {
         groupStart = nil
     }
 
-    /// What was decoded, for the report: `nil` when every GOP was.
+    /// What was decoded, for the report: `nil` when the budget covered the whole video. When GOPs
+    /// were skipped, how many were decoded; when none could be (GOPs longer than the budget: a GOP
+    /// is decoded whole or not at all), that the whole video was decoded anyway.
     var coverage: String? {
-        guard samples, decodedGroups < groups, let duration else { return nil }
+        guard samples, let budget, let duration, groups > 0 else { return nil }
         let seconds = (decodedSeconds * 10).rounded() / 10
-        return "\(decodedGroups) of \(groups) GOPs of the video (about \(seconds) s of \((duration * 10).rounded() / 10) s) decoded to verify the copy"
+        if decodedGroups < groups {
+            return "\(decodedGroups) of \(groups) GOPs of the video (about \(seconds) s of \((duration * 10).rounded() / 10) s) decoded to verify the copy"
+        }
+        guard decodedSeconds > budget else { return nil }
+        return (groups == 1 ? "the video's one GOP" : "all \(groups) GOPs of the video") + " (about \(seconds) s) decoded to verify the copy: none could be skipped"
+            + " (a GOP is decoded whole, from its keyframe)"
     }
 }

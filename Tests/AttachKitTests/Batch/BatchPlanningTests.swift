@@ -56,8 +56,8 @@ struct BatchPlanningTests {
             #"{"path":"c.jpg","inputHash":"h5","optionsHash":"o","ok":tr"#,
         ]
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
-        let (manifest, entries) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"],
-                                                         lock: try BatchLock(manifestPath: path))
+        let (manifest, entries, _) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"],
+                                                            outputRoot: "/out", lock: try BatchLock(manifestPath: path))
         #expect(entries.keys.sorted() == ["a.jpg"])
         #expect(entries["a.jpg"]?.inputHash == "h2" && entries["a.jpg"]?.ok == true && entries["a.jpg"]?.output == "a.jpg")
         try manifest.append(.object([("path", .string("b.jpg")), ("inputHash", .string("h3")), ("optionsHash", .string("o")), ("ok", .bool(true))]))
@@ -112,8 +112,9 @@ struct BatchPlanningTests {
             .object([("path", .string(name)), ("inputHash", .string("h")), ("optionsHash", .string("o")), ("ok", .bool(true))])
         }
         let width = line("a.jpg").serialized.utf8.count + 1
-        let (manifest, _) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"],
-                                                   lock: try BatchLock(manifestPath: path), writer: Self.fullDisk(after: width + width / 2))
+        let (manifest, _, _) = try BatchManifest.open(path: path, optionsHash: "o", currentPaths: ["a.jpg", "b.jpg", "c.jpg"],
+                                                      outputRoot: "/out", lock: try BatchLock(manifestPath: path),
+                                                      writer: Self.fullDisk(after: width + width / 2))
         try manifest.append(line("a.jpg"))
 
         // When the second line only half fits, Then the append throws write-failed and the half line is gone
