@@ -92,8 +92,11 @@ package final class HTTPExchange: @unchecked Sendable {
     }
 
     /// The answer, once the whole body has arrived: the work is done here (this thread waits).
+    /// The work slot and the spool folder are given back as soon as it is made (an answer's file
+    /// stays open), not when the client has read it.
     package func finish() -> HTTPResponse {
         closeUpload()
+        defer { releaseResources() }
         if overLimit { return note(.error(tooLarge(received))) }
         if writeError != 0 {
             return note(.error(ServiceError(code: .writeFailed, message: "cannot write the upload into the spool: \(String(cString: strerror(writeError)))")))
@@ -102,22 +105,30 @@ package final class HTTPExchange: @unchecked Sendable {
         return note(JobWork.run(body: jsonBody, server: server))
     }
 
-    /// The request has ended (answered, or the client went away): the spool folder goes, the work
-    /// slot is freed, the metrics count it. Idempotent.
+    /// The request has ended (answered, or the client went away before its answer): what it
+    /// held is given back, the metrics count it. Idempotent.
     package func complete() {
         guard !completed else { return }
         completed = true
-        closeUpload()
-        if let folder { HTTPSpool.remove(folder) }
-        if holdsSlot { server.release() }
+        releaseResources()
         let answer = answered ?? (status: 499, code: nil, bytes: 0)
         server.metrics.record(op: operation, status: answer.status, code: answer.code, seconds: HTTPServer.now - started,
                               received: received, sent: answer.bytes)
+        server.ended()
     }
 
     private func note(_ response: HTTPResponse) -> HTTPResponse {
         answered = (response.status, response.errorCode, response.bodyBytes)
         return response
+    }
+
+    /// Closes the upload, removes the request folder, frees the work slot; once.
+    private func releaseResources() {
+        closeUpload()
+        if let folder { HTTPSpool.remove(folder) }
+        folder = nil
+        if holdsSlot { server.release() }
+        holdsSlot = false
     }
 
     private func closeUpload() {

@@ -16,6 +16,8 @@ package final class HTTPServer: Sendable {
     /// Work requests admitted at once (working and waiting): the service's jobs plus the queue.
     package let capacity: Int
     private let admitted = Atomic<Int>(0)
+    /// Requests begun and not yet ended (answer sent, or the client gone).
+    private let open = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
 
     /// - Parameters:
@@ -31,8 +33,12 @@ package final class HTTPServer: Sendable {
     /// A request whose headers have arrived: what to do with it (an answer before the body, or
     /// a body to read). Never throws: what is wrong is the exchange's early answer.
     package func begin(method: String, target: String, contentLength: Int64?) -> HTTPExchange {
-        HTTPExchange(server: self, method: method, target: target, contentLength: contentLength)
+        open.add(1, ordering: .acquiringAndReleasing)
+        return HTTPExchange(server: self, method: method, target: target, contentLength: contentLength)
     }
+
+    /// A request has ended (see ``HTTPExchange/complete()``).
+    func ended() { open.subtract(1, ordering: .acquiringAndReleasing) }
 
     /// Takes a work slot; `false` when every one is taken (the request gets 429).
     func admit() -> Bool {
@@ -55,10 +61,11 @@ package final class HTTPServer: Sendable {
 
     package var isDraining: Bool { draining.load(ordering: .relaxed) }
 
-    /// Waits until no work is in flight or `seconds` have passed; whether it all finished.
-    package func waitForInFlight(seconds: Double) -> Bool {
+    /// Waits until every request begun has ended (its answer sent, or its client gone) or
+    /// `seconds` have passed; whether they all ended.
+    package func waitForOpenRequests(seconds: Double) -> Bool {
         let end = Self.now + seconds
-        while inFlight > 0 {
+        while open.load(ordering: .acquiring) > 0 {
             if Self.now >= end { return false }
             usleep(20_000)
         }

@@ -83,7 +83,7 @@ struct HTTPCommand: Command {
         // what was accepted is answered (within --drain) before the connections are closed.
         server.startDraining()
         daemon.quiesce()
-        let drained = server.waitForInFlight(seconds: server.limits.drainSeconds)
+        let drained = server.waitForOpenRequests(seconds: server.limits.drainSeconds)
         daemon.stop()
         withExtendedLifetime(signals) {}
         let report = server.service.ledger.report
