@@ -107,7 +107,10 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
             let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int64(String(cString: $0)) }
             let exchange = daemon.server.begin(method: method.map { String(cString: $0) } ?? "GET", target: pending.target, contentLength: length)
             pending.exchange = exchange
-            guard let early = exchange.early else { return .YES }
+            let hasBody = (length ?? 0) > 0 || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
+            // A refusal of a request with a body is sent before the body is read (MHD then closes
+            // the connection); one without a body is sent on the next call, which keeps it alive.
+            guard let early = exchange.early, hasBody else { return .YES }
             pending.answered = true
             daemon.watch.received(connection)
             return queue(early, on: connection)
@@ -122,7 +125,7 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         guard !pending.answered else { return .YES }
         pending.answered = true
         daemon.watch.received(connection)
-        return queue(exchange.finish(), on: connection)
+        return queue(exchange.early ?? exchange.finish(), on: connection)
     }
 
     private static let completed: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
