@@ -7,7 +7,7 @@ import Foundation
 /// starts its server, sends the requests, stops it and prints requests/s and p50/p99 latency
 /// (from a request's first byte out to its answer's last byte in; with 20 requests p99 is the
 /// slowest). Over HTTP the photo travels in the body and is spooled; `serve` reads it from its
-/// path: that difference is what is measured. Target: HTTP adds at most 10 % (wall ≤ 1.1×).
+/// path: that difference is what is measured. Target: HTTP adds at most 10 % latency (p50 ≤ 1.1×).
 extension Scenarios {
     func httpPrepare() -> Scenario {
         let photo = inputs.photo(megapixels: quick ? 6 : 24)
@@ -20,14 +20,24 @@ extension Scenarios {
         return Scenario(name: "http", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, \(requests) requests 2 at a time over loopback: http vs serve",
                         contenders: [Contender(name: "http", command: client("http"), reset: clean(out)),
                                      Contender(name: "serve", command: client("serve"), reset: clean(out))],
-                        reference: "serve", wallTarget: 1.1) {
-            ["http", "serve"].map { mode in
+                        reference: "serve") {
+            // The target is on latency (each request's own time), measured once more per mode
+            // after the timed runs: the whole-process wall time also counts starting the server
+            // and its workers, which both pay and which drowns the work on a loaded machine.
+            let figures = ["http", "serve"].map { mode -> (String, JSONValue?) in
                 clean(out)()
-                let figures = (try? JSONValue.parse(Measure.output(client(mode)).trimmingCharacters(in: .whitespacesAndNewlines)))
-                guard let figures, let rate = figures["rps"]?.doubleValue, let p50 = figures["p50"]?.doubleValue,
-                      let p99 = figures["p99"]?.doubleValue else { return ("\(mode) latency", "the client failed") }
+                return (mode, try? JSONValue.parse(Measure.output(client(mode)).trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
+            var rows = figures.map { mode, json -> (String, String) in
+                guard let rate = json?["rps"]?.doubleValue, let p50 = json?["p50"]?.doubleValue, let p99 = json?["p99"]?.doubleValue else {
+                    return ("\(mode) latency", "the client failed")
+                }
                 return ("\(mode) latency", "\(fmt(rate)) requests/s, p50 \(fmt(p50 * 1000, 0)) ms, p99 \(fmt(p99 * 1000, 0)) ms")
             }
+            if let http = figures[0].1?["p50"]?.doubleValue, let serve = figures[1].1?["p50"]?.doubleValue, serve > 0 {
+                rows.append(("http ÷ serve, p50 latency", "\(fmt(http / serve))× (target ≤ 1.10×): **\(http / serve <= 1.1 ? "met" : "MISSED")**"))
+            }
+            return rows
         }
     }
 
