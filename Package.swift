@@ -31,9 +31,16 @@ let package = Package(
         ),
         // Linux system calls glibc only reaches through variadic syscall(2): openat2, Landlock.
         .systemLibrary(name: "CSystem"),
+        // libmicrohttpd (Debian's libmicrohttpd-dev 0.9.75), the embedded HTTP server behind
+        // `attachkit http`; the shim only fixes the arity of its variadic calls.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CSystem"]
+            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CSystem", "CMicroHTTPD"]
         ),
         .executableTarget(
             name: "attachkit",

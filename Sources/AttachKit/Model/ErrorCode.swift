@@ -58,7 +58,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
 
     // MARK: Requests and options
 
-    /// A `serve` line that is not a request: not JSON, not an object, missing or mistyped fields.
+    /// A `serve` line (or an HTTP request) that is not a request: not JSON, not an object,
+    /// missing or mistyped fields, a query string that does not parse.
     case malformedRequest = "malformed-request"
     /// A `serve` request whose `op` is none of probe, validate, prepare, thumbnail.
     case unknownOp = "unknown-op"
@@ -68,6 +69,13 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     case unknownProfile = "unknown-profile"
     /// A JSON policy that is not valid (bad JSON, an unknown key, a value out of range).
     case invalidProfile = "invalid-profile"
+
+    // MARK: A server's own state (`attachkit http`)
+
+    /// Every work slot and queue place is taken: try again shortly (HTTP 429).
+    case busy
+    /// Not ready (workers down, spool not writable) or shutting down (HTTP 503).
+    case unavailable
 
     // MARK: Access-handle misuse (a bug in the caller)
 
@@ -85,7 +93,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// cannot fit, a crashed worker...), and a rerun skips it.
     public var isRetryable: Bool {
         switch self {
-        case .writeFailed, .deadlineExceeded, .processingFailed, .accessDenied, .unreadable, .notFound: return true
+        case .writeFailed, .deadlineExceeded, .processingFailed, .accessDenied, .unreadable, .notFound, .busy, .unavailable: return true
         default: return false
         }
     }
@@ -101,9 +109,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
-    /// The HTTP status an HTTP front end answers with (none exists yet; stated here so one would
-    /// not invent its own table). `encrypted` is 415 (Unsupported Media Type), like `unsupported`:
-    /// the bytes are well formed, it is their kind (DRM-protected) that is refused; 422 stays for
+    /// The HTTP status `attachkit http` answers with (one table, here). `encrypted` is 415
+    /// (Unsupported Media Type), like `unsupported`: the bytes are well formed, it is their kind (DRM-protected) that is refused; 422 stays for
     /// content that is broken or cannot be fitted.
     public var httpStatus: Int {
         switch self {
@@ -114,6 +121,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
         case .unrecognizedType, .unsupported, .encrypted: return 415
         case .empty, .corrupt, .cannotFit, .unreadable: return 422
         case .timedOut, .deadlineExceeded: return 504
+        case .busy: return 429
+        case .unavailable: return 503
         case .processingFailed, .writeFailed, .outputInvalid, .crashed, .doubleRelease, .handleLeak: return 500
         }
     }

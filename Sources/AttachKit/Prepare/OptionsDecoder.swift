@@ -104,13 +104,15 @@ package struct OptionsDecoder: Sendable {
         }
     }
 
-    /// A yes/no option: a flag on the command line, `true`/`false` in JSON. Default `false`.
+    /// A yes/no option: a flag on the command line, `true`/`false` in JSON, `true`/`false`/`1`/`0`
+    /// as text (an HTTP query string's `thumbnail=1`). Default `false`.
     package func bool(_ key: String) throws(OptionsError) -> Bool {
         switch source.value(key) {
         case nil: return false
         case .flag: return true
         case .json(.bool(let yes)): return yes
         case .text(let text) where Bool(text) != nil: return Bool(text)!
+        case .text(let text) where text == "1" || text == "0": return text == "1"
         case let value?: throw invalid(key, "true or false", given: value)
         }
     }
@@ -122,7 +124,7 @@ package struct OptionsDecoder: Sendable {
     }
 
     /// The number of seconds `limit.key` (finite, in its range); `nil` when absent.
-    func seconds(_ limit: OptionRange<Double>) throws(OptionsError) -> Double? {
+    package func seconds(_ limit: OptionRange<Double>) throws(OptionsError) -> Double? {
         try read(limit, text: { text throws(OptionError) in try limit.check(text: text) },
                  number: { number throws(OptionError) in try limit.check(number) })
     }

@@ -1,0 +1,164 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The libmicrohttpd daemon behind `attachkit http`, with one owner: it listens, gives every
+/// connection a thread of its own, and drives each request through an ``HTTPExchange`` of the
+/// ``HTTPServer`` (headers → early answer or body pieces → answer → completion). Stopped in
+/// ``stop()`` or when dropped.
+///
+/// Calls: `MHD_start_daemon` (through the shim's fixed-arity `ak_mhd_start`), `MHD_quiesce_daemon`,
+/// `MHD_stop_daemon`, `MHD_queue_response` with responses from `MHD_create_response_from_buffer`
+/// (copied) or `MHD_create_response_from_fd` (MHD owns and closes the descriptor).
+package final class MicroHTTPDaemon: @unchecked Sendable {
+    /// Per request: the raw target (from the URI callback, before MHD splits and unescapes it)
+    /// and the exchange once the headers are in.
+    private final class Pending {
+        let target: String
+        var exchange: HTTPExchange?
+        var answered = false
+        init(target: String) { self.target = target }
+    }
+
+    private let server: HTTPServer
+    private let watch: ConnectionWatch
+    private var daemon: OpaquePointer?
+    private var quiesced = false
+    /// The address bound (with the port the kernel chose for port 0).
+    package private(set) var address: ListenAddress
+
+    /// Starts listening.
+    /// - Throws: ``ServiceError`` `unavailable` when the daemon cannot start (address in use,
+    ///   no permission).
+    package init(server: HTTPServer, address: ListenAddress) throws(ServiceError) {
+        self.server = server
+        self.address = address
+        self.watch = ConnectionWatch(limitSeconds: Double(server.limits.readTimeoutSeconds))
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+            | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | (address.isIPv6 ? MHD_USE_IPv6.rawValue : 0)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // Each connection holds a thread; past this many, new connections wait in the backlog.
+        let connections = UInt32(min(4_096, server.capacity * 2 + 32))
+        let started = Self.withSocketAddress(address) { socketAddress in
+            ak_mhd_start(flags, socketAddress, Self.access, Self.uriLog, Self.completed, Self.notify, context,
+                         connections, UInt32(server.limits.readTimeoutSeconds), 128)
+        }
+        guard let started else {
+            throw ServiceError(code: .unavailable, message: "cannot listen on \(address) (in use, or not an address of this machine)")
+        }
+        daemon = started
+        self.address = address.with(port: ak_mhd_bound_port(started))
+        watch.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting connections (the listening socket is closed); connections already
+    /// accepted are still served.
+    package func quiesce() {
+        guard let daemon, !quiesced else { return }
+        quiesced = true
+        let socket = MHD_quiesce_daemon(daemon)
+        if socket >= 0 { close(socket) }
+    }
+
+    /// Closes every connection and joins the daemon's threads. Idempotent.
+    package func stop() {
+        guard let daemon else { return }
+        self.daemon = nil
+        MHD_stop_daemon(daemon)
+        watch.stop()
+    }
+
+    private static func withSocketAddress<T>(_ address: ListenAddress, _ body: (UnsafePointer<sockaddr>) -> T) -> T {
+        if address.isIPv6 {
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = address.port.bigEndian
+            _ = inet_pton(AF_INET6, address.host, &socketAddress.sin6_addr)
+            return withUnsafePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+        }
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = address.port.bigEndian
+        _ = inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
+        return withUnsafePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+    }
+
+    private static func owner(_ context: UnsafeMutableRawPointer?) -> MicroHTTPDaemon {
+        Unmanaged<MicroHTTPDaemon>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    // MARK: Callbacks (each on the connection's own thread)
+
+    /// The first thing MHD knows of a request: its raw target. What it returns becomes the
+    /// request's context (released in ``completed``).
+    private static let uriLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+        Unmanaged.passRetained(Pending(target: uri.map { String(cString: $0) } ?? "/")).toOpaque()
+    }
+
+    private static let access: MHD_AccessHandlerCallback = { context, connection, _, method, _, uploadData, uploadSize, requestContext in
+        let daemon = owner(context)
+        guard let connection, let requestContext, let raw = requestContext.pointee else { return .NO }
+        let pending = Unmanaged<Pending>.fromOpaque(raw).takeUnretainedValue()
+        guard let exchange = pending.exchange else {
+            let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int64(String(cString: $0)) }
+            let exchange = daemon.server.begin(method: method.map { String(cString: $0) } ?? "GET", target: pending.target, contentLength: length)
+            pending.exchange = exchange
+            let hasBody = (length ?? 0) > 0 || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
+            // A refusal of a request with a body is sent before the body is read (MHD then closes
+            // the connection); one without a body is sent on the next call, which keeps it alive.
+            guard let early = exchange.early, hasBody else { return .YES }
+            pending.answered = true
+            daemon.watch.received(connection)
+            return queue(early, on: connection)
+        }
+        if let uploadSize, uploadSize.pointee > 0 {
+            if !pending.answered, let uploadData {
+                exchange.receive(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee))
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        guard !pending.answered else { return .YES }
+        pending.answered = true
+        daemon.watch.received(connection)
+        return queue(exchange.early ?? exchange.finish(), on: connection)
+    }
+
+    private static let completed: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+        guard let requestContext, let raw = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        let pending = Unmanaged<Pending>.fromOpaque(raw).takeRetainedValue()
+        pending.exchange?.complete()
+        if let connection { owner(context).watch.receiving(connection) }
+    }
+
+    private static let notify: MHD_NotifyConnectionCallback = { context, connection, _, event in
+        guard let connection else { return }
+        let watch = owner(context).watch
+        if event == .CONNECTION_NOTIFY_STARTED {
+            watch.add(connection, fd: ak_mhd_connection_fd(connection))
+        } else {
+            watch.remove(connection)
+        }
+    }
+
+    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            made = bytes.withUnsafeBytes { MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY) }
+        case .file(let file):
+            let fd = file.take()
+            made = MHD_create_response_from_fd(Int(file.size), fd)
+            if made == nil, fd >= 0 { close(fd) }
+        }
+        guard let made else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+}

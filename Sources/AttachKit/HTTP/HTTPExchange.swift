@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request of `attachkit http`, from its headers to its end, as the daemon drives it:
+/// ``early`` (an answer decided from the headers alone: a refusal, or a `GET`), else
+/// ``receive(_:)`` for each piece of the body and ``finish()`` for the answer; ``complete()``
+/// once, however it ended (answered, or the client went away). Used by one connection thread.
+///
+/// A media body goes straight to a file in a request folder of the spool, never held whole in
+/// memory; the request folder goes when the answer's file is open, and at the latest in
+/// ``complete()``.
+package final class HTTPExchange: @unchecked Sendable {
+    private let server: HTTPServer
+    private let started = HTTPServer.now
+    private var route: HTTPRoute?
+    private var plan: UploadPlan?
+    private var maxBody: Int64 = 0
+    private var holdsSlot = false
+    private var folder: String?
+    private var upload: Int32 = -1
+    private var received: Int64 = 0
+    private var overLimit = false
+    private var writeError: Int32 = 0
+    private var jsonBody: [UInt8] = []
+    private var answered: (status: Int, code: ErrorCode?, bytes: Int64)?
+    private var completed = false
+
+    /// The answer decided from the headers alone; `nil` when the body is to be read.
+    package private(set) var early: HTTPResponse?
+
+    init(server: HTTPServer, method: String, target: String, contentLength: Int64?) {
+        self.server = server
+        early = decide(method: method, target: target, contentLength: contentLength).map(note)
+    }
+
+    /// The endpoint, for logs and metrics (`unknown` when none matched).
+    package var operation: String { route?.rawValue ?? "unknown" }
+
+    private func decide(method: String, target: String, contentLength: Int64?) -> HTTPResponse? {
+        let parsed: RequestTarget
+        do throws(ServiceError) { parsed = try RequestTarget.parse(target) } catch { return .error(error) }
+        guard let route = HTTPRoute(path: parsed.path) else {
+            return .error(ServiceError(code: .notFound, message: "no endpoint \(parsed.path.debugDescription) (POST /v1/prepare, /v1/probe, /v1/validate, /v1/jobs; GET /healthz, /readyz, /metrics)"))
+        }
+        self.route = route
+        let verb = method == "HEAD" ? "GET" : method
+        guard verb == route.method else {
+            return .error(ServiceError(code: .malformedRequest, message: "\(parsed.path) takes \(route.method), not \(method)"),
+                          status: 405, headers: [("Allow", route.method)])
+        }
+        guard route.isWork else { return server.answerProbe(route) }
+        guard !server.isDraining else { return .error(ServiceError(code: .unavailable, message: "shutting down: no new work is taken")) }
+        do throws(ServiceError) {
+            if route.takesMedia {
+                plan = try UploadPlan(route: route, parameters: parsed.parameters, server: server)
+            } else if let first = parsed.parameters.first {
+                throw ServiceError(code: .badOptions, message: "/v1/jobs takes no query parameters (\(first.name.debugDescription)); options go in the body")
+            }
+        } catch {
+            return .error(error)
+        }
+        maxBody = route.takesMedia ? server.limits.maxBodyBytes : Int64(ServiceRequest.maxLineBytes)
+        if let contentLength, contentLength > maxBody { return .error(tooLarge(contentLength)) }
+        guard server.admit() else {
+            return .error(ServiceError(code: .busy, message: "all \(server.capacity) work slots are taken (--jobs \(server.service.jobs) and the queue); try again shortly"))
+        }
+        holdsSlot = true
+        guard let plan else { return nil }
+        guard let folder = server.spool.makeRequestFolder() else {
+            return .error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes"))
+        }
+        self.folder = folder
+        upload = open(folder + "/in/" + plan.name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard upload >= 0 else { return .error(ServiceError(code: .writeFailed, message: "cannot create the upload in the spool: \(String(cString: strerror(errno)))")) }
+        return nil
+    }
+
+    /// Takes the next piece of the body: written to the upload (media), kept (a job's JSON), or
+    /// discarded once the body is over the limit.
+    package func receive(_ bytes: UnsafeRawBufferPointer) {
+        received += Int64(bytes.count)
+        guard !overLimit, writeError == 0 else { return }
+        guard received <= maxBody else {
+            overLimit = true
+            closeUpload()
+            jsonBody = []
+            return
+        }
+        guard plan != nil else { jsonBody.append(contentsOf: bytes); return }
+        writeError = HTTPSpool.write(bytes, to: upload)
+    }
+
+    /// The answer, once the whole body has arrived: the work is done here (this thread waits).
+    /// The work slot and the spool folder are given back as soon as it is made (an answer's file
+    /// stays open), not when the client has read it.
+    package func finish() -> HTTPResponse {
+        closeUpload()
+        defer { releaseResources() }
+        if overLimit { return note(.error(tooLarge(received))) }
+        if writeError != 0 {
+            return note(.error(ServiceError(code: .writeFailed, message: "cannot write the upload into the spool: \(String(cString: strerror(writeError)))")))
+        }
+        if let plan, let folder { return note(plan.run(in: folder, server: server)) }
+        return note(JobWork.run(body: jsonBody, server: server))
+    }
+
+    /// The request has ended (answered, or the client went away before its answer): what it
+    /// held is given back, the metrics count it. Idempotent.
+    package func complete() {
+        guard !completed else { return }
+        completed = true
+        releaseResources()
+        let answer = answered ?? (status: 499, code: nil, bytes: 0)
+        server.metrics.record(op: operation, status: answer.status, code: answer.code, seconds: HTTPServer.now - started,
+                              received: received, sent: answer.bytes)
+        server.ended()
+    }
+
+    private func note(_ response: HTTPResponse) -> HTTPResponse {
+        answered = (response.status, response.errorCode, response.bodyBytes)
+        return response
+    }
+
+    /// Closes the upload, removes the request folder, frees the work slot; once.
+    private func releaseResources() {
+        closeUpload()
+        if let folder { HTTPSpool.remove(folder) }
+        folder = nil
+        if holdsSlot { server.release() }
+        holdsSlot = false
+    }
+
+    private func closeUpload() {
+        if upload >= 0 { close(upload) }
+        upload = -1
+    }
+
+    private func tooLarge(_ bytes: Int64) -> ServiceError {
+        ServiceError(code: .overCap, message: "a request body of \(bytes) bytes or more is over the \(maxBody)-byte limit (--max-body)")
+    }
+}

@@ -1,0 +1,26 @@
+/// The limits of `attachkit http`, for a service that faces the public: how big a body may be,
+/// how many requests are worked on or wait, how long a client may take to send one, how long a
+/// preparation may run, and how long a shutdown waits.
+public struct HTTPLimits: Sendable {
+    /// Largest request body, bytes. Default 100 MB (100,000,000). A `Content-Length` over it is
+    /// refused before the body is read; a chunked body that grows over it is discarded as it comes.
+    /// Either way the answer is 413 `over-cap`.
+    public var maxBodyBytes: Int64 = 100_000_000
+    /// Requests that may wait beyond the service's `jobs` working ones. Default `jobs × 4` (as
+    /// `serve` reads ahead). One more gets 429 `busy` before its body is read.
+    public var queue: Int?
+    /// Seconds a client has to send a whole request, headers and body (a client that sends one
+    /// byte a second is cut off when they run out); also the idle time after which a kept-alive
+    /// connection is closed. Default 30.
+    public var readTimeoutSeconds: Int = 30
+    /// The longest `deadline` a prepare runs under, seconds: a request asking none or more gets
+    /// this one. Default `nil` (no server-wide deadline).
+    public var deadline: Double?
+    /// Seconds a shutdown (SIGTERM) waits for the requests in flight to finish. Default 30.
+    public var drainSeconds: Double = 30
+
+    public init() {}
+
+    /// Requests admitted at once (working and waiting) for a service with `jobs` jobs.
+    func admitted(jobs: Int) -> Int { jobs + (queue ?? jobs * 4) }
+}

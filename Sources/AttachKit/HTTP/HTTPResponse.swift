@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One answer of `attachkit http`: a status, headers and a body held in memory (JSON, metrics)
+/// or an open file (a prepared attachment, sent from its descriptor).
+package struct HTTPResponse: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: HTTPBody
+
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: HTTPBody) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON body (`application/json`).
+    package static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers,
+                     body: .bytes(Array((value.serialized + "\n").utf8)))
+    }
+
+    /// The error answer: `{"code", "message"}` (plus `report` when the operation made one), with
+    /// the status ``ErrorCode/httpStatus`` gives the code unless `status` says otherwise.
+    package static func error(_ error: ServiceError, status: Int? = nil, report: JSONValue? = nil,
+                              headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        var pairs: [(String, JSONValue)] = [("code", .string(error.code.rawValue)), ("message", .string(error.message))]
+        if let report { pairs.append(("report", report)) }
+        var extra = headers
+        if error.code == .busy { extra.append(("Retry-After", "1")) }
+        return json(status ?? error.code.httpStatus, .object(pairs), headers: extra)
+    }
+
+    /// The error code of an error answer, for metrics; `nil` for a success.
+    package var errorCode: ErrorCode? {
+        guard status >= 400, case .bytes(let bytes) = body,
+              let json = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        return json["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:))
+    }
+
+    /// Bytes the body holds.
+    package var bodyBytes: Int64 {
+        switch body {
+        case .bytes(let bytes): return Int64(bytes.count)
+        case .file(let file): return file.size
+        }
+    }
+}
+
+/// What an answer carries.
+package enum HTTPBody: Sendable {
+    case bytes([UInt8])
+    case file(OpenFile)
+}
+
+/// A file opened for sending, with one owner: closed when dropped, unless ``take()`` handed the
+/// descriptor on (to libmicrohttpd, which closes it once the answer is sent or abandoned).
+package final class OpenFile: @unchecked Sendable {
+    private let descriptor: Locked<Int32>
+    /// Its size when opened, bytes.
+    package let size: Int64
+
+    /// Opens `path` for reading; `nil` when it cannot be opened.
+    package init?(path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { close(fd); return nil }
+        descriptor = Locked(fd)
+        size = Int64(status.st_size)
+    }
+
+    /// Hands the descriptor over (once; `-1` afterwards).
+    package func take() -> Int32 {
+        descriptor.withLock { fd in
+            defer { fd = -1 }
+            return fd
+        }
+    }
+
+    deinit {
+        let fd = take()
+        if fd >= 0 { close(fd) }
+    }
+}
+
+/// Base64url without padding (RFC 4648 §5): text safe in an HTTP header and a URL.
+package enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    package static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
+            for position in 0...chunk.count {
+                out.append(alphabet[Int(value >> (18 - 6 * UInt32(position)) & 63)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,60 @@
+/// The endpoints of `attachkit http`.
+package enum HTTPRoute: String, Sendable, CaseIterable {
+    /// `POST /v1/prepare`: the media as the body; the prepared attachment back.
+    case prepare
+    /// `POST /v1/probe`: the media as the body; `probe --json`'s object back.
+    case probe
+    /// `POST /v1/validate`: the media as the body; `validate --json`'s report back.
+    case validate
+    /// `POST /v1/jobs`: a `serve` request (`{"op", "path", "options"}`) on files under `--allow`.
+    case jobs
+    /// `GET /healthz`: the process answers (liveness).
+    case healthz
+    /// `GET /readyz`: workers started, spool writable, not shutting down (readiness).
+    case readyz
+    /// `GET /metrics`: Prometheus text.
+    case metrics
+
+    /// The route serving `path`; `nil` for none.
+    package init?(path: String) {
+        switch path {
+        case "/v1/prepare": self = .prepare
+        case "/v1/probe": self = .probe
+        case "/v1/validate": self = .validate
+        case "/v1/jobs": self = .jobs
+        case "/healthz": self = .healthz
+        case "/readyz": self = .readyz
+        case "/metrics": self = .metrics
+        default: return nil
+        }
+    }
+
+    /// The one method the route answers (`HEAD` is answered as `GET` by libmicrohttpd).
+    package var method: String {
+        switch self {
+        case .prepare, .probe, .validate, .jobs: return "POST"
+        case .healthz, .readyz, .metrics: return "GET"
+        }
+    }
+
+    /// Whether the body is media, streamed into the spool (otherwise a small JSON body or none).
+    package var takesMedia: Bool { self == .prepare || self == .probe || self == .validate }
+
+    /// Whether the request does work, so it takes a work slot (and may get 429).
+    package var isWork: Bool { takesMedia || self == .jobs }
+}
+
+/// The `Content-Type` of an output, by the extension AttachKit gave it (the outputs' types are
+/// the profiles' types; anything else is `application/octet-stream`).
+package enum MediaTypes {
+    private static let byExtension: [String: String] = [
+        "jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "heic": "image/heic", "heif": "image/heif",
+        "mp4": "video/mp4", "m4v": "video/x-m4v", "mov": "video/quicktime", "avi": "video/x-msvideo", "mpg": "video/mpeg",
+        "m4a": "audio/mp4", "mp3": "audio/mpeg", "wav": "audio/wav", "aif": "audio/aiff", "aiff": "audio/aiff",
+        "aac": "audio/aac",
+    ]
+
+    package static func type(ofFile path: String) -> String {
+        byExtension[PathResolver.fileExtension(path)] ?? "application/octet-stream"
+    }
+}

@@ -1,0 +1,121 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `attachkit http` without the sockets: admits requests (429 beyond the queue, 503 while
+/// shutting down), turns each into an ``HTTPExchange`` the daemon drives, and answers health,
+/// readiness and metrics. The work goes to the ``AttachKitService`` (and its worker processes)
+/// as `serve` requests, so the answers are the same as `serve`'s.
+package final class HTTPServer: Sendable {
+    package let service: AttachKitService
+    package let spool: HTTPSpool
+    package let limits: HTTPLimits
+    package let metrics = HTTPMetrics()
+    /// Work requests admitted at once (working and waiting): the service's jobs plus the queue.
+    package let capacity: Int
+    private let admitted = Atomic<Int>(0)
+    /// Requests begun and not yet ended (answer sent, or the client gone).
+    private let open = Atomic<Int>(0)
+    private let draining = Atomic<Bool>(false)
+
+    /// - Parameters:
+    ///   - service: does the work; its roots must include `spool.root` (uploads are read there
+    ///     and outputs written there).
+    package init(service: AttachKitService, spool: HTTPSpool, limits: HTTPLimits) {
+        self.service = service
+        self.spool = spool
+        self.limits = limits
+        self.capacity = limits.admitted(jobs: service.jobs)
+    }
+
+    /// A request whose headers have arrived: what to do with it (an answer before the body, or
+    /// a body to read). Never throws: what is wrong is the exchange's early answer.
+    package func begin(method: String, target: String, contentLength: Int64?) -> HTTPExchange {
+        open.add(1, ordering: .acquiringAndReleasing)
+        return HTTPExchange(server: self, method: method, target: target, contentLength: contentLength)
+    }
+
+    /// A request has ended (see ``HTTPExchange/complete()``).
+    func ended() { open.subtract(1, ordering: .acquiringAndReleasing) }
+
+    /// Takes a work slot; `false` when every one is taken (the request gets 429).
+    func admit() -> Bool {
+        var current = admitted.load(ordering: .relaxed)
+        while current < capacity {
+            let (exchanged, original) = admitted.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    func release() { admitted.subtract(1, ordering: .acquiringAndReleasing) }
+
+    /// Work requests admitted and not yet answered.
+    package var inFlight: Int { admitted.load(ordering: .acquiring) }
+
+    /// From now on readiness fails and new work gets 503 `unavailable`; admitted work goes on.
+    package func startDraining() { draining.store(true, ordering: .relaxed) }
+
+    package var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Waits until every request begun has ended (its answer sent, or its client gone) or
+    /// `seconds` have passed; whether they all ended.
+    package func waitForOpenRequests(seconds: Double) -> Bool {
+        let end = Self.now + seconds
+        while open.load(ordering: .acquiring) > 0 {
+            if Self.now >= end { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// Why the server is not ready, `nil` when it is: shutting down, or the spool refuses writes.
+    /// (Worker processes are started before the server listens, and a dead one is replaced by
+    /// the next request.)
+    package var notReadyReason: String? {
+        if isDraining { return "shutting down" }
+        if !spool.isWritable { return "the spool \(spool.root) is not writable" }
+        return nil
+    }
+
+    /// `GET /healthz`, `/readyz`, `/metrics`.
+    func answerProbe(_ route: HTTPRoute) -> HTTPResponse {
+        switch route {
+        case .readyz:
+            if let reason = notReadyReason {
+                return .error(ServiceError(code: .unavailable, message: "not ready: \(reason)"))
+            }
+            return .json(200, .object([("status", .string("ready")), ("jobs", .number(Double(service.jobs))),
+                                       ("isolation", .string(service.isolationSummary))]))
+        case .metrics:
+            let text = metrics.render(inFlight: inFlight, workerRestarts: service.workerRestarts)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                body: .bytes(Array(text.utf8)))
+        default:
+            return .json(200, .object([("status", .string("ok"))]))
+        }
+    }
+
+    /// Runs an async service call to its end from a connection's thread (not Swift's pool).
+    func blocking<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value {
+        let result = Locked<Value?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+
+    /// Seconds on the monotonic clock.
+    static var now: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

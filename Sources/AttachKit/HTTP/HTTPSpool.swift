@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The folder where `attachkit http` keeps what is in flight: each request with a body gets a
+/// folder of its own, `r-PID-XXXXXX` (mode 0700), holding the upload (`in/NAME`) and the outputs
+/// (`out/`); it is removed as soon as the answer's file is open (the open descriptor keeps the
+/// bytes until they are sent), and at the latest when the request ends. Folders of a server that
+/// is gone (killed) are removed at start.
+package struct HTTPSpool: Sendable {
+    /// The spool's absolute path, links resolved.
+    package let root: String
+
+    /// Creates the folder (0700) when missing.
+    /// - Throws: ``ServiceError`` `write-failed` when it cannot be created.
+    package init(_ path: String) throws(ServiceError) {
+        guard FileSystem.makeFolders(path), let resolved = PathResolver.realPath(path) else {
+            throw ServiceError(code: .writeFailed, message: "cannot create the spool folder \(path)")
+        }
+        root = resolved
+    }
+
+    /// A new, empty request folder with `in/` and `out/` inside; `nil` when the spool refuses writes.
+    package func makeRequestFolder() -> String? {
+        var template = Array("\(root)/r-\(getpid())-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
+        let folder = String(cString: made)
+        guard mkdir(folder + "/in", 0o700) == 0, mkdir(folder + "/out", 0o700) == 0 else {
+            Self.remove(folder)
+            return nil
+        }
+        return folder
+    }
+
+    /// Removes a request folder and what it holds (two levels: `in/`, `out/` and their files).
+    package static func remove(_ folder: String) {
+        for sub in ["in", "out"] {
+            for name in entries(of: folder + "/" + sub) { unlink(folder + "/" + sub + "/" + name) }
+            rmdir(folder + "/" + sub)
+        }
+        for name in entries(of: folder) { unlink(folder + "/" + name) }
+        rmdir(folder)
+    }
+
+    /// Removes the request folders of servers that are gone; returns how many.
+    @discardableResult
+    package func removeStale() -> Int {
+        let stale = Self.entries(of: root).filter { name in
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, parts[0] == "r", let pid = pid_t(parts[1]) else { return false }
+            return Processes.isGone(pid)
+        }
+        for name in stale { Self.remove(root + "/" + name) }
+        return stale.count
+    }
+
+    /// Request folders present now (in flight, or left by a killed server).
+    package var requestFolders: [String] { Self.entries(of: root).filter { $0.hasPrefix("r-") } }
+
+    /// Whether a file can be created in the spool now (what readiness checks).
+    package var isWritable: Bool {
+        guard let folder = makeRequestFolder() else { return false }
+        Self.remove(folder)
+        return true
+    }
+
+    /// Writes all of `bytes` to `fd` (retrying short writes and `EINTR`); 0, or the `errno` of
+    /// the write that failed.
+    package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return 0
+    }
+
+    private static func entries(of folder: String) -> [String] {
+        guard let stream = opendir(folder) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,97 @@
+import AttachKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `attachkit http --listen HOST:PORT --allow DIR... [--jobs N] [--profile P] [--max-body N] ...`
+struct HTTPCommand: Command {
+    static let name = "http"
+    static let summary = "serve the same operations over HTTP, with health, readiness, metrics and limits"
+    static let usage = """
+        usage: attachkit http --listen HOST:PORT --allow DIR [--allow DIR...] [--jobs N] [--profile P]
+                              [--max-body N] [--queue N] [--read-timeout S] [--deadline S] [--drain S]
+                              [--spool DIR] [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
+
+        An HTTP API over the same service as `serve` (README.md, "attachkit http"):
+          POST /v1/prepare?maxBytes=5MB&...  body: the media; answer: the attachment, report in AttachKit-Report
+          POST /v1/probe, POST /v1/validate  body: the media; answer: the same JSON as --json
+          POST /v1/jobs                      body: {"op", "path", "options"} on files under --allow
+          GET /healthz, /readyz, /metrics    liveness, readiness, Prometheus text
+        Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 500, 503 or 504.
+          --listen HOST:PORT  address to listen on (127.0.0.1:8080; port 0: any free port); the
+                              ready line on stdout says the address bound
+          --allow DIR         a root /v1/jobs may read from and write into (repeatable; required)
+          --jobs N            requests worked on at once (default: cores)
+          --queue N           requests that may wait beyond those (default jobs × 4); more get 429
+          --profile P         default profile (apple | ios, default ios | a policy file)
+          --max-body N        largest request body (default 100MB); over it: 413
+          --read-timeout S    seconds a client has to send a whole request (default 30); then it is cut off
+          --deadline S        the longest time a prepare may take (requests may ask less)
+          --drain S           on SIGTERM, seconds to finish the requests in flight (default 30)
+          --spool DIR         where bodies and outputs wait (default $TMPDIR/attachkit-http)
+        \(Arguments.isolationUsage)
+        SIGTERM/SIGINT: stop accepting, answer what was accepted (within --drain), exit 0.
+        """
+    static let options: Set<String> = Set(["listen", "allow", "jobs", "queue", "profile", "max-body", "read-timeout",
+                                           "deadline", "drain", "spool"]).union(Arguments.isolationOptions)
+    static let flags: Set<String> = Arguments.isolationFlags
+
+    let server: HTTPServer
+    let address: ListenAddress
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positional.isEmpty else { throw UsageError("http takes no file arguments; requests bring them") }
+        guard let listen = arguments.value("listen") else { throw UsageError("give --listen HOST:PORT (127.0.0.1:8080)") }
+        let roots = arguments.all("allow")
+        guard !roots.isEmpty else { throw UsageError("give at least one --allow DIR") }
+        do throws(ServiceError) { address = try ListenAddress(parsing: listen) } catch { throw UsageError(error.message) }
+        var limits = HTTPLimits()
+        if let bytes = try arguments.bytes("max-body", OptionLimits.maxBytes) { limits.maxBodyBytes = bytes }
+        limits.queue = try arguments.int("queue", in: 0...100_000)
+        if let seconds = try arguments.int("read-timeout", in: 1...3_600) { limits.readTimeoutSeconds = seconds }
+        if let seconds = try arguments.int("drain", in: 0...3_600) { limits.drainSeconds = Double(seconds) }
+        limits.deadline = try arguments.decode { options throws(OptionsError) in try options.seconds(OptionLimits.deadline) }
+        let profile = try arguments.profile()
+        let spoolPath = arguments.value("spool") ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/attachkit-http"
+        do {
+            let spool = try HTTPSpool(spoolPath)
+            let service = try AttachKitService(allow: roots + [spool.root], profile: profile,
+                                               jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
+                                               isolation: try arguments.isolation())
+            server = HTTPServer(service: service, spool: spool, limits: limits)
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("\(error)")
+        }
+    }
+
+    func run() -> ExitCode {
+        let stop = StopSignal()
+        let signals = SignalWatch(stop: stop, quiet: true)
+        let swept = server.spool.removeStale() + server.service.removeStaleTemporaries()
+        if swept > 0 { Output.error("attachkit http: removed \(swept) leftover(s) of a killed run") }
+        let daemon: MicroHTTPDaemon
+        do throws(ServiceError) { daemon = try MicroHTTPDaemon(server: server, address: address) } catch {
+            Output.error("attachkit http: \(error.message)")
+            return .failure
+        }
+        Output.line("listening on http://\(daemon.address)")
+        Output.error("attachkit http: ready on \(daemon.address) (spool: \(server.spool.root); jobs: \(server.service.jobs), queue: \(server.capacity - server.service.jobs); \(server.service.isolationSummary))")
+        while !stop.isStopped { usleep(100_000) }
+        // Stop taking work: readiness fails, new work gets 503, the listening socket closes; then
+        // what was accepted is answered (within --drain) before the connections are closed.
+        server.startDraining()
+        daemon.quiesce()
+        let drained = server.waitForOpenRequests(seconds: server.limits.drainSeconds)
+        daemon.stop()
+        withExtendedLifetime(signals) {}
+        let report = server.service.ledger.report
+        Output.error("attachkit http: stopped\(drained ? "" : " with requests still in flight after --drain"); workers replaced: \(server.service.workerRestarts); access handles: \(report.acquired) acquired, \(report.outstanding.count) outstanding, \(report.leaked.count) leaked")
+        guard report.isClean else {
+            for problem in report.problems { Output.error("attachkit http: \(problem)") }
+            return .software
+        }
+        return .success
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// `attachkit http` under load, and stopped with SIGTERM under load.
+@Suite("attachkit http: load and shutdown", .serialized)
+struct HTTPLoadTests {
+    /// A request of the mix and what must come back.
+    enum Kind: CaseIterable {
+        case prepare, probe, validate, job, corrupt, notMedia, oversize, oversizeChunked, badQuery, badOption, slow
+
+        /// How often each comes, out of 100 (slow clients are added apart: every 100th request).
+        var weight: Int {
+            switch self {
+            case .prepare: return 30
+            case .probe: return 15
+            case .validate, .job, .notMedia, .badQuery, .badOption, .oversizeChunked: return 5
+            case .corrupt, .oversize: return 10
+            case .slow: return 0
+            }
+        }
+    }
+
+    static func request(_ kind: Kind, _ server: HTTPServerProcess) -> JSONValue {
+        let post = { (path: String, file: String) in
+            HTTPPythonClient.spec(("method", .string("POST")), ("path", .string(path)), ("file", .string(server.file(file))))
+        }
+        switch kind {
+        case .prepare: return post("/v1/prepare?name=a.gif&maxBytes=15KB", "gif_static_320x240.gif")
+        case .probe: return post("/v1/probe", "jpeg_named_as.png")
+        case .validate: return post("/v1/validate?name=a.png", "png_palette_400x300.png")
+        case .job:
+            return HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/jobs")),
+                                         ("text", .string(#"{"op": "probe", "path": "\#(server.file("gif_static_320x240.gif"))"}"#)))
+        case .corrupt: return post("/v1/prepare?name=a.jpg", "jpeg_truncated_half.jpg")
+        case .notMedia: return post("/v1/prepare", "json_named_as.webp")
+        case .oversize:
+            return HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/probe")), ("zeros", .number(250_000)),
+                                         ("expect100", .bool(true)))
+        case .oversizeChunked:
+            return HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/prepare")), ("zeros", .number(250_000)),
+                                         ("chunked", .bool(true)))
+        case .badQuery: return post("/v1/prepare?maxBytes=%G0", "gif_static_320x240.gif")
+        case .badOption: return post("/v1/prepare?maxEdge=2&bogus", "gif_static_320x240.gif")
+        case .slow: return HTTPPythonClient.spec(("slow", .string("body")), ("path", .string("/v1/probe")), ("limit", .number(10)))
+        }
+    }
+
+    /// What is wrong with a result for `kind`; `nil` when it is right.
+    static func problem(_ kind: Kind, _ result: JSONValue?) -> String? {
+        guard let result else { return "no result" }
+        if kind == .slow {
+            guard let cut = result["cut"]?.doubleValue, cut >= 1.9, cut < 5 else { return "a slow client was not cut off in time: \(result.serialized)" }
+            return nil
+        }
+        if let error = result["error"]?.stringValue { return "\(error)" }
+        let expected: (Int, String?) = switch kind {
+        case .prepare, .probe, .validate, .job: (200, nil)
+        case .corrupt: (422, "corrupt")
+        case .notMedia: (415, "unrecognized-type")
+        case .oversize, .oversizeChunked: (413, "over-cap")
+        case .badQuery: (400, "malformed-request")
+        case .badOption: (400, "bad-options")
+        case .slow: (0, nil)
+        }
+        guard result["status"]?.intValue == expected.0, result["json"]?["code"]?.stringValue == expected.1,
+              result["length"]?.intValue == result["declared"]?.intValue else { return "\(result.serialized)" }
+        if kind == .prepare && (result["report"]?["ok"] != .bool(true) || result["type"]?.stringValue != "image/gif") { return "\(result.serialized)" }
+        return nil
+    }
+
+    /// `count` requests of the mix, the same every run; every 100th is a slow client.
+    static func mix(_ count: Int, offset: Int, _ server: HTTPServerProcess) -> [(Kind, JSONValue)] {
+        var generator = SplitMix64(seed: UInt64(42 + offset))
+        let bag = Kind.allCases.flatMap { Array(repeating: $0, count: $0.weight) }
+        return (0..<count).map { index in
+            let kind = (offset + index) % 100 == 50 ? Kind.slow : bag[Int.random(in: 0..<bag.count, using: &generator)]
+            return (kind, request(kind, server))
+        }
+    }
+
+    @Test("1,000 mixed requests at concurrency 8: every one answered correctly, memory flat, no temporary left", .needsPython)
+    func thousandRequests() throws {
+        let server = try HTTPServerProcess(["--jobs", "2", "--max-body", "200KB", "--read-timeout", "2"])
+        let start = Date()
+        var residentKB: [Int] = []
+        var wrong: [String] = []
+        for (offset, count) in [(0, 200), (200, 800)] {
+            let requests = Self.mix(count, offset: offset, server)
+            let results = try HTTPPythonClient.run(requests.map(\.1), on: server, concurrency: 8)
+            for (index, (kind, _)) in requests.enumerated() {
+                if let problem = Self.problem(kind, results[index]) { wrong.append("#\(offset + index) \(kind): \(problem)") }
+            }
+            residentKB.append(ServeProcessTests.residentKB(server.pid))
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong: \(wrong.prefix(10))")
+        // Resident memory after 1,000 requests is where it was after 200 (allocator noise aside).
+        #expect(residentKB[1] <= residentKB[0] + max(residentKB[0] / 5, 8_192), "RSS \(residentKB[0]) KB after 200, \(residentKB[1]) KB after 1000")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("0 outstanding, 0 leaked"), "\(log)")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+        #expect(server.temporaries.isEmpty)
+        print("http load: 1000 requests in \(Int(Date().timeIntervalSince(start))) s, RSS \(residentKB[0]) KB after 200 → \(residentKB[1]) KB after 1000")
+    }
+
+    @Test("SIGTERM under load: what was accepted is answered, new work gets 503, readiness fails, exit 0, nothing left", .needsPython)
+    func terminateUnderLoad() throws {
+        let server = try HTTPServerProcess(["--jobs", "2", "--read-timeout", "3"])
+        let flag = server.folder.appendingPathComponent("terminated").path
+        // Given a slow upload holding a slot (so the drain lasts), a kept-alive client, and a stream of prepares
+        let plan = [Self.request(.slow, server),
+                    HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/probe")),
+                                          ("file", .string(server.file("gif_static_320x240.gif"))), ("again", .string(flag))),
+                    HTTPPythonClient.spec(("method", .string("GET")), ("path", .string("/readyz")), ("again", .string(flag)))]
+            + (0..<300).map { _ in Self.request(.prepare, server) }
+        nonisolated(unsafe) var results: [Int: JSONValue] = [:]
+        let done = DispatchGroup()
+        done.enter()
+        DispatchQueue.global().async {
+            results = (try? HTTPPythonClient.run(plan, on: server, concurrency: 8)) ?? [:]
+            done.leave()
+        }
+        // When SIGTERM comes in the middle
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(server.pid, SIGTERM)
+        Thread.sleep(forTimeInterval: 0.2)
+        FileManager.default.createFile(atPath: flag, contents: Data())
+        let (status, log) = server.stop()
+        done.wait()
+        // Then the server exits 0 after answering everything it accepted
+        #expect(status == 0, "\(log)")
+        #expect(!log.contains("still in flight"), "\(log)")
+        #expect(results[1]?["status"]?.intValue == 200)
+        #expect(results[1]?["second"]?.intValue == 503, "\(results[1]?.serialized ?? "")")
+        #expect(results[1]?["secondJSON"]?["code"]?.stringValue == "unavailable")
+        #expect(results[2]?["status"]?.intValue == 200)
+        #expect(results[2]?["second"]?.intValue == 503, "readiness fails while draining: \(results[2]?.serialized ?? "")")
+        var answered = 0, refused = 0
+        for index in 3..<plan.count {
+            let result = try #require(results[index])
+            if let code = result["status"]?.intValue {
+                // An answer is whole and right: the prepared file, or 503 for work that came during the drain.
+                #expect(code == 200 || code == 503, "\(result.serialized)")
+                #expect(result["length"]?.intValue == result["declared"]?.intValue, "a cut answer: \(result.serialized)")
+                if code == 200 { #expect(Self.problem(.prepare, result) == nil); answered += 1 }
+            } else {
+                // Never accepted (the listening socket was closed): refused or reset before any answer.
+                let error = result["error"]?.stringValue ?? ""
+                #expect(["ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected", "BrokenPipeError"].contains(error), "\(result.serialized)")
+                refused += 1
+            }
+        }
+        #expect(answered > 0 && refused > 0, "answered \(answered), refused \(refused)")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+        #expect(server.temporaries.isEmpty)
+    }
+}

@@ -1,0 +1,68 @@
+import Testing
+@testable import AttachKit
+
+/// The parts of `attachkit http` that need no socket: request targets, the report header's
+/// encoding, listen addresses, metrics text, and the status of every error code.
+@Suite("attachkit http: parts")
+struct HTTPUnitTests {
+    @Test("request targets: path and parameters, percent-decoded strictly")
+    func targets() throws {
+        let target = try RequestTarget.parse("/v1/prepare?maxBytes=5MB&name=my+photo%2E.jpg&thumbnail&&clip=0%2C0%2C1%2C1")
+        #expect(target.path == "/v1/prepare")
+        #expect(target.parameters.map(\.name) == ["maxBytes", "name", "thumbnail", "clip"])
+        #expect(target.parameters.map(\.value) == ["5MB", "my photo..jpg", nil, "0,0,1,1"])
+        for bad in ["/v1/probe?a=%zz", "/v1/probe?a=%4", "/v1/probe?=1", "/v1/probe?a=%00", "/v1/probe?a=%ff", "v1/probe",
+                    "/" + String(repeating: "a", count: 9_000)] {
+            do throws(ServiceError) {
+                _ = try RequestTarget.parse(bad)
+                Issue.record("accepted \(bad.prefix(40))")
+            } catch {
+                #expect(error.code == .malformedRequest)
+            }
+        }
+    }
+
+    @Test("base64url without padding, as RFC 4648's test vectors")
+    func base64URL() {
+        let vectors = ["": "", "f": "Zg", "fo": "Zm8", "foo": "Zm9v", "foob": "Zm9vYg", "fooba": "Zm9vYmE", "foobar": "Zm9vYmFy"]
+        for (plain, encoded) in vectors { #expect(Base64URL.encode(Array(plain.utf8)) == encoded) }
+        #expect(Base64URL.encode([0xfb, 0xff, 0xfe]) == "-__-")
+    }
+
+    @Test("listen addresses: numeric IPv4 or bracketed IPv6 with a port")
+    func addresses() throws {
+        #expect(try ListenAddress(parsing: "127.0.0.1:8080").description == "127.0.0.1:8080")
+        #expect(try ListenAddress(parsing: "[::1]:0").isIPv6)
+        for bad in ["localhost:80", "127.0.0.1", "1.2.3:80", "127.0.0.1:70000", "::1:80", ":80"] {
+            #expect(throws: ServiceError.self, "\(bad)") { try ListenAddress(parsing: bad) }
+        }
+    }
+
+    @Test("metrics: Prometheus text with counters, a cumulative histogram and the gauge")
+    func metrics() {
+        let metrics = HTTPMetrics()
+        metrics.record(op: "prepare", status: 200, code: nil, seconds: 0.3, received: 1_000, sent: 500)
+        metrics.record(op: "prepare", status: 422, code: .corrupt, seconds: 0.004, received: 10, sent: 80)
+        let text = metrics.render(inFlight: 3, workerRestarts: 1)
+        #expect(text.contains(#"attachkit_http_requests_total{op="prepare",outcome="ok",status="200"} 1"#))
+        #expect(text.contains(#"attachkit_http_requests_total{op="prepare",outcome="corrupt",status="422"} 1"#))
+        #expect(text.contains(#"attachkit_http_request_duration_seconds_bucket{op="prepare",le="0.005"} 1"#))
+        #expect(text.contains(#"attachkit_http_request_duration_seconds_bucket{op="prepare",le="0.5"} 2"#))
+        #expect(text.contains(#"attachkit_http_request_duration_seconds_bucket{op="prepare",le="+Inf"} 2"#))
+        #expect(text.contains(#"attachkit_http_request_duration_seconds_count{op="prepare"} 2"#))
+        #expect(text.contains("attachkit_http_received_bytes_total 1010\n"))
+        #expect(text.contains("attachkit_http_sent_bytes_total 580\n"))
+        #expect(text.contains("attachkit_http_requests_in_flight 3\n"))
+        #expect(text.contains("# TYPE attachkit_http_requests_in_flight gauge"))
+        #expect(text.contains("attachkit_worker_restarts_total 1\n"))
+        #expect(text.contains(#"attachkit_http_refusals_total{code="corrupt"} 1"#))
+    }
+
+    @Test("the statuses issue 15 names, from the one table in ErrorCode")
+    func statuses() {
+        let expected: [ErrorCode: Int] = [.badOptions: 400, .malformedRequest: 400, .overCap: 413, .unrecognizedType: 415,
+                                          .unsupported: 415, .corrupt: 422, .cannotFit: 422, .busy: 429,
+                                          .processingFailed: 500, .crashed: 500, .unavailable: 503]
+        for (code, status) in expected { #expect(code.httpStatus == status, "\(code)") }
+    }
+}
