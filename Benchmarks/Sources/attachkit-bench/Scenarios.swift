@@ -32,6 +32,7 @@ struct Scenarios {
             ("batch-isolation", batchIsolation), ("http", httpPrepare),
         ]
         if !quick { list += [("trim-exact", trimExact), ("fit-video-5MB", fitVideo)] }
+        list += issue14()
         return list
     }
 

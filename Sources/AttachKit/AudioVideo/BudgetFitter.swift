@@ -33,6 +33,9 @@ struct BudgetFitter {
         var audioBitRate: Int
         /// Whether the budget (not comfort) set the bitrates.
         var binding: Bool
+        /// Whether the profile's recommended size (``EncodeTemplate/recommended``), below both the
+        /// budget and comfort, set the bitrates.
+        var aimed = false
     }
 
     struct Fitted {
@@ -47,11 +50,28 @@ struct BudgetFitter {
     private var frameRate: Double { source.video?.frameRate.value ?? 0 }
     private var capSize: (width: Int, height: Int)? { template.video?.geometry.output(maxLongEdge: template.maxLongEdge) }
 
-    /// The bytes of the budget media may use over `duration` seconds at `share` of the budget.
-    private func usableBits(duration: Double, share: Double) -> Double {
+    /// The bits media may use over `duration` seconds at `share` of `bytes` (default the budget).
+    private func usableBits(duration: Double, share: Double, of bytes: Int64? = nil) -> Double {
         let overhead = BitrateBudget.containerOverhead(duration: duration, frameRate: template.video == nil ? nil : frameRate,
                                                        audioSampleRate: template.audio.map { EncodeTemplate.sampleRate(for: $0.sampleRate) })
-        return (Double(budget) * share - Double(overhead) - Double(template.cover?.bytes ?? 0)) * 8
+        return (Double(bytes ?? budget) * share - Double(overhead) - Double(template.cover?.bytes ?? 0)) * 8
+    }
+
+    /// Bits per second over `duration` that keep the output under the recommended size, when that
+    /// is tighter than `total` (the budget's) and reachable: the picture at the cap size gets at
+    /// least its ladder minimum (``BitrateBudget/minimumVideoBitRate(longEdge:frameRate:)``) beside
+    /// the sound's share. `nil` otherwise (the recommendation never shrinks the picture or the clip).
+    func recommendedTotal(duration: Double, total: Int) -> Int? {
+        guard let recommended = template.recommended, recommended < budget else { return nil }
+        let soft = (usableBits(duration: duration, share: Self.firstTarget, of: recommended) / duration)
+            .clampedInteger(in: Int.min...Int.max, rounding: .towardZero)
+        guard soft < total else { return nil }
+        let minAudio = template.audio == nil ? 0 : BitrateBudget.minimumAudioBitRate(channels: template.channels)
+        guard let cap = capSize else { return soft >= minAudio ? soft : nil }
+        let comfortAudio = template.audio == nil ? 0 : BitrateBudget.comfortableAudioBitRate(channels: template.channels, sourceBitRate: template.audio?.bitRate)
+        let audio = template.audio == nil ? 0 : min(comfortAudio, max(minAudio, soft / 10))
+        let floor = BitrateBudget.minimumVideoBitRate(longEdge: max(cap.width, cap.height), frameRate: frameRate)
+        return soft.saturatingAdd(-audio) >= floor ? soft : nil
     }
 
     /// Bitrates and picture size for `duration` seconds, or `nil` when even the smallest picture at
@@ -60,15 +80,18 @@ struct BudgetFitter {
         // Bits per second the budget allows, clamped: past `Int.max` (a duration of picoseconds)
         // the budget is simply not the limit; below 0 (the container's bytes alone are over it)
         // nothing fits.
-        let total = (usableBits(duration: duration, share: Self.firstTarget) / duration)
+        var total = (usableBits(duration: duration, share: Self.firstTarget) / duration)
             .clampedInteger(in: Int.min...Int.max, rounding: .towardZero)
+        let soft = recommendedTotal(duration: duration, total: total)
+        total = soft ?? total
         let channels = template.channels
         let comfortAudio = template.audio == nil ? 0 : BitrateBudget.comfortableAudioBitRate(channels: channels, sourceBitRate: template.audio?.bitRate)
         let minAudio = template.audio == nil ? 0 : BitrateBudget.minimumAudioBitRate(channels: channels)
         guard let video = template.video, let cap = capSize else {
             guard total >= minAudio else { return nil }
             let rate = min(comfortAudio, total)
-            return Sizing(width: 0, height: 0, videoBitRate: 0, audioBitRate: rate, binding: rate < comfortAudio)
+            let aimed = soft != nil && rate < comfortAudio
+            return Sizing(width: 0, height: 0, videoBitRate: 0, audioBitRate: rate, binding: rate < comfortAudio && !aimed, aimed: aimed)
         }
         let comfortVideo = BitrateBudget.comfortableVideoBitRate(width: cap.width, height: cap.height, frameRate: frameRate)
         if comfortVideo.saturatingAdd(comfortAudio) <= total {
@@ -80,7 +103,8 @@ struct BudgetFitter {
         for edge in [capLong] + BitrateBudget.ladder.filter({ $0 < capLong }) {
             let size = video.geometry.output(maxLongEdge: edge)
             if videoRate >= BitrateBudget.minimumVideoBitRate(longEdge: max(size.width, size.height), frameRate: frameRate) {
-                return Sizing(width: size.width, height: size.height, videoBitRate: videoRate, audioBitRate: audio, binding: true)
+                return Sizing(width: size.width, height: size.height, videoBitRate: videoRate, audioBitRate: audio,
+                              binding: soft == nil, aimed: soft != nil)
             }
         }
         return nil
@@ -127,8 +151,7 @@ struct BudgetFitter {
         let outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline)
             .write(to: output.temporaryPath)
         let firstTook = job.deadline.elapsed - started
-        notes.append("attempt 1: \(describe(first, preset: preset)) → \(ClipText.bytes(outcome.bytes))"
-                     + (first.binding ? " (\(percent(outcome.bytes)) of \(ClipText.bytes(budget)))" : " (the \(ClipText.bytes(budget)) budget is not the limit)"))
+        notes.append("attempt 1: \(describe(first, preset: preset)) → \(ClipText.bytes(outcome.bytes))" + limitText(first, bytes: outcome.bytes))
         var fitted = Fitted(plan: plan, outcome: outcome, attempts: 1, notes: notes, shortened: shortened)
         try correctOnce(&fitted, sizing: first, preset: preset, seconds: seconds, firstTook: firstTook, output: output)
         guard fitted.outcome.bytes <= budget else {
@@ -146,7 +169,10 @@ struct BudgetFitter {
         guard let duration = template.window.span(total: source.duration), duration > 0 else {
             throw .cannotFit(reason: "the input's duration is unknown, so no bitrate can be computed for the budget")
         }
-        if let sizing = sizing(duration: duration) { return (sizing, false) }
+        if let sizing = sizing(duration: duration) {
+            explainRecommendation(sizing, duration: duration, notes: &notes)
+            return (sizing, false)
+        }
         let shorter = shortenedDuration(from: duration)
         guard shorter >= min(Self.shortestClip, duration) else {
             throw .cannotFit(reason: "\(ClipText.bytes(budget)) cannot carry even \(ClipText.seconds(min(Self.shortestClip, duration))) at the minimum bitrates (\(minimumsText))")
@@ -272,6 +298,28 @@ struct BudgetFitter {
         }
         if template.audio != nil { parts.append("AAC \(ClipText.bitRate(sizing.audioBitRate))") }
         return parts.joined(separator: " + ")
+    }
+
+    /// What set the first encode's bitrates, for its note.
+    private func limitText(_ sizing: Sizing, bytes: Int64) -> String {
+        if sizing.aimed, let recommended = template.recommended {
+            let over = bytes > recommended ? "; x264 overshot it" : ""
+            return " (aimed under the recommended \(ClipText.bytes(recommended))\(over))"
+        }
+        return sizing.binding ? " (\(percent(bytes)) of \(ClipText.bytes(budget)))" : " (the \(ClipText.bytes(budget)) budget is not the limit)"
+    }
+
+    /// Says why an encode sized by comfort or the budget will be over the recommended size: the
+    /// recommendation cannot carry the window at the cap size's ladder minimum.
+    private func explainRecommendation(_ sizing: Sizing, duration: Double, notes: inout [String]) {
+        guard let recommended = template.recommended, recommended < budget, !sizing.aimed,
+              Double(sizing.videoBitRate.saturatingAdd(sizing.audioBitRate)) * duration / 8 > Double(recommended) else { return }
+        var minimum = "AAC \(ClipText.bitRate(BitrateBudget.minimumAudioBitRate(channels: template.channels)))"
+        if let cap = capSize {
+            let video = BitrateBudget.minimumVideoBitRate(longEdge: max(cap.width, cap.height), frameRate: frameRate)
+            minimum = "\(cap.width)×\(cap.height) video \(ClipText.bitRate(video))" + (template.audio == nil ? "" : " + " + minimum)
+        }
+        notes.append("over the recommended \(ClipText.bytes(recommended)): it cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimum))")
     }
 
     private func percent(_ bytes: Int64) -> String {

@@ -49,7 +49,8 @@ struct ClipPlanner {
         }
         let route = audioRoute(rules: rules, copiesVideo: copiesVideo, notes: &notes)
         let template = EncodeTemplate(container: .mp4, video: video, audio: route.encodes ? source.audio : nil,
-                                      window: window, maxLongEdge: rules.maxLongEdge, budget: rules.maxBytes)
+                                      window: window, maxLongEdge: rules.maxLongEdge, budget: rules.maxBytes,
+                                      recommended: rules.recommendedBytes)
         var light: ClipPlan?
         if copiesVideo {
             light = copyPlan(video: video, route: route, template: template)
@@ -161,7 +162,7 @@ struct ClipPlanner {
             cover = nil
         }
         var template = EncodeTemplate(container: .m4a, video: nil, audio: audio, window: window, maxLongEdge: nil,
-                                      budget: rules.maxBytes)
+                                      budget: rules.maxBytes, recommended: rules.recommendedBytes)
         template.cover = cover
         var light: ClipPlan?
         if let copyContainer, !exactCut {
@@ -210,6 +211,8 @@ struct EncodeTemplate: Sendable {
     var budget: Int64
     /// Cover art kept (its bytes come out of the budget).
     var cover: ClipSource.Cover?
+    /// The profile's recommended size, aimed under when reachable (``BudgetFitter/recommendedTotal(duration:total:)``).
+    var recommended: Int64?
 
     /// AAC sample rates FFmpeg's encoder takes.
     static let aacRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000]

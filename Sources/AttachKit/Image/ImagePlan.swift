@@ -28,6 +28,9 @@ struct ImagePlan: Sendable {
     let memoryLimited: Bool
     /// Bytes the output may take: the profile's image limit (already tightened by `--max-bytes`).
     let budget: Int64
+    /// Bytes a re-encode aims under when it can at or above the quality floor: the profile's
+    /// `recommendedBytes` (`ios`: 1 MB), when below ``budget``; `nil` when there is none.
+    let recommended: Int64?
     /// `"srgb"` when the input carries an ICC profile or is CMYK (so libvips converts its colours
     /// into sRGB while loading); `nil` when the pixels are already sRGB or greyscale.
     let exportProfile: String?
@@ -45,7 +48,9 @@ struct ImagePlan: Sendable {
         }
         self.caps = caps
         memoryLimited = caps.fit(width: width, height: height) != profileBox
-        budget = job.profile.image.maxBytes
+        let budget = job.profile.image.maxBytes
+        self.budget = budget
+        recommended = job.profile.image.recommendedBytes.flatMap { $0 < budget ? $0 : nil }
         reader = try Self.reader(for: info, path: job.inputPath)
         let sequence = info.container == .heifSequence || (info.container == .avif && frames > 1 && reader != .vips)
         let gifAllowed = ImageFormat.gif.isAllowed(by: job.profile)

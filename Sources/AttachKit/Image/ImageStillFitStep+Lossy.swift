@@ -8,24 +8,54 @@ extension ImageStillFitStep {
     /// Fits a JPEG or HEIC: a ``QualitySearch`` over the format's range at the current size; when
     /// even the floor is over budget, the picture is shrunk (``shrink(_:search:predicted:range:trail:work:)``)
     /// and searched again from the floor.
+    ///
+    /// With a recommended size (``ImagePlan/recommended``) the search first aims under it, at the
+    /// size the caps allow (never shrinking for it); when even the floor quality cannot reach it,
+    /// the note says so and the search goes on against the budget, reusing the sizes measured.
     func fitLossy(_ source: consuming VipsImage, format: ImageFormat, work: inout ImageWork) throws(PrepareError) {
         let range = LossyRange(format: format, qualityFloor: work.job.options.qualityFloor, budget: work.plan.budget)
         var pixels = try LossyPixels(source, format: format, streaming: !work.inMemory, step: name)
+        var trail = LossyTrail(limit: range.budget)
         var search = range.search()
-        var trail = LossyTrail()
+        if let recommended = work.plan.recommended {
+            let aim = LossyRange(format: format, qualityFloor: range.floor, budget: recommended)
+            var aimed = aim.search()
+            if let quality = try searchQuality(&aimed, range: aim, pixels: &pixels, trail: &trail, shrinking: false, work: &work) {
+                if let higher = trail.fallback?.quality, higher > quality {
+                    work.notes.append("quality \(quality), not \(higher), to stay under the recommended \(recommended) bytes")
+                }
+                try finishLossy(at: quality, trail: trail, budget: range.budget, work: &work)
+                return
+            }
+            let atFloor = aimed.sizes[range.floor].map { "\($0) bytes" } ?? "predicted \(aimed.floorEstimate()?.clampedInteger(in: 0...Int64.max / 2) ?? 0) bytes"
+            work.notes.append("the recommended \(recommended) bytes is out of reach at \(pixels.size.width)×\(pixels.size.height) even at quality \(range.floor) (\(atFloor)): fitted to the \(range.budget)-byte limit")
+            trail.best = trail.fallback
+            for (quality, bytes) in aimed.sizes { search.record(quality: quality, bytes: bytes) }
+        }
+        guard let quality = try searchQuality(&search, range: range, pixels: &pixels, trail: &trail, shrinking: true, work: &work) else {
+            throw .processing(step: name, reason: "the quality search ended below the floor")
+        }
+        try finishLossy(at: quality, trail: trail, budget: range.budget, work: &work)
+    }
+
+    /// Runs `search` to its answer: the quality to keep, or `nil` when even the floor is over
+    /// `range`'s budget and `shrinking` is off. With `shrinking`, the picture is shrunk and searched
+    /// again from the floor instead.
+    private func searchQuality(_ search: inout QualitySearch, range: LossyRange, pixels: inout LossyPixels, trail: inout LossyTrail,
+                               shrinking: Bool, work: inout ImageWork) throws(PrepareError) -> Int? {
         while true {
             try work.job.deadline.check(name)
             switch search.next() {
             case .encode(let quality):
-                if !search.sizes.isEmpty { try materialize(&pixels, work: &work) }
-                let bytes = try encode(&pixels, quality: quality, format: format, work: &work)
+                if pixels.encodes > 0 { try materialize(&pixels, work: &work) }
+                let bytes = try encode(&pixels, quality: quality, format: range.format, work: &work)
                 search.record(quality: quality, bytes: Int64(bytes.count))
-                trail.record(EncodedImage(bytes: bytes, format: format, width: pixels.size.width, height: pixels.size.height,
+                trail.record(EncodedImage(bytes: bytes, format: range.format, width: pixels.size.width, height: pixels.size.height,
                                           quality: quality), range: range)
             case .done(let quality):
-                try finishLossy(at: quality, trail: trail, budget: range.budget, work: &work)
-                return
+                return quality
             case .belowFloor(let predicted):
+                guard shrinking else { return nil }
                 try materialize(&pixels, work: &work)
                 try shrink(&pixels, search: search, predicted: predicted, range: range, trail: &trail, work: &work)
                 search = range.search(firstGuess: range.floor)
@@ -159,8 +189,12 @@ struct LossyRange {
 
 /// What a lossy fit has tried so far.
 private struct LossyTrail {
-    /// The highest quality that fitted.
+    /// The budget itself (a search aiming under the recommended size records against that).
+    let limit: Int64
+    /// The highest quality that fitted the search's budget.
     var best: EncodedImage?
+    /// The highest quality that fitted ``limit``.
+    var fallback: EncodedImage?
     /// Each encode, as the notes tell it ("q80 2048×1536 → 412345").
     var tries: [String] = []
     /// Whether any encode went below the ceiling or any shrink happened (the picture was re-encoded
@@ -174,6 +208,7 @@ private struct LossyTrail {
         tries.append("q\(quality) \(encoded.width)×\(encoded.height) → \(encoded.bytes.count)")
         if quality < range.ceiling { searched = true }
         if encoded.size <= range.budget, quality > (best?.quality ?? 0) { best = encoded }
+        if encoded.size <= limit, quality > (fallback?.quality ?? 0) { fallback = encoded }
     }
 }
 
@@ -184,6 +219,8 @@ private struct LossyPixels: ~Copyable {
     var shrunk: VipsImage?
     /// Whether ``original`` streams from the decoder (one encode only).
     var streaming: Bool
+    /// Encodes made so far (a streaming picture must be held in memory before its second).
+    private(set) var encodes = 0
     let format: ImageFormat
     /// The size encoded: ``shrunk``'s when there is one.
     private(set) var size: (width: Int, height: Int)
@@ -202,6 +239,7 @@ private struct LossyPixels: ~Copyable {
 
     /// Encodes ``shrunk``, or ``original`` before any shrink.
     mutating func encode(quality: Int, strip: Bool) throws(VipsError) -> [UInt8] {
+        encodes += 1
         guard let image = shrunk.take() else { return try Self.encode(original, format: format, quality: quality, strip: strip) }
         let bytes = try Self.encode(image, format: format, quality: quality, strip: strip)
         shrunk = consume image

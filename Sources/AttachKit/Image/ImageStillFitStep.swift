@@ -142,6 +142,10 @@ struct ImageStillFitStep: ImageStep {
         if let quality = encoded.quality { detail += " at quality \(quality)" }
         let share = (Double(encoded.size) / Double(budget) * 1000).rounded() / 10
         work.notes.append("\(detail): \(encoded.size) bytes (\(share) % of the \(budget)-byte budget) after \(work.attempts) encode(s)")
+        if encoded.format == .png, let recommended = work.plan.recommended, encoded.size > recommended {
+            work.notes.append("over the recommended \(recommended) bytes: " + (work.meaningfulAlpha
+                ? "PNG keeps the transparency, which JPEG cannot" : "a graphic or greyscale picture stays lossless PNG (JPEG would blur its edges)"))
+        }
         work.encoded = encoded
     }
 

@@ -1,28 +1,85 @@
+import CFFmpeg
+
 /// Reads a file's header with libavformat into a ``MediaInfo``: audio and video (streams, codecs,
 /// duration, bitrates, rotation), and, as a fallback, the images libvips cannot read.
 enum AVHeaderProbe {
     /// Fills `info` from the header of an audio or video file at `path`, read by `demuxer`.
     /// Cover art (an attached picture) does not make an audio file a video.
-    /// - Parameter streamInfo: let libavformat read packets to complete the stream parameters
-    ///   (pixel format, some bitrates); `false` reads the container header only. Default `true`.
+    /// - Parameters:
+    ///   - streamInfo: let libavformat read packets to complete the stream parameters
+    ///     (pixel format, some bitrates); `false` reads the container header only. Default `true`.
+    ///   - configuration: with `streamInfo`, first try ``readConfiguredHeader(path:demuxer:limits:into:)``
+    ///     (MP4/MOV whose every stream's codec configuration settles what decoding would tell),
+    ///     and decode only when it cannot. Default `false`.
     /// - Throws: ``FFmpegError`` when libavformat cannot read the header, or it has no audio or
     ///   video stream (``FFmpegOperation/streamInfo``).
     static func readAudioVideo(path: String, demuxer: String, limits: AVInputLimits, streamInfo: Bool = true,
-                               into info: inout MediaInfo) throws(FFmpegError) {
+                               configuration: Bool = false, into info: inout MediaInfo) throws(FFmpegError) {
+        if streamInfo, configuration, try readConfiguredHeader(path: path, demuxer: demuxer, limits: limits, into: &info) { return }
         let input = try AVInput(path: path, demuxer: demuxer, limits: limits, readStreamInfo: streamInfo)
+        try describe(input, into: &info)
+    }
+
+    /// The header-only probe (issue 14): opens the file without `avformat_find_stream_info` and,
+    /// when the container gives a duration, every picture's first sample splits into NAL units,
+    /// and every audio and video stream has samples and a codec
+    /// configuration settles what decoding its first packets would (``CodecConfiguration``),
+    /// fills `info` from the header alone: the overall bitrate as `update_stream_timings`
+    /// computes it (file bytes over the duration). Returns `false`, having filled nothing, when
+    /// any stream needs decoding.
+    /// - Throws: ``FFmpegError`` when libavformat cannot read the header.
+    static func readConfiguredHeader(path: String, demuxer: String, limits: AVInputLimits, into info: inout MediaInfo) throws(FFmpegError) -> Bool {
+        let input = try AVInput(path: path, demuxer: demuxer, limits: limits, readStreamInfo: false)
+        guard let duration = input.duration, duration > 0 else { return false }
+        var pictures: [Int: CodecConfiguration.Picture] = [:]
+        var sounds: [Int: CodecConfiguration.Sound] = [:]
+        for index in 0..<input.streamCount {
+            let stream = input.context.pointee.streams[index]!
+            let parameters = stream.pointee.codecpar.pointee
+            let attached = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+            // A stream with no sample in its index has no packet for decoding to learn from: the
+            // decoding probe leaves its facts unknown, and so must this one.
+            let indexed = avformat_index_get_entries_count(stream) > 0
+            switch parameters.codec_type {
+            case AVMEDIA_TYPE_VIDEO where !attached:
+                guard indexed, let picture = CodecConfiguration.picture(parameters), let first = avformat_index_get_entry(stream, 0),
+                      let reader = try? FileReader(path: path),
+                      CodecConfiguration.splitsIntoNALUnits(reader.read(at: first.pointee.pos, count: Int(first.pointee.size)),
+                                                            lengthSize: picture.lengthSize) else { return false }
+                pictures[index] = picture
+            case AVMEDIA_TYPE_AUDIO:
+                guard indexed, let sound = CodecConfiguration.sound(parameters) else { return false }
+                sounds[index] = sound
+            default:
+                continue
+            }
+        }
+        guard !pictures.isEmpty || !sounds.isEmpty else { return false }
+        try describe(input, pictures: pictures, sounds: sounds, into: &info)
+        info.bitRate = (Double(info.bytes) * 8 * Double(ak_time_base()) / Double(input.context.pointee.duration))
+            .clampedInteger(in: 0...Int.max, rounding: .towardZero)
+        return true
+    }
+
+    /// Fills `info` from an opened input: the first picture that is not cover art and the first
+    /// sound, with what `pictures` and `sounds` (by stream index) say in place of the pixel
+    /// format, profile, level, chroma, bit depth and channel mask the input has not decoded.
+    private static func describe(_ input: borrowing AVInput, pictures: [Int: CodecConfiguration.Picture] = [:],
+                                 sounds: [Int: CodecConfiguration.Sound] = [:], into info: inout MediaInfo) throws(FFmpegError) {
         let streams = count(input, into: &info)
         info.duration = input.duration
         info.durationIsEstimate = input.durationIsEstimate
         if let picture = streams.video.first {
+            let configured = pictures[picture.index]
             info.kind = .video
             info.codec = picture.codec
             info.width = picture.width
             info.height = picture.height
-            info.pixelFormat = picture.pixelFormat
-            info.bitDepth = picture.bitDepth
-            info.profile = picture.profile
-            info.level = picture.level
-            info.chroma = picture.chroma
+            info.pixelFormat = configured?.pixelFormat ?? picture.pixelFormat
+            info.bitDepth = configured?.bitDepth ?? picture.bitDepth
+            info.profile = configured?.profile ?? picture.profile
+            info.level = configured.map { $0.level } ?? picture.level
+            info.chroma = configured?.chroma ?? picture.chroma
             info.codecTag = input.codecTag(of: picture.index)
             info.frames = picture.frameCount
             info.frameRate = picture.frameRate
@@ -35,7 +92,7 @@ enum AVHeaderProbe {
                 info.audioBitRate = sound.bitRate
                 info.sampleRate = sound.sampleRate
                 info.channels = sound.channels
-                info.channelLayout = ChannelLayout.name(mask: sound.channelMask, channels: sound.channels)
+                info.channelLayout = ChannelLayout.name(mask: sounds[sound.index]?.channelMask ?? sound.channelMask, channels: sound.channels)
             }
         } else if let sound = streams.audio.first {
             info.kind = .audio
@@ -45,7 +102,7 @@ enum AVHeaderProbe {
             info.audioBitRate = sound.bitRate
             info.sampleRate = sound.sampleRate
             info.channels = sound.channels
-            info.channelLayout = ChannelLayout.name(mask: sound.channelMask, channels: sound.channels)
+            info.channelLayout = ChannelLayout.name(mask: sounds[sound.index]?.channelMask ?? sound.channelMask, channels: sound.channels)
             info.bitDepth = sound.bitDepth
         } else {
             throw FFmpegError(operation: .streamInfo, message: "no audio or video stream")

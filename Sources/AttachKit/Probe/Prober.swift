@@ -14,10 +14,19 @@ public struct ProbeLimits: Sendable, Equatable {
     /// outputs, whose headers it just wrote. Default `false`.
     public var headerOnly: Bool
 
-    public init(probeBytes: Int = 5_000_000, analyzeSeconds: Double = 5, headerOnly: Bool = false) {
+    /// Fill an MP4/MOV's pixel format, profile, level, chroma, bit depth and channel layout from
+    /// the codec configuration its header carries (`avcC`, `hvcC`, AAC-LC's `esds`) instead of
+    /// decoding its first packets (``CodecConfiguration``); files whose header does not settle
+    /// them are decoded as before. Default `true`; `false` always decodes (the reference the
+    /// header-only answers are tested against).
+    public var readsCodecConfiguration: Bool
+
+    public init(probeBytes: Int = 5_000_000, analyzeSeconds: Double = 5, headerOnly: Bool = false,
+                readsCodecConfiguration: Bool = true) {
         self.probeBytes = probeBytes
         self.analyzeSeconds = analyzeSeconds
         self.headerOnly = headerOnly
+        self.readsCodecConfiguration = readsCodecConfiguration
     }
 
     var avInput: AVInputLimits {
@@ -140,7 +149,8 @@ public struct Prober: Sendable {
         do {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
-                                             streamInfo: !(limits.headerOnly && info.container.isISOBaseMedia), into: &info)
+                                             streamInfo: !(limits.headerOnly && info.container.isISOBaseMedia),
+                                             configuration: limits.readsCodecConfiguration && info.container.isISOBaseMedia, into: &info)
         } catch {
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
         }

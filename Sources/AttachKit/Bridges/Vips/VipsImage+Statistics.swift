@@ -39,6 +39,32 @@ extension VipsImage {
         return try alpha.minimum() < opaque
     }
 
+    /// Distinct pixel values among at most `samples` pixels read on an even grid (nearest
+    /// neighbour: sampling invents no colour, unlike a resize), all bands of each pixel together
+    /// (at most 4). 8-bit images only; a lazy image is computed into memory first
+    /// (`vips_image_get_data`), so call it on pixels already in memory.
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/decode`` when the pixels cannot be had or are
+    ///   not 8-bit.
+    func distinctColours(samples: Int) throws(VipsError) -> (distinct: Int, sampled: Int) {
+        guard isEightBit, bands <= 4 else { throw VipsError(operation: .decode, message: "not 8-bit pixels of at most 4 bands") }
+        guard let data = vips_image_get_data(pointer) else { throw VipsError.take(operation: .decode) }
+        let (w, h, b) = (width, height, bands)
+        let step = max(1, Int((Double(w) * Double(h) / Double(max(1, samples))).squareRoot().rounded(.up)))
+        let bytes = data.assumingMemoryBound(to: UInt8.self)
+        var seen = Set<UInt32>(minimumCapacity: min(samples, 1 << 16))
+        var sampled = 0
+        for y in stride(from: step / 2, to: h, by: step) {
+            let row = bytes + y * w * b
+            for x in stride(from: step / 2, to: w, by: step) {
+                var key: UInt32 = 0
+                for band in 0..<b { key = key << 8 | UInt32(row[x * b + band]) }
+                seen.insert(key)
+                sampled += 1
+            }
+        }
+        return (seen.count, sampled)
+    }
+
     /// Mean squared error against `other`, over every band of every pixel; both must have the same
     /// size and band count (8-bit values, so the result is on the 0...255² scale).
     /// - Throws: ``VipsError`` tagged ``VipsOperation/compare``.
