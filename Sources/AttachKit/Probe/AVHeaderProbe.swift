@@ -88,7 +88,7 @@ enum AVHeaderProbe {
             if let sound = streams.audio.first {
                 info.audioCodec = sound.codec
                 info.audioCodecTag = input.codecTag(of: sound.index)
-                info.audioProfile = sound.profile
+                info.audioProfile = sounds[sound.index]?.profile ?? sound.profile
                 info.audioBitRate = sound.bitRate
                 info.sampleRate = sound.sampleRate
                 info.channels = sound.channels
@@ -98,7 +98,7 @@ enum AVHeaderProbe {
             info.kind = .audio
             info.codec = sound.codec
             info.codecTag = input.codecTag(of: sound.index)
-            info.audioProfile = sound.profile
+            info.audioProfile = sounds[sound.index]?.profile ?? sound.profile
             info.audioBitRate = sound.bitRate
             info.sampleRate = sound.sampleRate
             info.channels = sound.channels

@@ -35,6 +35,8 @@ enum CodecConfiguration {
     /// A sound stream's decoder-side facts: the native channel mask the AAC decoder sets.
     struct Sound: Equatable {
         let channelMask: UInt64
+        /// The AAC profile decoding reports (libavcodec's number): AAC-LC, the only one read here.
+        var profile: Int { CodecProfile.aacLow }
     }
 
     static func picture(_ parameters: AVCodecParameters) -> Picture? {
