@@ -51,7 +51,7 @@ struct ValidationRuleTests {
         let info = Self.image(.webp, .webp, 800, 600, alpha: true)
         let diagnostics = Validator(profile: .ios).diagnostics(for: info, fileExtension: "webp")
         #expect(diagnostics.first?.code == .unsupportedType)
-        #expect(diagnostics.first?.fix == "convert WEBP→PNG")
+        #expect(diagnostics.first?.fix == "convert WEBP→PNG (JPEG if its alpha channel is fully opaque)")
         #expect(diagnostics.first?.code.iosErrorCode == 101)
         #expect(Self.codes(info, "webp", .apple) == ["unsupported-type"])
     }

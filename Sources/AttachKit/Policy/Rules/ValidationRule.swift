@@ -14,10 +14,17 @@ protocol ValidationRule: Sendable {
 
 /// Sentences used in the `fix` of diagnostics, so every rule proposes cures the same way.
 enum Fix {
-    /// The format an image is converted to: PNG when it has alpha (transparency survives), else JPEG.
+    /// The format `prepare` converts an image to, as ``ImageFormatStep`` decides it, said from the
+    /// header: GIF for an animation; PNG for a greyscale TIFF or BMP (line art); for a picture with
+    /// an alpha channel, PNG unless that channel is fully opaque, which only decoding tells (then
+    /// JPEG); else JPEG.
     static func imageTarget(_ info: MediaInfo) -> String {
         if info.isAnimated { return "GIF" }
-        return info.hasAlpha == true ? "PNG" : "JPEG"
+        let alpha = info.hasAlpha == true
+        if let bands = info.bands, bands - (alpha ? 1 : 0) == 1, ImageFormatStep.losslessSources.contains(info.container) {
+            return "PNG"
+        }
+        return alpha ? "PNG (JPEG if its alpha channel is fully opaque)" : "JPEG"
     }
 
     static func convertImage(_ info: MediaInfo) -> String {
