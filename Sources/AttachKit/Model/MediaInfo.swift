@@ -35,6 +35,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var level: Int?
     /// The video's chroma subsampling (`"4:2:0"`, `"4:2:2"`, `"4:4:4"`, `"4:0:0"`), from its pixel format.
     public var chroma: String?
+    /// The video's high dynamic range (PQ, HLG, Dolby Vision) and its metadata; `nil` for SDR.
+    public var hdr: HDRInfo?
     /// The first sound stream's channel layout, as FFmpeg names it (`"stereo"`, `"5.1(side)"`), or
     /// `"N channels"` when the file gives no layout.
     public var channelLayout: String?

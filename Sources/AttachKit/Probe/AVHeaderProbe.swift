@@ -23,6 +23,7 @@ enum AVHeaderProbe {
             info.profile = picture.profile
             info.level = picture.level
             info.chroma = picture.chroma
+            info.hdr = input.hdr(of: picture.index)
             info.frames = picture.frameCount
             info.frameRate = picture.frameRate
             info.rotation = picture.rotation
