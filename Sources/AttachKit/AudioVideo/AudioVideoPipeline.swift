@@ -80,7 +80,7 @@ struct AudioVideoPipeline: MediaPipeline {
     }
 
     /// The result of writing `plan`; `hdr` (the input's dynamic range) adds the note saying what
-    /// happened to it (``ToneMapper/note(_:reencoded:)``).
+    /// happened to it (``ToneMapper/note(_:toneMapped:)``).
     private func result(plan: ClipPlan, outcome: ClipOutcome, source: ClipSource, attempts: Int, notes: [String],
                         shortened: Bool, hdr: HDRInfo?) -> PipelineResult {
         var result = PipelineResult(container: plan.container.container, kind: plan.container.kind)
@@ -107,7 +107,7 @@ struct AudioVideoPipeline: MediaPipeline {
             result.trimDuration = outcome.duration
         }
         result.notes = notes
-        if let video = plan.video, let note = ToneMapper.note(hdr, reencoded: video.encode != nil) { result.notes.append(note) }
+        if let video = plan.video, let note = ToneMapper.note(hdr, toneMapped: video.encode != nil) { result.notes.append(note) }
         return result
     }
 }

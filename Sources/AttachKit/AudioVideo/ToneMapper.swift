@@ -47,11 +47,11 @@ struct ToneMapper: ~Copyable {
         self.height = height
     }
 
-    /// What happened to the dynamic range of an HDR picture (`nil` for SDR): "HDR (PQ) kept (stream
-    /// copy)", or, when it was re-encoded, "HDR (HLG) tone-mapped to SDR BT.709 (mobius)".
-    static func note(_ hdr: HDRInfo?, reencoded: Bool) -> String? {
+    /// What happened to the dynamic range of an HDR picture (`nil` for SDR): "HDR (PQ) kept" (a
+    /// passthrough or stream copy), or "HDR (HLG) tone-mapped to SDR BT.709 (mobius)".
+    static func note(_ hdr: HDRInfo?, toneMapped: Bool) -> String? {
         guard let hdr else { return nil }
-        return reencoded ? "HDR (\(hdr.summary)) tone-mapped to SDR BT.709 (\(curve))" : "HDR (\(hdr.summary)) kept (stream copy)"
+        return toneMapped ? "HDR (\(hdr.summary)) tone-mapped to SDR BT.709 (\(curve))" : "HDR (\(hdr.summary)) kept"
     }
 
     /// Tone-maps `source` into `target` (resized to ``width`` × ``height``, tagged ``output``).
