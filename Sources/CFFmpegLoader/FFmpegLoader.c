@@ -1,8 +1,9 @@
 // FFmpeg on first use: AttachKit does not link FFmpeg. Each FFmpeg function it calls (the list in
 // FFmpegFunctions.h) is defined here under FFmpeg's own name, with FFmpeg's own prototype (the
 // header's declaration makes the compiler check it), and forwards through a table of function
-// pointers (typed `__typeof__(function) *`) that ak_ffmpeg_load() fills with dlsym. The
-// forwarders are hidden, so the libraries FFmpeg loads never bind to them.
+// pointers (typed `__typeof__(function) *`) that ak_ffmpeg_load() fills with dlsym (and
+// ak_ffmpeg_load_filters() for libavfilter's). The forwarders are hidden, so the libraries FFmpeg
+// loads never bind to them.
 #define _GNU_SOURCE 1 // PATH_MAX
 #include <dlfcn.h>
 #include <limits.h>
