@@ -451,6 +451,8 @@ wr('pe_executable.exe', b'MZ' + bytes(58) + struct.pack('<I', 64) + b'PE\0\0' + 
 wr('macho_executable.bin', struct.pack('<IIIIIII', 0xFEEDFACF, 0x01000007, 3, 2, 0, 0, 0) + bytes(200))
 rnd = random.Random(18)
 wr('random_bytes.bin', bytes(rnd.getrandbits(8) for _ in range(8192)))
+PY
+
 # --- issue 18: nothing to show ---
 # Files a notification could not show although their layout is sound: no samples at all (fragmented
 # MP4 init segments, an AIFF whose SSND holds no sound, a WAV whose data chunk is empty), encrypted
@@ -698,6 +700,34 @@ audio/ogg_opus_51_0.5s.opus	audio	valid	5.1 Opus (mapping family 1): prepare dow
 images/tiff_3pages_160x90.tif	image	valid	3-page TIFF: prepare keeps the first page and says so
 images/webp_animated_15fps_160x90.webp	image	valid	animated WebP, 30 frames at 15 fps (66/67 ms delays, 2.00 s): the GIF lasts 2.00 s
 EOF13
+
+# --- issue 13: HDR ----------------------------------------------------------------------------
+# One SDR picture (320x180, 1 s, 25 fps, BT.709) and the same picture put into HDR with zscale
+# (SDR white at 100 cd/m2, npl=100), so a tone-mapped poster frame or transcode can be held
+# against the original: HDR10 (PQ, BT.2020, HEVC Main 10, mastering display and content light
+# level SEI from x265), HLG (HEVC Main 10; both play on iOS and are copied), and VP9 Profile 2 PQ
+# in WebM (iOS does not play it: transcoded to H.264, tone-mapped to SDR BT.709).
+echo "generate.sh: issue 13 HDR" >&2
+HSRC="$(vsrc 320 180 25 1)"
+TO_HDR='zscale=tin=bt709:min=bt709:pin=bt709:rin=tv:m=2020_ncl:p=2020:r=tv:npl=100'
+X265HDR="pools=1:frame-threads=1:wpp=0:log-level=error:colorprim=bt2020:colormatrix=bt2020nc:repeat-headers=1"
+ff -f lavfi -i "$HSRC" "${X264[@]}" -crf 18 -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv \
+   -movflags +faststart "${BX[@]}" "$V/mp4_h264_sdr_original_320x180_1s.mp4"
+ff -f lavfi -i "$HSRC" -vf "$TO_HDR:t=smpte2084,format=yuv420p10le" -c:v libx265 -preset fast -tag:v hvc1 -pix_fmt yuv420p10le -crf 18 \
+   -x265-params "$X265HDR:transfer=smpte2084:hdr10=1:master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1):max-cll=1000,400" \
+   -color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc -color_range tv -movflags +faststart "${BX[@]}" "$V/mp4_hevc_main10_hdr10_pq_320x180_1s.mp4"
+ff -f lavfi -i "$HSRC" -vf "$TO_HDR:t=arib-std-b67,format=yuv420p10le" -c:v libx265 -preset fast -tag:v hvc1 -pix_fmt yuv420p10le -crf 18 \
+   -x265-params "$X265HDR:transfer=arib-std-b67" \
+   -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -color_range tv -movflags +faststart "${BX[@]}" "$V/mp4_hevc_main10_hlg_320x180_1s.mp4"
+ff -f lavfi -i "$HSRC" -vf "$TO_HDR:t=smpte2084,format=yuv420p10le" -c:v libvpx-vp9 -profile:v 2 -pix_fmt yuv420p10le -crf 24 -b:v 0 \
+   -deadline good -cpu-used 4 -row-mt 0 -color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc -color_range tv \
+   "${BX[@]}" "$V/webm_vp9_profile2_pq_320x180_1s.webm"
+cat >> "$TMP/spec.tsv" <<'EOFHDR'
+video/mp4_h264_sdr_original_320x180_1s.mp4	video	valid	issue 13 HDR: the SDR original (BT.709) the three HDR clips are made from, for brightness and SSIM comparisons
+video/mp4_hevc_main10_hdr10_pq_320x180_1s.mp4	video	valid	issue 13 HDR: HDR10 (PQ, BT.2020, mastering display and MaxCLL 1000 SEI), HEVC Main 10: plays, copied with its tags
+video/mp4_hevc_main10_hlg_320x180_1s.mp4	video	valid	issue 13 HDR: HLG (BT.2020), HEVC Main 10: plays, copied with its tags
+video/webm_vp9_profile2_pq_320x180_1s.webm	video	valid	issue 13 HDR: VP9 Profile 2 PQ (BT.2020) in WebM: transcoded to H.264, tone-mapped to SDR BT.709
+EOFHDR
 
 # Every file written must be listed, and every listed file must exist.
 ( cd "$OUT" && find . -type f | sed 's|^\./||' | sort ) > "$TMP/written.txt"

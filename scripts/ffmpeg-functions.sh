@@ -3,7 +3,7 @@
 # AttachKit calls (AttachKit loads FFmpeg with dlopen; see "How FFmpeg is loaded" in README.md).
 #   scripts/ffmpeg-functions.sh [BUILD_DIR]     (default .build/debug, built with --build-tests)
 # The list is every symbol the built objects (library, CLI, tests, benchmarks) leave undefined that
-# one of FFmpeg's five libraries exports, each with its prototype as the FFmpeg headers AttachKit
+# one of FFmpeg's six libraries exports, each with its prototype as the FFmpeg headers AttachKit
 # compiles against declare it (clang's AST), tagged with the library that exports it. A function
 # used in Swift but missing from the list fails the link ("undefined reference to `av_...'"): the
 # objects are compiled by then, so run this script and build again. Variadic functions, function
@@ -16,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # What each library exports: "name LIBRARY kind".
-for pc in libavutil libswresample libswscale libavcodec libavformat; do
+for pc in libavutil libswresample libswscale libavcodec libavformat libavfilter; do
   tag=$(echo "${pc#lib}" | tr a-z A-Z)
   nm -D --defined-only "$(pkg-config --variable=libdir "$pc")/$pc.so" |
     awk -v tag="AK_$tag" 'NF == 3 && $2 != "A" { sub(/@.*/, "", $3); print $3, tag, $2 }'
@@ -37,7 +37,7 @@ clang -fsyntax-only -Xclang -ast-dump=json "$work/headers.c" >"$work/ast.json"
 python3 - "$work/used" "$work/ast.json" "$out" <<'PY'
 import json, sys
 used_path, ast_path, out_path = sys.argv[1:]
-order = ["AK_AVUTIL", "AK_SWRESAMPLE", "AK_SWSCALE", "AK_AVCODEC", "AK_AVFORMAT"]
+order = ["AK_AVUTIL", "AK_SWRESAMPLE", "AK_SWSCALE", "AK_AVCODEC", "AK_AVFORMAT", "AK_AVFILTER"]
 used = {}
 for line in open(used_path):
     name, library, _ = line.split()

@@ -13,8 +13,13 @@
 #include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/audio_fifo.h>
+#include <libavutil/dovi_meta.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 /// AVERROR(e): FFmpeg's negative error code for a POSIX errno.
 static inline int ak_averror(int posix_errno) { return AVERROR(posix_errno); }

@@ -80,6 +80,16 @@
     F(AK_AVFORMAT, int, avformat_seek_file, (AVFormatContext *s, int stream_index, int64_t min_ts, int64_t ts, int64_t max_ts, int flags), (s, stream_index, min_ts, ts, max_ts, flags)) \
     F(AK_AVFORMAT, int, avformat_write_header, (AVFormatContext *s, AVDictionary **options), (s, options)) \
     F(AK_AVFORMAT, int, avio_closep, (AVIOContext **s), (s)) \
-    F(AK_AVFORMAT, int, avio_open2, (AVIOContext **s, const char *url, int flags, const AVIOInterruptCB *int_cb, AVDictionary **options), (s, url, flags, int_cb, options))
+    F(AK_AVFORMAT, int, avio_open2, (AVIOContext **s, const char *url, int flags, const AVIOInterruptCB *int_cb, AVDictionary **options), (s, url, flags, int_cb, options)) \
+    F(AK_AVFILTER, int, av_buffersink_get_frame, (AVFilterContext *ctx, AVFrame *frame), (ctx, frame)) \
+    F(AK_AVFILTER, int, av_buffersrc_add_frame_flags, (AVFilterContext *buffer_src, AVFrame *frame, int flags), (buffer_src, frame, flags)) \
+    F(AK_AVFILTER, const AVFilter *, avfilter_get_by_name, (const char *name), (name)) \
+    F(AK_AVFILTER, AVFilterGraph *, avfilter_graph_alloc, (void), ()) \
+    F(AK_AVFILTER, int, avfilter_graph_config, (AVFilterGraph *graphctx, void *log_ctx), (graphctx, log_ctx)) \
+    F(AK_AVFILTER, int, avfilter_graph_create_filter, (AVFilterContext **filt_ctx, const AVFilter *filt, const char *name, const char *args, void *opaque, AVFilterGraph *graph_ctx), (filt_ctx, filt, name, args, opaque, graph_ctx)) \
+    V(AK_AVFILTER, avfilter_graph_free, (AVFilterGraph **graph), (graph)) \
+    F(AK_AVFILTER, int, avfilter_graph_parse_ptr, (AVFilterGraph *graph, const char *filters, AVFilterInOut **inputs, AVFilterInOut **outputs, void *log_ctx), (graph, filters, inputs, outputs, log_ctx)) \
+    F(AK_AVFILTER, AVFilterInOut *, avfilter_inout_alloc, (void), ()) \
+    V(AK_AVFILTER, avfilter_inout_free, (AVFilterInOut **inout), (inout))
 
 #endif

@@ -27,7 +27,8 @@ struct AudioVideoPipeline: MediaPipeline {
             attempts += 1
             if outcome.bytes <= strategy.template.budget {
                 notes.append(copyNote(light, outcome: outcome))
-                return result(plan: light, outcome: outcome, source: source, attempts: attempts, notes: notes, shortened: false)
+                return result(plan: light, outcome: outcome, source: source, attempts: attempts, notes: notes, shortened: false,
+                              hdr: job.info.hdr)
             }
             notes.append("the stream copy is \(ClipText.bytes(outcome.bytes)), over the \(ClipText.bytes(strategy.template.budget)) budget: re-encoding")
         }
@@ -47,7 +48,7 @@ struct AudioVideoPipeline: MediaPipeline {
         let fitted = try fitter.run(into: output)
         notes += fitted.notes
         return result(plan: fitted.plan, outcome: fitted.outcome, source: source, attempts: attempts + fitted.attempts,
-                      notes: notes, shortened: fitted.shortened)
+                      notes: notes, shortened: fitted.shortened, hdr: job.info.hdr)
     }
 
     /// An input that passes validation is still rewritten rather than copied when `--start` asks
@@ -78,8 +79,10 @@ struct AudioVideoPipeline: MediaPipeline {
         return text
     }
 
+    /// The result of writing `plan`; `hdr` (the input's dynamic range) adds the note saying what
+    /// happened to it (``ToneMapper/note(_:toneMapped:)``).
     private func result(plan: ClipPlan, outcome: ClipOutcome, source: ClipSource, attempts: Int, notes: [String],
-                        shortened: Bool) -> PipelineResult {
+                        shortened: Bool, hdr: HDRInfo?) -> PipelineResult {
         var result = PipelineResult(container: plan.container.container, kind: plan.container.kind)
         var actions: [PrepareAction] = []
         if plan.window.cuts || shortened { actions.append(.trimmed) }
@@ -104,6 +107,7 @@ struct AudioVideoPipeline: MediaPipeline {
             result.trimDuration = outcome.duration
         }
         result.notes = notes
+        if let video = plan.video, let note = ToneMapper.note(hdr, toneMapped: video.encode != nil) { result.notes.append(note) }
         return result
     }
 }

@@ -77,7 +77,8 @@ struct ClipPlanner {
     /// The picture's verdict: its codec, with the profile, chroma and bit depth the probe read
     /// from the same (first) video stream.
     private func playability(of video: ClipSource.Video) -> Playability.Video {
-        Playability.video(codec: video.codec, profile: job.info.profile, chroma: job.info.chroma, bitDepth: job.info.bitDepth)
+        Playability.video(codec: video.codec, profile: job.info.profile, chroma: job.info.chroma, bitDepth: job.info.bitDepth,
+                          hdr: job.info.hdr)
     }
 
     /// Notes the downmix an AAC encode makes (stereo at most, ``EncodeTemplate/channels``): in the

@@ -13,6 +13,9 @@ final class VideoEncodeStage: ClipStage {
     private let timeline: ClipTimeline
     private var decoder: AVDecoder
     private var scaler: AVScaler
+    /// HDR frames are tone-mapped to SDR BT.709 at the output size before the scaler.
+    private var toneMapper: ToneMapper
+    private let mapped: AVFrameBuffer
     private var encoder: AVEncoder
     private let decoded: AVFrameBuffer
     private let scaled: AVFrameBuffer
@@ -44,12 +47,16 @@ final class VideoEncodeStage: ClipStage {
         // Clamped: the frame rate is 1...240 fps (``AVInput/frameRate(of:)``), so 2...480 frames.
         settings.gopSize = (2 / frameDuration).clampedInteger(in: 1...480)
         // The source's colours, tagged explicitly, in limited range: the scaler converts no matrix.
-        settings.colour = input.colour(of: plan.index).encodedOutput(height: info.height)
+        // HDR (PQ, HLG) is tone-mapped to SDR BT.709 first (``ToneMapper``), and tagged so.
+        let hdr = input.hdr(of: plan.index)
+        settings.colour = hdr == nil ? input.colour(of: plan.index).encodedOutput(height: info.height) : ToneMapper.output
+        toneMapper = try ToneMapper(hdr: hdr, width: encode.width, height: encode.height)
         do {
             scaler = try AVScaler(width: encode.width, height: encode.height, format: settings.pixelFormat, colour: settings.colour)
             encoder = try AVEncoder(video: settings, globalHeader: globalHeader)
             decoded = try AVFrameBuffer()
             scaled = try AVFrameBuffer()
+            mapped = try AVFrameBuffer()
             packet = try AVPacketBuffer()
         } catch {
             throw ClipErrors.processing("opening the H.264 encoder", error)
@@ -118,7 +125,11 @@ final class VideoEncodeStage: ClipStage {
         if decoded.hasDecodeErrors { throw ClipErrors.concealed(stream: inputIndex, codec: codecName, at: time) }
         let base = timeline.base ?? timeline.start
         do {
-            try scaler.scale(decoded, into: scaled)
+            if try toneMapper.map(decoded, into: mapped) {
+                try scaler.scale(mapped, into: scaled)
+            } else {
+                try scaler.scale(decoded, into: scaled)
+            }
         } catch {
             throw ClipErrors.processing("scaling video", error)
         }

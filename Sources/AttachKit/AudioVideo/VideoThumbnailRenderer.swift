@@ -4,7 +4,7 @@
 /// shorter than 2 s), found by a keyframe seek backward and decoding forward, converted to RGB,
 /// turned upright per the track's rotation, cropped to ``ThumbnailRequest/clip`` and scaled to
 /// ``ThumbnailRequest/size`` (long edge, never upscaled). The real time of the frame shown is
-/// reported. Sound files: their attached picture (cover art), same crop and scale; without one,
+/// reported; an HDR picture (PQ, HLG) is tone-mapped to SDR BT.709 (``ToneMapper``). Sound files: their attached picture (cover art), same crop and scale; without one,
 /// ``PrepareError/unsupported(reason:)``.
 struct VideoThumbnailRenderer: ThumbnailRendering {
     func render(path: String, info: MediaInfo, request: ThumbnailRequest, limits: SafetyLimits,
@@ -33,7 +33,7 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
         }
         try deadline.check("rendering the thumbnail")
         let picture = try PosterPicture.image(of: frame, sampleAspect: located.sampleAspect, rotation: located.rotation,
-                                              clip: request.clip, longEdge: request.size)
+                                              clip: request.clip, longEdge: request.size, hdr: located.hdr)
         let jpeg: [UInt8]
         do {
             jpeg = try picture.jpegData(quality: request.quality)
@@ -49,6 +49,8 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
         var kind: Kind
         var sampleAspect: Double
         var rotation: Int
+        /// The picture stream's dynamic range (cover art is SDR).
+        var hdr: HDRInfo?
     }
 
     /// The movie's first picture stream, else the first cover art.
@@ -58,10 +60,11 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
             let streams = input.streams
             if let video = streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) {
                 let sar = input.sampleAspectRatio(of: video.index)
-                return Located(kind: .picture(video.index), sampleAspect: sar.value, rotation: video.rotation)
+                return Located(kind: .picture(video.index), sampleAspect: sar.value, rotation: video.rotation,
+                               hdr: input.hdr(of: video.index))
             }
             if let cover = streams.first(where: \.isAttachedPicture) {
-                return Located(kind: .cover(cover.index), sampleAspect: 1, rotation: 0)
+                return Located(kind: .cover(cover.index), sampleAspect: 1, rotation: 0, hdr: nil)
             }
         } catch {
             throw .corrupt(reason: "libavformat cannot read the input: \(error.message)")

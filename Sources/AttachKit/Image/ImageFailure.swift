@@ -30,7 +30,7 @@ enum ImageFailure {
             return .corrupt(reason: "the image does not decode: \(error.message)")
         case .seek, .attachedPicture, .options, .packetAlloc, .frameAlloc, .audioFIFO, .findEncoder, .openEncoder, .encode,
              .openMuxer, .openOutput, .addStream, .writeHeader, .writePacket, .writeTrailer, .closeOutput, .openResampler,
-             .resample, .openScaler, .scale:
+             .resample, .openScaler, .scale, .openFilter, .filter:
             return .processing(step: step, reason: error.description)
         }
     }

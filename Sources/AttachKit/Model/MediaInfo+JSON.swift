@@ -30,6 +30,13 @@ extension MediaInfo {
         o.set("profile", profileName)
         o.set("level", level)
         o.set("chroma", chroma)
+        if let hdr {
+            o.set("hdr", hdr.format.rawValue)
+            o.set("dolbyVision", hdr.dolbyVision)
+            o.set("masteringLuminance", hdr.masteringLuminance.map { JSONValue.array([.number($0.lowerBound), .number($0.upperBound)]) })
+            o.set("maxCLL", hdr.maxCLL)
+            o.set("maxFALL", hdr.maxFALL)
+        }
         o.set("bands", bands)
         o.set("iccProfile", hasICCProfile)
         o.set("interlaced", interlaced)

@@ -42,6 +42,8 @@ public struct MediaInfo: Sendable, Equatable {
     var audioCodecTag: String?
     /// The main sound stream's codec profile, as libavcodec numbers it (AAC: ``CodecProfile/aacLow``...).
     var audioProfile: Int?
+    /// The video's high dynamic range (PQ, HLG, Dolby Vision) and its metadata; `nil` for SDR.
+    public var hdr: HDRInfo?
     /// The first sound stream's channel layout, as FFmpeg names it (`"stereo"`, `"5.1(side)"`), or
     /// `"N channels"` when the file gives no layout.
     public var channelLayout: String?

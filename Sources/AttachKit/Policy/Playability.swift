@@ -54,12 +54,19 @@ enum Playability {
     /// The verdict for the video stream of `info` (`nil` when it is not a video).
     static func video(_ info: MediaInfo) -> Video? {
         guard info.kind == .video, let codec = info.codec else { return nil }
-        return video(codec: codec, profile: info.profile, chroma: info.chroma, bitDepth: info.bitDepth)
+        return video(codec: codec, profile: info.profile, chroma: info.chroma, bitDepth: info.bitDepth, hdr: info.hdr)
     }
 
     /// The verdict for a video stream of `codec` with this profile (libavcodec's number), chroma
-    /// subsampling and bit depth; unknown facts (`nil`) are not held against it.
-    static func video(codec: Codec, profile: Int?, chroma: String?, bitDepth: Int?) -> Video {
+    /// subsampling, bit depth and dynamic range; unknown facts (`nil`) are not held against it.
+    /// PQ and HLG play wherever the codec variant does ([HLS] §1 Video lists HDR10, HLG and Dolby
+    /// Vision 8.1/8.4 over HEVC Main 10, the latter two on their HDR10/HLG base layer); Dolby Vision
+    /// with no compatible base layer (profile 5) shows right only under its own `dvh1` sample entry
+    /// and with Dolby's reshaping, not as the `hvc1` HEVC AttachKit writes (``HDRInfo``).
+    static func video(codec: Codec, profile: Int?, chroma: String?, bitDepth: Int?, hdr: HDRInfo? = nil) -> Video {
+        if let hdr, hdr.format == .dolbyVision {
+            return .unsupportedVariant("\(hdr.summary): no HDR10, HLG or SDR base layer (shown with wrong colours as HEVC)")
+        }
         switch codec {
         case .h264: return h264(profile: profile, chroma: chroma, bitDepth: bitDepth)
         case .hevc: return hevc(profile: profile, chroma: chroma, bitDepth: bitDepth)

@@ -69,6 +69,7 @@ public struct Preparer: Sendable {
            try pipeline.passthroughBlocker(job) == nil {
             do { try output.copy(from: input.path) } catch { throw .output(error) }
             report.actions = [errors.isEmpty ? .passthrough : .renamed]
+            report.notes = ToneMapper.note(info.hdr, toneMapped: false).map { [$0] } ?? []
             produced = (info.container, info.kind)
             copied = true
         } else {
@@ -130,6 +131,7 @@ public struct Preparer: Sendable {
                 let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger)
                 try output.write(rendered.jpeg)
                 report.thumbnail = try output.commit(named: PathResolver.fileName(path))
+                if let note = ToneMapper.note(info.hdr, toneMapped: true) { report.notes.append("thumbnail: " + note) }
             } catch {
                 throw .output(error)
             }

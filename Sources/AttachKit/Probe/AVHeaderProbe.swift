@@ -81,6 +81,7 @@ enum AVHeaderProbe {
             info.level = configured.map { $0.level } ?? picture.level
             info.chroma = configured?.chroma ?? picture.chroma
             info.codecTag = input.codecTag(of: picture.index)
+            info.hdr = input.hdr(of: picture.index)
             info.frames = picture.frameCount
             info.frameRate = picture.frameRate
             info.rotation = picture.rotation

@@ -24,6 +24,19 @@ enum FFmpegLibrary {
         FFmpegRuntime.start()
         return nil
     }()
+
+    /// ``require()``, then libavfilter, opened apart the first time a filter graph is built
+    /// (``AVVideoFilter``): it maps many libraries of its own, which work without a graph never needs.
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/loadLibrary``, as ``require()`` (naming
+    ///   libavfilter and Debian's `libavfilter8` when that is what failed).
+    static func requireFilters() throws(FFmpegError) {
+        try require()
+        if let filterFailure { throw filterFailure }
+    }
+
+    private static let filterFailure: FFmpegError? = ak_ffmpeg_load_filters().map {
+        FFmpegError(operation: .loadLibrary, message: String(cString: $0))
+    }
 }
 
 extension FFmpegLibrary {

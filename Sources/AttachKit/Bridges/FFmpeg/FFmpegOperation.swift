@@ -60,4 +60,9 @@ enum FFmpegOperation: String, Sendable, Equatable, CaseIterable {
     case openScaler = "scaler"
     /// `sws_scale_frame` (and the context and buffers it needs).
     case scale
+    /// Building a libavfilter graph (`avfilter_graph_parse_ptr`, `avfilter_graph_config`): a filter
+    /// missing from this FFmpeg, or one that refuses the frames' size or format.
+    case openFilter = "filter graph"
+    /// `av_buffersrc_add_frame_flags` / `av_buffersink_get_frame`: filtering a frame failed.
+    case filter
 }
