@@ -15,43 +15,45 @@ struct PacedEncode {
     let source: ClipSource
     let work: TranscodeWork
     let model: SpeedModel
+    /// The watch's rule for each encode (0 = the first). Default ``EncodePace/Rule()`` for all.
+    var paceRule: @Sendable (_ attempt: Int) -> EncodePace.Rule = { _ in EncodePace.Rule() }
 
-    /// Writes `plan` into `path`.
+    /// Writes `plan` into `path` (`attempt` counts the restarts so far).
     /// - Returns: the plan written (its preset may be faster than asked) and what it produced.
     /// - Throws: what ``ClipWriter`` throws; ``PrepareError/deadlineExceeded(step:budget:)`` when
     ///   the projection overruns and no faster preset can make it.
-    func write(_ plan: ClipPlan, to path: String, notes: inout [String]) throws(PrepareError) -> (ClipPlan, ClipOutcome) {
-        var plan = plan
-        while true {
-            guard let preset = plan.video?.encode?.preset else {
-                return (plan, try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline).write(to: path))
-            }
-            let estimator = model.estimator()
-            let estimate = estimator.seconds(preset, work)
-            let started = job.deadline.elapsed
-            let pace = job.deadline.budget.map { _ in
-                EncodePace(deadline: job.deadline, span: plan.window.span(total: source.duration) ?? 0, startedAt: started)
-            }
-            do {
-                let outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline, pace: pace)
-                    .write(to: path)
-                let real = job.deadline.elapsed - started
-                model.record(preset, estimated: estimate, real: real)
-                notes.append("x264 \(preset.rawValue): \(ClipText.seconds(real)) (estimated \(ClipText.seconds(estimate)))")
-                return (plan, outcome)
-            } catch {
-                guard case .deadlineExceeded = error, let projected = pace?.projected else { throw error }
-                model.record(preset, estimated: estimate, real: projected)
-                let slower = projected / max(estimate, 1e-3)
-                let left = job.deadline.remaining ?? 0
-                let next = EncoderSpeed.allCases.drop { $0 != preset }.dropFirst().first { estimator.seconds($0, work) * slower <= left }
-                guard let next else { throw error }
-                let nextEstimate = estimator.seconds(next, work) * slower
-                notes.append("deadline: x264 \(preset.rawValue) was estimated at \(ClipText.seconds(estimate)) but projected "
-                             + "\(ClipText.seconds(projected)) after \(ClipText.seconds(job.deadline.elapsed - started)); restarted at x264 "
-                             + "\(next.rawValue) (estimated \(ClipText.seconds(nextEstimate)) of the \(ClipText.seconds(left)) left)")
-                plan.video?.encode?.preset = next
-            }
+    func write(_ plan: ClipPlan, to path: String, notes: inout [String], attempt: Int = 0) throws(PrepareError) -> (ClipPlan, ClipOutcome) {
+        guard let preset = plan.video?.encode?.preset else {
+            return (plan, try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline).write(to: path))
+        }
+        let estimator = model.estimator()
+        let estimate = estimator.seconds(preset, work)
+        let started = job.deadline.elapsed
+        let pace = job.deadline.budget.map { _ in
+            EncodePace(deadline: job.deadline, span: plan.window.span(total: source.duration) ?? 0, startedAt: started, rule: paceRule(attempt))
+        }
+        do {
+            let outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline, pace: pace)
+                .write(to: path)
+            let real = job.deadline.elapsed - started
+            model.record(preset, estimated: estimate, real: real)
+            notes.append("x264 \(preset.rawValue): \(ClipText.seconds(real)) (estimated \(ClipText.seconds(estimate)))")
+            return (plan, outcome)
+        } catch {
+            guard case .deadlineExceeded = error, let projected = pace?.projected else { throw error }
+            model.record(preset, estimated: estimate, real: projected)
+            let slower = projected / max(estimate, 1e-3)
+            let left = job.deadline.remaining ?? 0
+            // Each restart is at a strictly faster preset, so there are at most two.
+            let next = EncoderSpeed.allCases.drop { $0 != preset }.dropFirst().first { estimator.seconds($0, work) * slower <= left }
+            guard let next else { throw error }
+            let nextEstimate = estimator.seconds(next, work) * slower
+            notes.append("deadline: x264 \(preset.rawValue) was estimated at \(ClipText.seconds(estimate)) but projected "
+                         + "\(ClipText.seconds(projected)) after \(ClipText.seconds(job.deadline.elapsed - started)); restarted at x264 "
+                         + "\(next.rawValue) (estimated \(ClipText.seconds(nextEstimate)) of the \(ClipText.seconds(left)) left)")
+            var faster = plan
+            faster.video?.encode?.preset = next
+            return try write(faster, to: path, notes: &notes, attempt: attempt + 1)
         }
     }
 }

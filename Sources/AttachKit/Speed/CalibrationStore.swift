@@ -54,9 +54,8 @@ public struct CalibrationStore: Sendable {
     public func save(_ calibration: SpeedCalibration) throws(CalibrationError) {
         guard FileSystem.makeFolders(folder) else { throw CalibrationError(call: "mkdir", path: folder) }
         var template = Array((folder + "/.speed-calibration.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let (fd, temporary) = template.withUnsafeMutableBufferPointer { ($0.baseAddress.map { mkstemp($0) } ?? -1, String(cString: $0.baseAddress!)) }
         guard fd >= 0 else { throw CalibrationError(call: "mkstemp", path: folder) }
-        let temporary = String(cString: template)
         var renamed = false
         defer {
             close(fd)

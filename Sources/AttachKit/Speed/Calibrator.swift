@@ -32,10 +32,9 @@ public struct Calibrator: Sendable {
     public func run(progress: (String, Double) -> Void = { _, _ in }) throws(CalibrationError) -> SpeedCalibration {
         let key = MachineKey.current()
         var template = Array("/tmp/attachkit-calibration.XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        guard let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
             throw CalibrationError(call: "mkdtemp", path: "/tmp")
         }
-        let folder = String(cString: template)
         defer { Self.removeFolder(folder) }
         let picture = SyntheticVideo(width: width, height: height)
         let steps = Double(EncoderSpeed.allCases.count + 1 + 2 * Self.sources.count)

@@ -9,7 +9,7 @@ struct BudgetCommand: Command {
     static let name = "budget"
     static let summary = "measure this machine: what fits a deadline, per x264 preset (writes the calibration)"
     static let usage = """
-        usage: attachkit budget [FILE|DIR...] [--profile NAME|PATH.json] [--deadline S] [--json]
+        usage: attachkit budget [FILE|DIR...] [--profile NAME|PATH.json] [--deadline S] [--json] [--quick]
 
         Measures how fast this machine encodes each x264 preset and decodes H.264, HEVC and VP9
         (a few seconds of synthetic 1080p), caches that calibration for --deadline
@@ -22,15 +22,18 @@ struct BudgetCommand: Command {
           --profile P   apple | ios (default) | path to a JSON policy
           --deadline S  the time budget the last column is computed for (default 30, the
                         Notification Service Extension's)
-          --json        one JSON object: calibration, cache path, deadline, rows
+          --json        one JSON object: calibration, cache path (null when not cached),
+                        deadline, rows
+          --quick       a smoke run: calibrates on 320×180 frames and caches nothing
         """
     static let options: Set<String> = ["profile", "deadline"]
-    static let flags: Set<String> = ["json"]
+    static let flags: Set<String> = ["json", "quick"]
 
     let profile: Profile
     let deadline: Double
     let files: [String]
     let json: Bool
+    let quick: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         profile = try arguments.profile()
@@ -45,20 +48,28 @@ struct BudgetCommand: Command {
         }
         files = arguments.positional.isEmpty ? [] : try InputSet(arguments.positional).files
         json = arguments.flag("json")
+        quick = arguments.flag("quick")
     }
 
     func run() -> ExitCode {
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
         let calibration: SpeedCalibration
         do {
-            calibration = try Calibrator().run { step, fraction in progress.step(Int(fraction * 100), of: 100, "calibrating: \(step)") }
+            var calibrator = Calibrator()
+            if quick {
+                calibrator.width = 320
+                calibrator.height = 180
+                calibrator.frames = 8
+                calibrator.decodeFrames = 8
+            }
+            calibration = try calibrator.run { step, fraction in progress.step(Int(fraction * 100), of: 100, "calibrating: \(step)") }
         } catch {
             progress.finish()
             Output.error("attachkit: the calibration failed: \(error.message)")
             return .failure
         }
         progress.finish()
-        let store = CalibrationStore.standard(environment: CalibrationStore.processEnvironment)
+        let store = quick ? nil : CalibrationStore.standard(environment: CalibrationStore.processEnvironment)
         var saved: String?
         if let store {
             do {
@@ -91,8 +102,7 @@ struct BudgetCommand: Command {
     /// The files' rows, in a scratch folder removed after.
     private func measure(_ runner: BudgetRunner, progress: ProgressRenderer) -> [BudgetRow] {
         var template = Array("/tmp/attachkit-budget.XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return [] }
-        let scratch = String(cString: template)
+        guard let scratch = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else { return [] }
         defer { rmdir(scratch) }
         let rows = runner.measure(files: files, scratch: scratch) { done, total, label in progress.step(done, of: total, label) }
         progress.finish()
