@@ -13,10 +13,13 @@ import Glibc
 public struct Calibrator: Sendable {
     public var width = 1920
     public var height = 1080
-    public var frames = 32
+    public var frames = 48
     public var decodeFrames = 30
     /// Encoder and decoder threads; `nil` = FFmpeg's choice (every core), as a single `prepare` runs.
     public var threads: Int?
+
+    /// Frames fed before the throughput is timed (x264's lookahead and frame threads fill up).
+    static let warmUpFrames = 16
 
     public init() {}
 
@@ -49,12 +52,12 @@ public struct Calibrator: Sendable {
                 progress("x264 \(preset.rawValue)", done / steps)
                 let options = ["preset": preset.rawValue].merging(budget.encoderOptions) { $1 }
                 // The faster of two runs: a neighbour's burst on a shared machine slows one, rarely both.
-                var seconds = Double.infinity
+                var framesPerSecond = 0.0
                 for _ in 0..<2 {
-                    seconds = min(seconds, try encodeFile(picture, encoder: "libx264", options: options, frames: frames,
-                                                          path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
+                    framesPerSecond = max(framesPerSecond, try encodeFile(picture, encoder: "libx264", options: options, frames: frames,
+                                                                          path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
                 }
-                encode[preset] = megapixels(frames) / max(seconds, 1e-6)
+                encode[preset] = megapixels(1) * framesPerSecond
                 done += 1
             }
             progress("decoding h264", done / steps)
@@ -88,7 +91,11 @@ public struct Calibrator: Sendable {
 
     private func megapixels(_ count: Int) -> Double { Double(count) * Double(width * height) / 1e6 }
 
-    /// Encodes `count` frames of `picture` into `path`; the seconds spent in the encoder.
+    /// Encodes `count` frames of `picture` into `path`.
+    /// - Returns: the encoder's steady throughput in frames per second: the packets it gave out
+    ///   while frames ``warmUpFrames``… were fed, over the time spent in the encoder calls then.
+    ///   The start (lookahead and frame threads filling) and the end (the flush, on fewer threads)
+    ///   are left out: a long clip spends nearly all its time in between.
     private func encodeFile(_ picture: SyntheticVideo, encoder name: String, options: [String: String], frames count: Int,
                             path: String, muxer: String) throws(FFmpegError) -> Double {
         var settings = VideoEncoderSettings(width: width, height: height, timeBase: Rational(1, 30), frameRate: Rational(30, 1),
@@ -104,27 +111,33 @@ public struct Calibrator: Sendable {
         let frame = try AVFrameBuffer()
         let packet = try AVPacketBuffer()
         var spent = Duration.zero
+        var packets = 0
         func drain() throws(FFmpegError) {
             while try encoder.receive(into: packet) == .packet {
+                packets += 1
                 packet.fillDuration(1)
                 packet.retime(minus: 0, from: encoder.timeBase, to: timeBase, stream: stream)
                 try output.write(packet)
             }
         }
+        let warmUp = min(Self.warmUpFrames, count / 2)
+        var steadyPackets = 0
         for index in 0..<count {
             try picture.draw(index, into: frame)
             frame.prepareForEncoding(at: Int64(index))
+            let before = packets
             let started = ContinuousClock.now
             while try encoder.send(frame) == .outputPending { try drain() }
             try drain()
-            spent += ContinuousClock.now - started
+            if index >= warmUp {
+                spent += ContinuousClock.now - started
+                steadyPackets += packets - before
+            }
         }
-        let started = ContinuousClock.now
         _ = try encoder.sendEndOfStream()
         try drain()
-        spent += ContinuousClock.now - started
         try output.finish()
-        return spent.seconds
+        return Double(max(1, steadyPackets)) / max(spent.seconds, 1e-6)
     }
 
     /// Decodes every frame of `path`'s first stream; the seconds it took (reading included).
