@@ -10,6 +10,9 @@ import Foundation
 ///    --deadline`: the preset(s) used, whether the deadline was met (and by how much it was
 ///    missed when the note promised it), the time used (a refusal's time too), and the SSIM of the
 ///    output against the source.
+///
+/// Full mode: a 20 s 1080p and a 10 s 720p VP9 clip (`ATTACHKIT_BENCH_ONE_CLIP=1`: the 1080p one
+/// only); `--quick`: a 5 s 480p clip.
 struct DeadlineBench {
     let attachkit: String
     let inputs: Inputs
@@ -25,7 +28,8 @@ struct DeadlineBench {
         log("▶ deadline model")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let clips = quick ? [inputs.video(height: 480, seconds: 5, codec: "vp9")]
-            : [inputs.video(height: 1080, seconds: 20, codec: "vp9"), inputs.video(height: 720, seconds: 10, codec: "vp9")]
+            : [inputs.video(height: 1080, seconds: 20, codec: "vp9")] + (ProcessInfo.processInfo.environment["ATTACHKIT_BENCH_ONE_CLIP"] == nil
+                ? [inputs.video(height: 720, seconds: 10, codec: "vp9")] : [])
         var lines = ["# Deadline model (\(quick ? "quick" : "full"))", "",
                      "Estimated ÷ real seconds per preset (`attachkit budget`, after its calibration), then one prepare per deadline.", ""]
         var broken = 0
@@ -49,7 +53,7 @@ struct DeadlineBench {
             for factor in Self.factors {
                 let row = deadlineRow(clip: clip, deadline: max(0.01, veryfast * factor))
                 if row.broken { broken += 1 }
-                log("  \(name) deadline \(fmt(veryfast * factor, 1)) s (\(factor)×): \(row.presets) met \(row.met) in \(fmt(row.seconds)) s")
+                log("  \(name) deadline \(fmt(veryfast * factor, 1)) s (\(factor)×): \(row.presets) met \(row.met) in \(fmt(row.seconds)) s; \(row.note)")
                 lines.append("| \(fmt(veryfast * factor, 1)) s | \(factor) | \(row.presets) | \(row.met) | \(fmt(row.seconds)) | \(row.ssim) | \(row.note) |")
             }
             lines.append("")
@@ -78,9 +82,10 @@ struct DeadlineBench {
         let notes = report["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
         // "x264 P: R s (estimated E s)" for each encode that finished; restarts are in the notes too.
         let used = notes.filter { $0.hasPrefix("x264 ") }.map { String($0.dropFirst(5).prefix { $0.isLetter }) }
-        let restarts = notes.filter { $0.contains("restarted at x264") }.count
-        row.presets = used.isEmpty ? "-" : (restarts > 0 ? "veryfast…→" : "") + used.joined(separator: ", ")
         let promised = notes.first { $0.hasPrefix("deadline: x264") }
+        let chosen = promised.map { String($0.dropFirst("deadline: x264 ".count).prefix { $0.isLetter }) }
+        let restarted = notes.contains { $0.contains("restarted at x264") }
+        row.presets = used.isEmpty ? "-" : (restarted ? "\(chosen ?? "?") → " : "") + used.joined(separator: ", ")
         if let error = report["error"] {
             row.note = "\(error["code"]?.stringValue ?? ""): \(error["message"]?.stringValue ?? "")"
             row.broken = promised?.contains("without the safety margin") == false && row.seconds > deadline + 1

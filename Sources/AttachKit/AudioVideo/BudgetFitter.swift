@@ -170,7 +170,7 @@ struct BudgetFitter {
         switch estimator.choose(work(sizing, seconds: seconds), remaining: remaining) {
         case .refuse(let fastest):
             throw .deadlineExceeded(step: "transcoding (about \(ClipText.seconds(fastest)) needed even at x264 ultrafast, "
-                                    + "\(ClipText.seconds(remaining ?? 0)) left; \(Self.model(estimator))", budget: job.deadline.budget ?? 0)
+                                    + "\(ClipText.seconds(remaining ?? 0)) left; \(Self.model(estimator)))", budget: job.deadline.budget ?? 0)
         case .preset(let preset, let estimate, let withMargin):
             if let remaining {
                 notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) of the \(ClipText.seconds(remaining)) left ("
