@@ -107,15 +107,13 @@ struct Budget {
         return rows
     }
 
-    /// The longest input (in each operation's unit) that finishes within `deadline` seconds, from a
-    /// straight line through the measured points (fixed cost + cost per unit).
-    /// `.infinity` when the time does not grow with the input (a keyframe trim reads the index only).
+    /// The longest input (in each operation's unit) that finishes within `deadline` seconds: the
+    /// library's line through the measured points (``AttachKit/BudgetRow/longestWithin(_:rows:)``,
+    /// what `attachkit budget` uses), over the rows that ran to the end.
     static func longestWithin(_ deadline: Double, rows all: [BudgetRow]) -> Double? {
-        let rows = all.filter { $0.refusal == nil && !$0.stats.failed && $0.deadlineMisses == 0 }
-        guard rows.count >= 2, let first = rows.first, let last = rows.last, last.amount > first.amount else { return nil }
-        let slope = (last.stats.wall - first.stats.wall) / (last.amount - first.amount)
-        let fixed = first.stats.wall - slope * first.amount
-        guard slope > 0.001 else { return fixed < deadline ? .infinity : 0 }
-        return max(0, (deadline - fixed) / slope)
+        AttachKit.BudgetRow.longestWithin(deadline, rows: all.map { row in
+            AttachKit.BudgetRow(operation: row.operation, input: row.inputClass, amount: row.amount, unit: row.unit, seconds: row.stats.wall,
+                                error: row.refusal ?? (row.stats.failed || row.deadlineMisses > 0 ? "did not finish" : nil))
+        })
     }
 }

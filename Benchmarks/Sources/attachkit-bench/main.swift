@@ -46,6 +46,7 @@ func main() -> Int32 {
         log("▶ budget table")
         budget = Budget(attachkit: attachkit, inputs: inputs, scratch: scratch, quick: quick, repetitions: max(1, repetitions / 2)).measure(log: log)
     }
+    if only.isEmpty || only.contains("deadline") { DeadlineBench(attachkit: attachkit, inputs: inputs, scratch: scratch, quick: quick).write(to: out, log: log) }
     let cpuModel = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
         .first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
     let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpuModel)), \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB"

@@ -145,11 +145,11 @@ struct BudgetFitter {
         let (first, shortened) = try sizeForBudget(notes: &notes)
         // Known: sizing needed the window's span, and a shortened window has a duration.
         let seconds = template.window.span(total: source.duration) ?? 0
-        let preset = try presetForDeadline(first, seconds: seconds, notes: &notes)
-        let plan = plan(first, preset: preset)
+        let chosen = try presetForDeadline(first, seconds: seconds, notes: &notes)
         let started = job.deadline.elapsed
-        let outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline)
-            .write(to: output.temporaryPath)
+        let (plan, outcome) = try PacedEncode(job: job, source: source, work: work(first, seconds: seconds), model: .shared)
+            .write(plan(first, preset: chosen), to: output.temporaryPath, notes: &notes)
+        let preset = plan.video?.encode?.preset ?? chosen
         let firstTook = job.deadline.elapsed - started
         notes.append("attempt 1: \(describe(first, preset: preset)) → \(ClipText.bytes(outcome.bytes))" + limitText(first, bytes: outcome.bytes))
         var fitted = Fitted(plan: plan, outcome: outcome, attempts: 1, notes: notes, shortened: shortened)
@@ -185,22 +185,39 @@ struct BudgetFitter {
         return (sizing, true)
     }
 
-    /// The x264 preset for the first encode: the best the deadline allows (a note gives the
-    /// estimate when there is a deadline).
-    /// - Throws: ``PrepareError/deadlineExceeded(step:budget:)`` when even `ultrafast` would need
-    ///   more than twice the time left (the estimates are pessimistic: only then is it given up early).
+    /// The x264 preset for the first encode: the best the deadline allows (``TranscodeEstimator``;
+    /// a note gives the estimate, and whether it is calibrated, when there is a deadline).
+    /// - Throws: ``PrepareError/deadlineExceeded(step:budget:)`` when even `ultrafast` cannot make it.
     private func presetForDeadline(_ sizing: Sizing, seconds: Double, notes: inout [String]) throws(PrepareError) -> EncoderSpeed {
-        let preset = choosePreset(sizing: sizing, seconds: seconds)
-        guard let remaining = job.deadline.remaining, template.video != nil else { return preset }
-        let frames = seconds * frameRate
-        let fastest = EncoderSpeed.ultrafast.estimatedSeconds(frames: frames, width: sizing.width, height: sizing.height)
-        if fastest > remaining * 2 {
-            throw .deadlineExceeded(step: "transcoding (about \(ClipText.seconds(fastest)) needed even at x264 ultrafast, \(ClipText.seconds(remaining)) left)",
-                                    budget: job.deadline.budget ?? 0)
+        guard template.video != nil else { return .veryfast }
+        if let forced = job.options.encoderPreset { return forced }
+        let estimator = SpeedModel.shared.estimator()
+        let remaining = job.deadline.remaining
+        switch estimator.choose(work(sizing, seconds: seconds), remaining: remaining) {
+        case .refuse(let fastest):
+            throw .deadlineExceeded(step: "transcoding (about \(ClipText.seconds(fastest)) needed even at x264 ultrafast, "
+                                    + "\(ClipText.seconds(remaining ?? 0)) left; \(Self.model(estimator)))", budget: job.deadline.budget ?? 0)
+        case .preset(let preset, let estimate, let withMargin):
+            if let remaining {
+                notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) of the \(ClipText.seconds(remaining)) left ("
+                             + (withMargin ? "" : "without the safety margin; ") + Self.model(estimator) + ")")
+            }
+            return preset
         }
-        let estimate = preset.estimatedSeconds(frames: frames, width: sizing.width, height: sizing.height)
-        notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) of the \(ClipText.seconds(remaining)) left")
-        return preset
+    }
+
+    /// How the estimate was made, for the notes.
+    private static func model(_ estimator: TranscodeEstimator) -> String {
+        estimator.isCalibrated
+            ? "calibrated estimate, × \(TranscodeEstimator.margin) margin"
+            : "uncalibrated estimate from conservative constants"
+    }
+
+    /// The transcode ``TranscodeEstimator`` judges: the window's frames from the source picture to `sizing`.
+    private func work(_ sizing: Sizing, seconds: Double) -> TranscodeWork {
+        TranscodeWork(frames: seconds * frameRate, sourceCodec: template.video?.codec.rawValue ?? "",
+                      inputWidth: template.video?.geometry.width ?? 0, inputHeight: template.video?.geometry.height ?? 0,
+                      outputWidth: sizing.width, outputHeight: sizing.height, threads: job.options.threads)
     }
 
     /// Step 4: over the budget, encodes again over the first file at corrected bitrates; under
@@ -275,10 +292,13 @@ struct BudgetFitter {
         return nil
     }
 
+    /// The retry's preset: the best the time left allows, `ultrafast` when none fits.
     private func choosePreset(sizing: Sizing, seconds: Double) -> EncoderSpeed {
         guard template.video != nil else { return .veryfast }
-        return EncoderSpeed.choose(frames: seconds * frameRate, width: sizing.width, height: sizing.height,
-                                   remaining: job.deadline.remaining)
+        if case .preset(let preset, _, _) = SpeedModel.shared.estimator().choose(work(sizing, seconds: seconds), remaining: job.deadline.remaining) {
+            return preset
+        }
+        return .ultrafast
     }
 
     private var minimumsText: String {

@@ -26,6 +26,8 @@ struct ClipWriter {
     let demuxer: String
     let plan: ClipPlan
     let deadline: Deadline
+    /// Watches the picture's progress against the deadline (``PacedEncode``); `nil` = none.
+    var pace: EncodePace? = nil
 
     /// - Throws: ``PrepareError``: ``PrepareError/deadlineExceeded(step:budget:)``,
     ///   ``PrepareError/corrupt(reason:)`` when the input does not decode,
@@ -64,7 +66,7 @@ struct ClipWriter {
                 throw .corrupt(reason: "cannot seek to \(ClipText.seconds(seekTo - zero)): \(error.message)")
             }
         }
-        try pump(input: input, output: output, stages: stages)
+        try pump(input: input, output: output, stages: stages, from: timeline.start)
         for stage in stages { try stage.finish(output: output) }
         try deadline.check("finishing the output")
         do {
@@ -137,8 +139,9 @@ struct ClipWriter {
         return stages
     }
 
-    /// Reads packets until every stage has what it needs or the input ends.
-    private func pump(input: borrowing AVInput, output: borrowing AVOutput, stages: [any ClipStage]) throws(PrepareError) {
+    /// Reads packets until every stage has what it needs or the input ends; ``pace`` sees each
+    /// picture packet's time from `start`.
+    private func pump(input: borrowing AVInput, output: borrowing AVOutput, stages: [any ClipStage], from start: Double) throws(PrepareError) {
         let packet = try ClipErrors.attempt("reading the input") { () throws(FFmpegError) in try AVPacketBuffer() }
         var count = 0
         while !stages.allSatisfy(\.finished) {
@@ -152,6 +155,9 @@ struct ClipWriter {
             defer { packet.unref() }
             count += 1
             if count % 16 == 0 { try deadline.check(plan.isStreamCopy ? "copying streams" : "transcoding") }
+            if let pace, packet.streamIndex == plan.video?.index, let time = packet.seconds(in: input.timeBase(of: packet.streamIndex)) {
+                try pace.observe(media: time - start)
+            }
             guard let stage = stages.first(where: { $0.inputIndex == packet.streamIndex }) else { continue }
             try stage.accept(packet, output: output)
         }

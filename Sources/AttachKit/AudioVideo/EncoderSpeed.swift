@@ -2,19 +2,20 @@
 import Glibc
 #endif
 
-/// The x264 preset a transcode uses, chosen against the deadline: `veryfast` by default (good
-/// quality per bit at about real time for 720p on two cores), `superfast` or `ultrafast` when the
-/// estimated encode of the input (duration × pixels) would not finish in the time left.
-enum EncoderSpeed: String, Sendable, Equatable, CaseIterable {
+/// The x264 preset a transcode uses, chosen against the deadline by ``TranscodeEstimator``:
+/// `veryfast` by default (good quality per bit at about real time for 720p on two cores),
+/// `superfast` or `ultrafast` when the estimate says `veryfast` would not finish in the time left.
+public enum EncoderSpeed: String, Sendable, Equatable, Hashable, CaseIterable {
     case veryfast
     case superfast
     case ultrafast
 
-    /// Output pixels per second one core encodes at this preset, decoding and scaling the source
-    /// included. Measured here (Debian 12, x86-64, FFmpeg 5.1 / x264 164, two busy cores): a
-    /// 1080p → 1080p `veryfast` encode ran at ~15 Mpx per core-second; `superfast` is ~1.6× and
-    /// `ultrafast` ~2.5× that (then decoding the source dominates). Deliberately on the slow side,
-    /// so a deadline is met rather than missed.
+    /// The fallback model, used only without a calibration: output pixels per second one core
+    /// encodes at this preset, decoding and scaling the source included. Measured here (Debian 12,
+    /// x86-64, FFmpeg 5.1 / x264 164, two busy cores): a 1080p → 1080p `veryfast` encode ran at
+    /// ~15 Mpx per core-second; `superfast` is ~1.6× and `ultrafast` ~2.5× that. Deliberately on
+    /// the slow side (about 3× on an idle 2-core EPYC, issue 16), so a deadline is met rather than
+    /// missed.
     var pixelsPerCoreSecond: Double {
         switch self {
         case .veryfast: return 15_000_000
@@ -23,18 +24,16 @@ enum EncoderSpeed: String, Sendable, Equatable, CaseIterable {
         }
     }
 
-    /// Seconds an encode of `frames` frames of `width`×`height` output should take on this
-    /// machine (the cores libavcodec's threads can use).
-    func estimatedSeconds(frames: Double, width: Int, height: Int) -> Double {
-        let cores = Double(max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))))
-        return frames * Double(width * height) / (pixelsPerCoreSecond * cores)
+    /// The next faster preset, `nil` for `ultrafast`.
+    public var faster: EncoderSpeed? {
+        let all = Self.allCases
+        let index = all.firstIndex(of: self)!
+        return index + 1 < all.count ? all[index + 1] : nil
     }
 
-    /// The slowest (best) preset whose estimate fits 80 % of `remaining` seconds; `ultrafast` when
-    /// none does (the encode then runs and stops at the deadline if the estimate was right);
-    /// `veryfast` without a deadline.
-    static func choose(frames: Double, width: Int, height: Int, remaining: Double?) -> EncoderSpeed {
-        guard let remaining else { return .veryfast }
-        return allCases.first { $0.estimatedSeconds(frames: frames, width: width, height: height) <= remaining * 0.8 } ?? .ultrafast
+    /// Seconds the fallback model gives an encode of `frames` frames of `width`×`height` output
+    /// on `cores` cores.
+    func fallbackSeconds(frames: Double, width: Int, height: Int, cores: Int) -> Double {
+        frames * Double(width * height) / (pixelsPerCoreSecond * Double(max(1, min(16, cores))))
     }
 }

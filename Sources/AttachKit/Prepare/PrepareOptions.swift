@@ -37,6 +37,9 @@ public struct PrepareOptions: Sendable {
     /// Threads one preparation may use inside FFmpeg codecs; `nil` = FFmpeg's default (the core
     /// count). Batches set cores ÷ jobs so parallel jobs do not oversubscribe the machine.
     public var threads: Int?
+    /// The x264 preset every transcode uses whatever the deadline model says (``BudgetRunner``
+    /// measures each preset with it); `nil` = the model chooses. Not an option users set.
+    var encoderPreset: EncoderSpeed?
 
     public init(profile: Profile = .standard, outputFolder: String, maxBytes: Int64? = nil, maxEdge: Int? = nil,
                 maxFrames: Int? = nil, maxDuration: Double? = nil, start: Double = 0, deadline: Double? = nil,

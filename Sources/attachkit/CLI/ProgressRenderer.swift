@@ -42,19 +42,31 @@ final class ProgressRenderer: Sendable {
         if let line { Output.error(terminal ? "\r\u{1B}[2K" + line + "\u{1B}[1A" : line) }
     }
 
+    /// Progress of a sequence of runs that are not files of a batch (`attachkit budget`): `done`
+    /// of `total`, working on `label` now.
+    func step(_ done: Int, of total: Int, _ label: String) {
+        let line = Self.gauge(total == 0 ? 1 : Double(done) / Double(total)) + " \(done)/\(total)  \(label)"
+        Output.error(terminal ? "\r\u{1B}[2K" + line + "\u{1B}[1A" : line)
+    }
+
     func finish() {
         if terminal { Output.error("") }
     }
 
-    private func bar(_ s: State) -> String {
+    /// `[######..................]`: `fraction` of 24 cells.
+    private static func gauge(_ fraction: Double) -> String {
         let width = 24
-        let fraction = s.total == 0 ? 1 : Double(s.done) / Double(s.total)
         let filled = (fraction * Double(width)).clampedInteger(in: 0...width, rounding: .down)
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
+    }
+
+    private func bar(_ s: State) -> String {
+        let fraction = s.total == 0 ? 1 : Double(s.done) / Double(s.total)
         let elapsed = ContinuousClock.now - s.start
         let seconds = max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         let rate = Double(s.done) / seconds
         let eta = rate > 0 ? (Double(s.total - s.done) / rate).clampedInteger(in: 0...Int.max) : 0
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+        return Self.gauge(fraction) + " "
             + "\(s.done)/\(s.total) files  in \(Format.bytes(s.bytesIn)) out \(Format.bytes(s.bytesOut))  "
             + "\((rate * 10).rounded() / 10) files/s  ETA \(eta) s  failures \(s.failed)"
     }

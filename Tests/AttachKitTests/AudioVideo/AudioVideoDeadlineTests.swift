@@ -41,15 +41,23 @@ struct AudioVideoDeadlineTests {
         #expect(outcome.report.actions == [.remuxed])
     }
 
-    @Test("presets get faster as the work outgrows the time left")
+    @Test("uncalibrated, presets get faster as the work outgrows the time left (the fallback constants)")
     func presets() {
-        let frames = 30.0 * 30
-        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: nil) == .veryfast)
-        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: 3600) == .veryfast)
-        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: 0.5) == .ultrafast)
-        let veryfast = EncoderSpeed.veryfast.estimatedSeconds(frames: frames, width: 1920, height: 1080)
-        let superfast = EncoderSpeed.superfast.estimatedSeconds(frames: frames, width: 1920, height: 1080)
-        #expect(superfast < veryfast)
-        #expect(EncoderSpeed.choose(frames: frames, width: 1920, height: 1080, remaining: (veryfast + superfast) / 2 / 0.8) == .superfast)
+        let estimator = TranscodeEstimator(calibration: nil, cores: 2)
+        let work = TranscodeWork(frames: 30.0 * 30, sourceCodec: "vp9", inputWidth: 1920, inputHeight: 1080, outputWidth: 1920, outputHeight: 1080)
+        func chosen(_ remaining: Double?) -> EncoderSpeed? {
+            if case .preset(let preset, _, _) = estimator.choose(work, remaining: remaining) { return preset }
+            return nil
+        }
+        #expect(chosen(nil) == .veryfast)
+        #expect(chosen(3600) == .veryfast)
+        let veryfast = estimator.seconds(.veryfast, work)
+        let superfast = estimator.seconds(.superfast, work)
+        let ultrafast = estimator.seconds(.ultrafast, work)
+        #expect(superfast < veryfast && ultrafast < superfast)
+        #expect(chosen((veryfast + superfast) / 2 / 0.8) == .superfast)
+        // Without a calibration the constants are pessimistic: ultrafast is still tried up to twice the time left.
+        #expect(chosen(ultrafast * 0.6) == .ultrafast)
+        #expect(estimator.choose(work, remaining: ultrafast * 0.4) == .refuse(fastest: ultrafast))
     }
 }

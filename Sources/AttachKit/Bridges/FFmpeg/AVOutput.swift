@@ -83,6 +83,17 @@ struct AVOutput: ~Copyable {
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/addStream``.
     func addStream(encoder: borrowing AVEncoder, rotationFrom index: Int? = nil,
                    of input: borrowing AVInput) throws(FFmpegError) -> Int {
+        let added = try addStream(encoder: encoder)
+        if let index, index >= 0, index < input.streamCount, let source = input.context.pointee.streams[index],
+           let stream = context.pointee.streams[added] {
+            try copyDisplayMatrix(from: source, to: stream)
+        }
+        return added
+    }
+
+    /// Adds a stream for `encoder`'s packets, made from nothing read (a synthetic picture).
+    /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/addStream``.
+    func addStream(encoder: borrowing AVEncoder) throws(FFmpegError) -> Int {
         guard let stream = avformat_new_stream(context, nil) else {
             throw FFmpegError(operation: .addStream, code: ak_averror(ENOMEM))
         }
@@ -91,9 +102,6 @@ struct AVOutput: ~Copyable {
         stream.pointee.time_base = encoder.context.pointee.time_base
         stream.pointee.sample_aspect_ratio = encoder.context.pointee.sample_aspect_ratio
         stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
-        if let index, index >= 0, index < input.streamCount, let source = input.context.pointee.streams[index] {
-            try copyDisplayMatrix(from: source, to: stream)
-        }
         return Int(stream.pointee.index)
     }
 

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process's speed model: the cached calibration (read from the ``CalibrationStore`` once,
+/// on first use; `nil` when missing or stale) and a running correction per preset learned from the
+/// transcodes this process ran, so `batch` and `serve` (each worker process for itself) estimate
+/// better the longer they run: an exponentially weighted mean (weight ``learningRate``) of real ÷
+/// estimated seconds, kept within ``correctionRange``.
+public final class SpeedModel: Sendable {
+    public static let shared = SpeedModel(store: CalibrationStore.standard(environment: CalibrationStore.processEnvironment))
+
+    /// Weight of the newest encode in the running correction.
+    public static let learningRate = 0.3
+    /// A correction is never taken past these bounds (one odd encode must not wreck the model).
+    public static let correctionRange = 0.33...3.0
+
+    private struct State {
+        var loaded = false
+        var calibration: SpeedCalibration?
+        var corrections: [EncoderSpeed: Double] = [:]
+    }
+
+    private let store: CalibrationStore?
+    private let state = Locked(State())
+
+    public init(store: CalibrationStore?) { self.store = store }
+
+    /// The estimator with what is known now.
+    public func estimator() -> TranscodeEstimator {
+        let (calibration, corrections) = state.withLock { s in
+            if !s.loaded, let store {
+                if case .fresh(let found) = store.load(for: MachineKey.current(), now: Calibrator.now) { s.calibration = found }
+            }
+            s.loaded = true
+            return (s.calibration, s.corrections)
+        }
+        return TranscodeEstimator(calibration: calibration, corrections: corrections,
+                                  cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    }
+
+    /// Uses `calibration` from now on (just measured) and forgets the corrections made against the old one.
+    public func use(_ calibration: SpeedCalibration?) {
+        state.withLock { s in
+            s.loaded = true
+            s.calibration = calibration
+            s.corrections = [:]
+        }
+    }
+
+    /// Learns from one encode at `preset`: it took `real` seconds where the estimate (already
+    /// corrected) said `estimated`.
+    public func record(_ preset: EncoderSpeed, estimated: Double, real: Double) {
+        guard estimated > 0.05, real > 0, estimated.isFinite, real.isFinite else { return }
+        state.withLock { s in
+            let previous = s.corrections[preset] ?? 1
+            let observed = previous * real / estimated
+            let next = previous + Self.learningRate * (observed - previous)
+            s.corrections[preset] = min(Self.correctionRange.upperBound, max(Self.correctionRange.lowerBound, next))
+        }
+    }
+
+    public var corrections: [EncoderSpeed: Double] { state.withLock { $0.corrections } }
+}

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AttachKit
+
+/// `attachkit budget [FILE...] [--profile P] [--deadline S] [--json]`: calibrates the deadline
+/// model on this machine, caches the calibration, and prints what fits the deadline.
+struct BudgetCommand: Command {
+    static let name = "budget"
+    static let summary = "measure this machine: what fits a deadline, per x264 preset (writes the calibration)"
+    static let usage = """
+        usage: attachkit budget [FILE|DIR...] [--profile NAME|PATH.json] [--deadline S] [--json] [--quick]
+
+        Measures how fast this machine encodes each x264 preset and decodes H.264, HEVC and VP9
+        (a few seconds of synthetic 1080p), caches that calibration for --deadline
+        ($XDG_CACHE_HOME/attachkit/speed-calibration.json, ~/.cache/attachkit without it), then
+        prints a table: without files, the estimated time per second of media at 480p, 720p and
+        1080p per source codec and preset; with files, each prepared under the profile as prepare
+        would (a transcoded video once per preset), timed. Each row gives the time per unit
+        (second of media, megapixel) and the longest input that fits the deadline.
+
+          --profile P   apple | ios (default) | path to a JSON policy
+          --deadline S  the time budget the last column is computed for (default 30, the
+                        Notification Service Extension's)
+          --json        one JSON object: calibration, cache path (null when not cached),
+                        deadline, rows
+          --quick       a smoke run: calibrates on 320×180 frames and caches nothing
+        """
+    static let options: Set<String> = ["profile", "deadline"]
+    static let flags: Set<String> = ["json", "quick"]
+
+    let profile: Profile
+    let deadline: Double
+    let files: [String]
+    let json: Bool
+    let quick: Bool
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        profile = try arguments.profile()
+        if let text = arguments.value("deadline") {
+            do throws(OptionError) {
+                deadline = try OptionLimits.deadline.check(text: text)
+            } catch {
+                throw UsageError("--deadline must be \(error.expected), not \(error.given)")
+            }
+        } else {
+            deadline = 30
+        }
+        files = arguments.positional.isEmpty ? [] : try InputSet(arguments.positional).files
+        json = arguments.flag("json")
+        quick = arguments.flag("quick")
+    }
+
+    func run() -> ExitCode {
+        let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
+        let calibration: SpeedCalibration
+        do {
+            var calibrator = Calibrator()
+            if quick {
+                calibrator.width = 320
+                calibrator.height = 180
+                calibrator.frames = 8
+                calibrator.decodeFrames = 8
+            }
+            calibration = try calibrator.run { step, fraction in progress.step(Int(fraction * 100), of: 100, "calibrating: \(step)") }
+        } catch {
+            progress.finish()
+            Output.error("attachkit: the calibration failed: \(error.message)")
+            return .failure
+        }
+        progress.finish()
+        let store = quick ? nil : CalibrationStore.standard(environment: CalibrationStore.processEnvironment)
+        var saved: String?
+        if let store {
+            do {
+                try store.save(calibration)
+                saved = store.path
+            } catch {
+                Output.error("attachkit: the calibration was measured but not cached: \(error.message)")
+            }
+        }
+        SpeedModel.shared.use(calibration)
+        let runner = BudgetRunner(profile: profile, estimator: SpeedModel.shared.estimator())
+        let rows = files.isEmpty ? runner.syntheticRows() : measure(runner, progress: progress)
+        if json {
+            var o = JSONObjectBuilder()
+            o.set("calibration", calibration.json)
+            o.set("cache", saved)
+            o.set("deadline", deadline)
+            o.set("rows", JSONValue.array(rows.map { $0.json(deadline: deadline) }))
+            Output.line(o.value.serialized)
+        } else {
+            Output.line(render(rows))
+            Output.line("\ncalibration: " + calibration.encode.sorted { $0.value < $1.value }
+                .map { "x264 \($0.key.rawValue) \(Int($0.value)) Mpx/s" }.joined(separator: ", ")
+                + "; decoding " + calibration.decode.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) Mpx/s" }.joined(separator: ", ")
+                + (saved.map { "\ncached in \($0)" } ?? ""))
+        }
+        return rows.contains { $0.error != nil } ? .failure : .success
+    }
+
+    /// The files' rows, in a scratch folder removed after.
+    private func measure(_ runner: BudgetRunner, progress: ProgressRenderer) -> [BudgetRow] {
+        var template = Array("/tmp/attachkit-budget.XXXXXX".utf8CString)
+        guard let scratch = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else { return [] }
+        defer { rmdir(scratch) }
+        let rows = runner.measure(files: files, scratch: scratch) { done, total, label in progress.step(done, of: total, label) }
+        progress.finish()
+        return rows
+    }
+
+    private func render(_ rows: [BudgetRow]) -> String {
+        let limit = Format.seconds(deadline)
+        var table = Table(["OPERATION", "INPUT", "PRESET", "SECONDS", "ESTIMATED", "PER UNIT", "LONGEST WITHIN \(limit)"])
+        for row in rows {
+            let perUnit = row.perUnit.map { "\(Self.decimal($0, 3)) s/\(row.unit)" } ?? ""
+            let longest = row.longest(within: deadline).map { "≈ \(Self.decimal($0, 1)) \(row.unit)" } ?? ""
+            table.add([row.operation, row.input, row.preset?.rawValue ?? "", row.seconds.map { Self.decimal($0, 2) } ?? "",
+                       row.estimated.map { Self.decimal($0, 2) } ?? "", perUnit, longest], notes: row.error.map { [$0] } ?? [])
+        }
+        return table.render()
+    }
+
+    private static func decimal(_ value: Double, _ places: Int) -> String {
+        let scale = (0..<places).reduce(1.0) { r, _ in r * 10 }
+        let rounded = (value * scale).rounded() / scale
+        return "\(rounded)"
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// `attachkit budget`: the table's JSON shape, from the calibration alone and for the user's files.
+/// `--quick` calibrates on small frames and caches nothing; the cache folder is a temporary one anyway.
+@Suite("attachkit budget")
+struct BudgetCommandTests {
+    static func run(_ arguments: [String]) throws -> JSONValue {
+        let cache = TestEnvironment.temporaryFolder("budget-cache").path
+        let result = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", "--quick", "--json"] + arguments,
+                                             environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache]) { $1 })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty, "--quick wrote a cache")
+        return try JSONValue.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test("without files: the calibration and an estimated row per source codec, height and preset")
+    func synthetic() throws {
+        let json = try Self.run(["--deadline", "10"])
+        let calibration = try #require(json["calibration"].flatMap { SpeedCalibration(json: $0) })
+        #expect(Set(calibration.encode.keys) == Set(EncoderSpeed.allCases))
+        #expect(json["cache"] == nil || json["cache"] == .null)
+        #expect(json["deadline"]?.doubleValue == 10)
+        let rows = try #require(json["rows"]?.arrayValue)
+        #expect(rows.count == 3 * 3 * 3)
+        for row in rows {
+            #expect(row["seconds"] == nil)
+            #expect((row["estimated"]?.doubleValue ?? 0) > 0)
+            #expect(row["unit"]?.stringValue == "s")
+            #expect(abs((row["longest"]?.doubleValue ?? 0) * (row["perUnit"]?.doubleValue ?? 0) - 10) < 1e-6)
+        }
+    }
+
+    @Test("with a file that is transcoded: one timed row per preset, with the estimate beside it")
+    func files() throws {
+        let json = try Self.run([TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm")])
+        let rows = try #require(json["rows"]?.arrayValue)
+        #expect(rows.compactMap { $0["preset"]?.stringValue } == EncoderSpeed.allCases.map(\.rawValue))
+        for row in rows {
+            #expect(row["operation"]?.stringValue == "vp9 → H.264 (ios)")
+            #expect(row["input"]?.stringValue == "webm_vp9_opus_320x240_2s.webm")
+            #expect((row["seconds"]?.doubleValue ?? 0) > 0)
+            #expect((row["estimated"]?.doubleValue ?? 0) > 0)
+            #expect((row["estimateRatio"]?.doubleValue ?? 0) > 0)
+            #expect(abs((row["amount"]?.doubleValue ?? 0) - 2) < 0.1)
+            #expect(row["error"] == nil)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// The calibration cache: keyed by machine, stale after 30 days, written atomically, never the
+/// real user cache in tests (the folder is a parameter).
+@Suite("Calibration cache")
+struct CalibrationStoreTests {
+    static let calibration = TranscodeEstimatorTests.calibration
+
+    @Test("a saved calibration loads back for the same key while fresh")
+    func roundTrip() throws {
+        let folder = TestEnvironment.temporaryFolder().appendingPathComponent("cache/attachkit").path
+        let store = CalibrationStore(folder: folder)
+        #expect(store.load(for: Self.calibration.key, now: 0) == .missing)
+        try store.save(Self.calibration)
+        #expect(store.load(for: Self.calibration.key, now: 86_400) == .fresh(Self.calibration))
+        // Only the cache file is left: the temporary was renamed over it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["speed-calibration.json"])
+    }
+
+    @Test("another machine or build, or an old calibration, is stale")
+    func staleness() throws {
+        let store = CalibrationStore(folder: TestEnvironment.temporaryFolder().path)
+        try store.save(Self.calibration)
+        var other = Self.calibration.key
+        other.x264 = "165"
+        guard case .stale = store.load(for: other, now: 0) else { Issue.record("another x264 build"); return }
+        other = Self.calibration.key
+        other.cores = 4
+        guard case .stale = store.load(for: other, now: 0) else { Issue.record("another core count"); return }
+        guard case .stale(let reason) = store.load(for: Self.calibration.key, now: CalibrationStore.maxAge + 1) else {
+            Issue.record("an old calibration"); return
+        }
+        #expect(reason.contains("days ago"))
+    }
+
+    @Test("a rewrite replaces the whole file; a damaged file is stale, not a crash")
+    func rewriteAndDamage() throws {
+        let store = CalibrationStore(folder: TestEnvironment.temporaryFolder().path)
+        try store.save(Self.calibration)
+        var newer = Self.calibration
+        newer.encode[.veryfast] = 123
+        try store.save(newer)
+        #expect(store.load(for: newer.key, now: 0) == .fresh(newer))
+        try Data("{\"version\": 1, \"key\": ".utf8).write(to: URL(fileURLWithPath: store.path))
+        guard case .stale = store.load(for: newer.key, now: 0) else { Issue.record("a truncated file"); return }
+    }
+
+    @Test("the default folder follows XDG_CACHE_HOME, then HOME")
+    func location() {
+        #expect(CalibrationStore.standard(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"])?.folder == "/x/cache/attachkit")
+        #expect(CalibrationStore.standard(environment: ["HOME": "/home/u"])?.folder == "/home/u/.cache/attachkit")
+        #expect(CalibrationStore.standard(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"])?.folder == "/home/u/.cache/attachkit")
+        #expect(CalibrationStore.standard(environment: [:]) == nil)
+    }
+
+    @Test("a small calibration measures every preset and H.264 decoding")
+    func smallCalibration() throws {
+        var calibrator = Calibrator()
+        calibrator.width = 160
+        calibrator.height = 90
+        calibrator.frames = 6
+        calibrator.decodeFrames = 6
+        var steps: [String] = []
+        let measured = try calibrator.run { step, _ in steps.append(step) }
+        #expect(Set(measured.encode.keys) == Set(EncoderSpeed.allCases))
+        #expect(measured.encode.values.allSatisfy { $0 > 0 && $0.isFinite })
+        #expect((measured.decode["h264"] ?? 0) > 0)
+        #expect(measured.key == MachineKey.current())
+        #expect(steps.last == "done")
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import AttachKit
+
+/// The deadline model's choices given a calibration: pure, no encoding.
+@Suite("Transcode estimator")
+struct TranscodeEstimatorTests {
+    static let key = MachineKey(cpuModel: "Test CPU", cores: 2, libavcodec: "59.37.100", x264: "164")
+
+    /// veryfast 100, superfast 200, ultrafast 400 Mpx/s; decoding H.264 500, VP9 250 Mpx/s.
+    static let calibration = SpeedCalibration(key: key, measuredAt: 0, encode: [.veryfast: 100, .superfast: 200, .ultrafast: 400],
+                                              decode: ["h264": 500, "vp9": 250])
+
+    /// 20 s of 1080p30 VP9 to 1080p: 600 frames of 2.0736 Mpx.
+    static let work = TranscodeWork(frames: 600, sourceCodec: "vp9", inputWidth: 1920, inputHeight: 1080, outputWidth: 1920, outputHeight: 1080)
+
+    @Test("seconds = frames × (input pixels ÷ decode rate + output pixels ÷ encode rate)")
+    func seconds() {
+        let estimator = TranscodeEstimator(calibration: Self.calibration, cores: 2)
+        let megapixels = 600 * 2.0736
+        #expect(abs(estimator.seconds(.veryfast, Self.work) - (megapixels / 250 + megapixels / 100)) < 1e-9)
+        #expect(abs(estimator.seconds(.ultrafast, Self.work) - (megapixels / 250 + megapixels / 400)) < 1e-9)
+        // A codec that was not measured decodes at the slowest measured rate.
+        var prores = Self.work
+        prores.sourceCodec = "prores"
+        #expect(estimator.seconds(.veryfast, prores) == estimator.seconds(.veryfast, Self.work))
+        // Half the cores (a batch of two jobs) takes twice as long; a learned correction scales it.
+        var shared = Self.work
+        shared.threads = 1
+        #expect(abs(estimator.seconds(.veryfast, shared) - 2 * estimator.seconds(.veryfast, Self.work)) < 1e-9)
+        let corrected = TranscodeEstimator(calibration: Self.calibration, corrections: [.veryfast: 1.5], cores: 2)
+        #expect(abs(corrected.seconds(.veryfast, Self.work) - 1.5 * estimator.seconds(.veryfast, Self.work)) < 1e-9)
+    }
+
+    @Test("keeps veryfast when it fits with the margin, takes a faster preset when not, refuses when even ultrafast cannot")
+    func choices() {
+        let estimator = TranscodeEstimator(calibration: Self.calibration, cores: 2)
+        let veryfast = estimator.seconds(.veryfast, Self.work)
+        let superfast = estimator.seconds(.superfast, Self.work)
+        let ultrafast = estimator.seconds(.ultrafast, Self.work)
+        #expect(estimator.choose(Self.work, remaining: nil) == .preset(.veryfast, estimate: veryfast, withMargin: true))
+        #expect(estimator.choose(Self.work, remaining: veryfast * 1.16) == .preset(.veryfast, estimate: veryfast, withMargin: true))
+        // Fits bare but not with the 1.15 margin: the next preset.
+        #expect(estimator.choose(Self.work, remaining: veryfast * 1.1) == .preset(.superfast, estimate: superfast, withMargin: true))
+        #expect(estimator.choose(Self.work, remaining: superfast) == .preset(.ultrafast, estimate: ultrafast, withMargin: true))
+        #expect(estimator.choose(Self.work, remaining: ultrafast * 1.05) == .preset(.ultrafast, estimate: ultrafast, withMargin: false))
+        #expect(estimator.choose(Self.work, remaining: ultrafast * 0.9) == .refuse(fastest: ultrafast))
+    }
+
+    @Test("a running correction follows real ÷ estimated times within its bounds")
+    func learning() {
+        let model = SpeedModel(store: nil)
+        model.use(Self.calibration)
+        #expect(model.corrections.isEmpty)
+        model.record(.veryfast, estimated: 10, real: 20)
+        #expect(abs((model.corrections[.veryfast] ?? 0) - 1.3) < 1e-9)
+        for _ in 0..<50 { model.record(.veryfast, estimated: 1, real: 100) }
+        #expect(model.corrections[.veryfast] == SpeedModel.correctionRange.upperBound)
+        #expect(model.corrections[.ultrafast] == nil)
+        model.use(Self.calibration)
+        #expect(model.corrections.isEmpty)
+    }
+
+    @Test("a calibration reads back from its JSON; anything incomplete is refused")
+    func json() throws {
+        let back = try #require(SpeedCalibration(json: Self.calibration.json))
+        #expect(back == Self.calibration)
+        var missing = Self.calibration
+        missing.encode[.ultrafast] = nil
+        #expect(SpeedCalibration(json: missing.json) == nil)
+        #expect(SpeedCalibration(json: .object([("version", .number(2))])) == nil)
+    }
+
+    @Test("the machine key reads versions from mapped library names")
+    func versions() {
+        let maps = """
+            7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libavcodec.so.59.37.100
+            7f02-7f03 r-xp 0 08:01 2 /usr/lib/x86_64-linux-gnu/libx264.so.164
+            """
+        #expect(MachineKey.version(of: "libavcodec.so.", in: maps) == "59.37.100")
+        #expect(MachineKey.version(of: "libx264.so.", in: maps) == "164")
+        #expect(MachineKey.version(of: "libx265.so.", in: maps) == "unknown")
+    }
+}
