@@ -235,6 +235,46 @@ enum DecodeMemoryEstimator {
         }
     }
 
+    /// The decoded picture buffer the stream's level allows at its picture size: H.264 Table A-1's
+    /// MaxDpbMbs over the picture's macroblocks (at most 16), HEVC's maxDpbSize (H.265 A.4.2: 6
+    /// pictures of MaxLumaPs, Table A.8, and up to 16 when the picture is a quarter of it or less).
+    /// A 4K HEVC clip at level 5.1 (an iPhone's) holds 6 references, not 16. `nil` when the level
+    /// is unknown, or the picture is larger than the level allows (the level is then not to be
+    /// believed). A stream may still use more than its level allows; FFmpeg does not refuse it, so
+    /// this is an estimate for honest files: hostile ones are bounded by the worker's memory limit.
+    static func levelReferences(of codec: Codec?, level: Int, width: Int, height: Int) -> Int? {
+        switch codec?.rawValue ?? "" {
+        case "h264":
+            guard let maxDpbMbs = h264MaxDpbMbs[level] else { return nil }
+            let macroblocks = ((width + 15) / 16) * ((height + 15) / 16)
+            guard macroblocks > 0, maxDpbMbs / macroblocks >= 1 else { return nil }
+            return min(16, maxDpbMbs / macroblocks)
+        case "hevc":
+            guard let maxLumaPs = hevcMaxLumaPs[level] else { return nil }
+            let pixels = width * height
+            guard pixels > 0, pixels <= maxLumaPs else { return nil }
+            if pixels <= maxLumaPs >> 2 { return 16 }
+            if pixels <= maxLumaPs >> 1 { return 12 }
+            if pixels <= (3 * maxLumaPs) >> 2 { return 8 }
+            return 6
+        default:
+            return nil
+        }
+    }
+
+    /// H.264 Table A-1, MaxDpbMbs by `level_idc` (9 is level 1b).
+    static let h264MaxDpbMbs: [Int: Int] = [
+        9: 396, 10: 396, 11: 900, 12: 2_376, 13: 2_376, 20: 2_376, 21: 4_752, 22: 8_100, 30: 8_100, 31: 18_000,
+        32: 20_480, 40: 32_768, 41: 32_768, 42: 34_816, 50: 110_400, 51: 184_320, 52: 184_320, 60: 696_320,
+        61: 696_320, 62: 696_320,
+    ]
+
+    /// H.265 Table A.8, MaxLumaPs by `general_level_idc` (30 × the level number).
+    static let hevcMaxLumaPs: [Int: Int] = [
+        30: 36_864, 60: 122_880, 63: 245_760, 90: 552_960, 93: 983_040, 120: 2_228_224, 123: 2_228_224,
+        150: 8_912_896, 153: 8_912_896, 156: 8_912_896, 180: 35_651_584, 183: 35_651_584, 186: 35_651_584,
+    ]
+
     /// A video decoder: the frame size in its pixel format × (references + one frame per decoding
     /// thread + the frame being output and one in FFmpeg's buffer pool).
     static func videoDecoder(_ info: MediaInfo, threads: Int) -> DecodeMemory? {
@@ -243,6 +283,9 @@ enum DecodeMemoryEstimator {
         var referenceFrames = references(of: info.codec)
         if let limit = referencePixelLimit(of: info.codec) {
             referenceFrames = min(referenceFrames, Int((limit / (Double(width) * Double(height))).rounded(.up)))
+        }
+        if let level = info.level, let byLevel = levelReferences(of: info.codec, level: level, width: width, height: height) {
+            referenceFrames = min(referenceFrames, byLevel)
         }
         let frames = referenceFrames + max(1, threads) + 2
         let bytes = Double(width) * Double(height) * native * Double(frames)
