@@ -301,12 +301,22 @@ enum DecodeMemoryEstimator {
         100 + 5 * Double(max(1, threads))
     }
 
-    /// The transcode path: the decoder, then x264 at the output size.
+    /// Float RGB frames the HDR tone-mapping graph holds at the output size (3 × 12 B/px).
+    static let toneMappingBytesPerPixel = 36.0
+
+    /// The transcode path: the decoder, then x264 at the output size (and the tone-mapping graph
+    /// for HDR input).
     static func transcode(_ info: MediaInfo, threads: Int, output: (width: Int, height: Int)) -> DecodeMemory? {
         guard var memory = videoDecoder(info, threads: threads) else { return nil }
         let perPixel = encoderBytesPerPixel(threads: threads)
         memory.fixedBytes += Int64(Double(output.width) * Double(output.height) * perPixel)
         memory.basis += "; x264 \(output.width)×\(output.height): \(DecodeMemory.format(perPixel)) B/px"
+        if info.hdr != nil {
+            // The tone-mapping graph (ToneMapper) holds float RGB frames (gbrpf32le, 12 B/px) at the
+            // output size between its stages: about three at a time.
+            memory.fixedBytes += Int64(Double(output.width) * Double(output.height) * toneMappingBytesPerPixel)
+            memory.basis += "; tone mapping: \(DecodeMemory.format(toneMappingBytesPerPixel)) B/px"
+        }
         return memory
     }
 
