@@ -145,9 +145,10 @@ enum Playability {
     /// copies (it takes the codec from the sample entry type, not the bitstream): ISO/IEC 14496-15
     /// §5.4 and §8.4 (`avc1`/`avc3`, `hvc1`/`hev1`), 14496-14 (`mp4a`), the ALAC, AC-3/E-AC-3 (ETSI
     /// TS 102 366 Annex F) and QuickTime (`.mp3`) registrations. HEVC must be `hvc1`: [HLS] 1.10,
-    /// "HEVC video MUST be signaled with the 'hvc1' codec tag" (parameter sets in the sample entry).
+    /// "HEVC video MUST be signaled with the 'hvc1' codec tag" (parameter sets in the sample entry),
+    /// or `dvh1` for Dolby Vision (1.11: "'dvh1' ... for Dolby Vision profile 5 / 8").
     static let sampleEntries: [Codec: Set<String>] = [
-        .h264: ["avc1", "avc3"], .hevc: ["hvc1"], .aac: ["mp4a"], .mp3: ["mp4a", ".mp3"], .alac: ["alac"],
+        .h264: ["avc1", "avc3"], .hevc: ["hvc1", "dvh1"], .aac: ["mp4a"], .mp3: ["mp4a", ".mp3"], .alac: ["alac"],
         .ac3: ["ac-3"], .eac3: ["ec-3"],
     ]
 

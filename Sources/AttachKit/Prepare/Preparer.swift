@@ -176,7 +176,11 @@ public struct Preparer: Sendable {
             throw .outputInvalid(reason: problems.map { "\($0.code.rawValue): \($0.message)" }.joined(separator: "; "))
         }
         if decode {
-            let decoded = DeepCheck.verify(path: output.temporaryPath, info: checked.info, maxDecodeBytes: safety.maxDecodeBytes,
+            // The copy's pictures must be what the input's probe said (and playability judged): a
+            // header-only look at the copy may not name a pixel format, the input's probe did.
+            var described = checked.info
+            if described.kind == .video, described.pixelFormat == nil { described.pixelFormat = report.before?.pixelFormat }
+            let decoded = DeepCheck.verify(path: output.temporaryPath, info: described, maxDecodeBytes: safety.maxDecodeBytes,
                                            videoBudget: options.verifySeconds)
             if case .corrupt(let reason) = decoded.verdict {
                 // A remux or trim rewrote the container: its packet numbers and byte offsets are the copy's.

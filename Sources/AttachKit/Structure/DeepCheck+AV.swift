@@ -42,6 +42,11 @@ extension DeepCheck {
         var coverage: [String] = []
         for stream in decodable {
             var duration = DecodedDuration(frameRate: stream.frameRate)
+            // The pictures must be what the header says: a codec configuration that claims 8-bit 4:2:0
+            // over a 4:2:2 or 10-bit stream would have an unplayable stream copied as playable.
+            if stream.kind == .video, info.kind == .video, stream.index == decodable.first(where: { $0.kind == .video })?.index {
+                duration.expectedPixelFormat = info.pixelFormat
+            }
             // An estimated duration (a fragmented MP4's, or libavformat's when the header gave none)
             // is good enough to spread the GOPs by.
             var sampler = GOPSampler(budget: stream.kind == .video ? videoBudget : nil, duration: total)
@@ -135,6 +140,10 @@ extension DeepCheck {
                               duration: inout DecodedDuration) throws(FFmpegError) -> String? {
         while try decoder.receive(into: frame) == .frame {
             duration.add(frame, timeBase: decoder.timeBase)
+            if duration.frames == 1, let expected = duration.expectedPixelFormat, let decoded = frame.pixelFormatName,
+               PixelFormatNames.plain(decoded) != PixelFormatNames.plain(expected) {
+                return "the pictures decode as \(decoded), but the header says \(expected) (the codec configuration does not describe the stream)"
+            }
             // A leading picture of an open GOP decoded after skipped GOPs lacks its references.
             let leading = duration.leadingBefore.map { start in frame.timestamp.map { $0 < start } ?? false } ?? false
             if frame.hasDecodeErrors, !leading {
@@ -162,6 +171,8 @@ struct DecodedDuration {
     /// keyframe decoding resumed at (an open GOP's leading pictures), and their damage is not held
     /// against the file.
     var leadingBefore: Int64?
+    /// The pixel format the header gives the video (checked against the first decoded picture).
+    var expectedPixelFormat: String?
     /// Whether GOPs are skipped (frames are then not counted from the start of the stream).
     var sampled = false
     /// When GOPs are skipped: the end of the last packet demuxed, in seconds.
@@ -201,5 +212,13 @@ struct DecodedDuration {
         if length == 0, let frameRate, frameRate > 0 { length = 1 / frameRate }
         firstVideoTime = min(firstVideoTime ?? start, start)
         videoEnd = max(videoEnd ?? start + length, start + length)
+    }
+}
+
+/// Pixel format names compared for what they mean to a player: `yuvj420p` is `yuv420p` in full
+/// range (the range is a tag, not a layout).
+enum PixelFormatNames {
+    static func plain(_ name: String) -> String {
+        name.hasPrefix("yuvj") ? "yuv" + name.dropFirst(4) : name
     }
 }

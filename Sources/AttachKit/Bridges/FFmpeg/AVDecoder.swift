@@ -236,6 +236,14 @@ struct AVFrameBuffer: ~Copyable {
         }
     }
 
+    /// The pixel format of a decoded picture as FFmpeg names it (`yuv420p10le`); `nil` for sound
+    /// or an unknown format.
+    var pixelFormatName: String? {
+        guard pointer.pointee.width > 0, pointer.pointee.format >= 0,
+              let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: pointer.pointee.format)) else { return nil }
+        return String(cString: name)
+    }
+
     /// Whether the decoder flagged the frame as damaged (`AV_FRAME_FLAG_CORRUPT`) or concealed
     /// errors in it (`decode_error_flags`).
     var hasDecodeErrors: Bool {

@@ -73,7 +73,11 @@ struct CodecRule: ValidationRule {
             out.append(Diagnostic(.unsupportedCodec, "video codec \(codec) is not allowed by profile \(profile.name)",
                                   fix: "transcode \(Fix.name(codec))→H.264"))
         } else if case .unsupportedVariant(let reason) = verdict {
-            out.append(Diagnostic(.unsupportedCodecProfile, reason, fix: "transcode to 8-bit 4:2:0 H.264"))
+            // Dolby Vision without a base layer is refused by prepare too (ToneMapper): no conversion to offer.
+            let fix = info.hdr?.format == .dolbyVision
+                ? "attach an HDR10, HLG or SDR version (Dolby Vision without a compatible base layer cannot be converted here)"
+                : "transcode to 8-bit 4:2:0 H.264"
+            out.append(Diagnostic(.unsupportedCodecProfile, reason, fix: fix))
         } else if let codec = info.codec {
             out += sampleEntry(codec, tag: info.codecTag, in: info.container, fix: "remux into MP4 (no re-encode)")
         }
