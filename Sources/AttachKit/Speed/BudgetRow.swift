@@ -57,11 +57,14 @@ public struct BudgetRow: Sendable {
         o.set("preset", preset?.rawValue)
         o.set("amount", amount)
         o.set("unit", unit)
-        o.set("seconds", seconds)
-        o.set("estimated", estimated)
-        o.set("perUnit", perUnit)
-        o.set("longest", longest(within: deadline))
-        o.set("estimateRatio", estimateRatio)
+        // A failed operation has no timing worth reading: the error says what happened.
+        if error == nil {
+            o.set("seconds", seconds)
+            o.set("estimated", estimated)
+            o.set("perUnit", perUnit)
+            o.set("longest", longest(within: deadline))
+            o.set("estimateRatio", estimateRatio)
+        }
         o.set("error", error)
         return o.value
     }

@@ -38,7 +38,15 @@ public struct CalibrationStore: Sendable {
     }
 
     public func load(for key: MachineKey, now: Double) -> Lookup {
-        guard let text = TextFile.contents(path, limit: 1 << 20) else { return .missing }
+        load(text: read(), for: key, now: now)
+    }
+
+    /// The cache file's text, `nil` when there is none (or it is not a regular file).
+    func read() -> String? { TextFile.contents(path, limit: 1 << 20) }
+
+    /// ``load(for:now:)`` from text read earlier (``read()``).
+    func load(text: String?, for key: MachineKey, now: Double) -> Lookup {
+        guard let text else { return .missing }
         guard let json = try? JSONValue.parse(text), let calibration = SpeedCalibration(json: json) else {
             return .stale("the cache file is not a calibration this version reads")
         }

@@ -31,19 +31,25 @@ public struct SpeedCalibration: Sendable, Equatable {
         return o.value
     }
 
-    /// Reads ``json``; `nil` for another version or anything missing or not positive.
+    /// Throughputs a real machine can measure, in Mpx per second (the unit of ``encode`` and
+    /// ``decode``): from 1 (a 1080p frame every two seconds) to 100,000. A cache file outside it was
+    /// not written by a calibration: it is ignored, like a damaged one (the estimate falls back to
+    /// the conservative constants, and the note says so).
+    public static let plausibleRates: ClosedRange<Double> = 1...100_000
+
+    /// Reads ``json``; `nil` for another version, anything missing, or a rate outside ``plausibleRates``.
     public init?(json: JSONValue) {
         guard json["version"]?.intValue == 1, let key = MachineKey(json: json["key"]),
               let measuredAt = json["measuredAt"]?.doubleValue,
               let encodePairs = json["encode"]?.objectValue, let decodePairs = json["decode"]?.objectValue else { return nil }
         var encode: [EncoderSpeed: Double] = [:]
         for (name, value) in encodePairs {
-            guard let preset = EncoderSpeed(rawValue: name), let rate = value.doubleValue, rate > 0, rate.isFinite else { return nil }
+            guard let preset = EncoderSpeed(rawValue: name), let rate = value.doubleValue, Self.plausibleRates.contains(rate) else { return nil }
             encode[preset] = rate
         }
         var decode: [String: Double] = [:]
         for (name, value) in decodePairs {
-            guard let rate = value.doubleValue, rate > 0, rate.isFinite else { return nil }
+            guard let rate = value.doubleValue, Self.plausibleRates.contains(rate) else { return nil }
             decode[name] = rate
         }
         guard encode.count == EncoderSpeed.allCases.count else { return nil }

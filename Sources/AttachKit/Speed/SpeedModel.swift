@@ -17,6 +17,8 @@ public final class SpeedModel: Sendable {
 
     private struct State {
         var loaded = false
+        /// The cache file's text, read by ``prefetch()`` before a sandbox hid the file.
+        var prefetched: String??
         var calibration: SpeedCalibration?
         var corrections: [EncoderSpeed: Double] = [:]
     }
@@ -30,13 +32,23 @@ public final class SpeedModel: Sendable {
     public func estimator() -> TranscodeEstimator {
         let (calibration, corrections) = state.withLock { s in
             if !s.loaded, let store {
-                if case .fresh(let found) = store.load(for: MachineKey.current(), now: Calibrator.now) { s.calibration = found }
+                // The key names the FFmpeg build, known once FFmpeg is loaded: checked here, at first use.
+                let text = s.prefetched ?? store.read()
+                if case .fresh(let found) = store.load(text: text, for: MachineKey.current(), now: Calibrator.now) { s.calibration = found }
             }
             s.loaded = true
             return (s.calibration, s.corrections)
         }
         return TranscodeEstimator(calibration: calibration, corrections: corrections,
                                   cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    }
+
+    /// Reads the cache file now, to be judged at first use: a worker process calls it before it
+    /// confines itself (its sandbox reads beneath the input folders only).
+    public func prefetch() {
+        state.withLock { s in
+            if !s.loaded, s.prefetched == nil { s.prefetched = .some(store?.read()) }
+        }
     }
 
     /// Uses `calibration` from now on (just measured) and forgets the corrections made against the old one.

@@ -85,7 +85,7 @@ struct BudgetCommand: Command {
         if json {
             var o = JSONObjectBuilder()
             o.set("calibration", calibration.json)
-            o.set("cache", saved)
+            o.set("cache", saved.map(JSONValue.string) ?? .null)  // null when not cached (--quick, or the write failed)
             o.set("deadline", deadline)
             o.set("rows", JSONValue.array(rows.map { $0.json(deadline: deadline) }))
             Output.line(o.value.serialized)

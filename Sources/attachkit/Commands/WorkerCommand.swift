@@ -53,6 +53,8 @@ struct WorkerCommand: Command {
     }
 
     func run() -> ExitCode {
+        // The speed calibration lives in the user's cache, outside what the sandbox lets a worker read.
+        SpeedModel.shared.prefetch()
         // Before anything reads an input or starts libvips: threads made later inherit the sandbox.
         let sandbox = Sandbox.confine(readOnly: readOnly, readWrite: readWrite)
         setLimit(RLIMIT_CORE, soft: 0, hard: 0)
