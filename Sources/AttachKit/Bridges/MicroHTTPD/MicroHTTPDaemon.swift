@@ -8,7 +8,8 @@ import Glibc
 /// ``HTTPServer`` (headers → early answer or body pieces → answer → completion). Stopped in
 /// ``stop()`` or when dropped.
 ///
-/// Calls: `MHD_start_daemon` (through the shim's fixed-arity `ak_mhd_start`), `MHD_quiesce_daemon`,
+/// Calls: `MHD_start_daemon` (through the shim's fixed-arity `ak_mhd_start`), `MHD_get_connection_values`
+/// (every `Content-Length` and `Transfer-Encoding` header), `MHD_quiesce_daemon`,
 /// `MHD_stop_daemon`, `MHD_queue_response` with responses from `MHD_create_response_from_buffer`
 /// (copied) or `MHD_create_response_from_fd` (MHD owns and closes the descriptor).
 package final class MicroHTTPDaemon: @unchecked Sendable {
