@@ -4,12 +4,12 @@ import Glibc
 
 /// One request of `attachkit http`, from its headers to its end, as the daemon drives it:
 /// ``early`` (an answer decided from the headers alone: a refusal, or a `GET`), else
-/// ``receive(_:)`` for each piece of the body and ``finish()`` for the answer; ``complete()``
+/// ``receive(_:)`` for each piece of the body and ``finish()`` for the answer; ``complete(_:)``
 /// once, however it ended (answered, or the client went away). Used by one connection thread.
 ///
 /// A media body goes straight to a file in a request folder of the spool, never held whole in
 /// memory; the request folder goes when the answer's file is open, and at the latest in
-/// ``complete()``.
+/// ``complete(_:)``.
 package final class HTTPExchange: @unchecked Sendable {
     private let server: HTTPServer
     private let started = HTTPServer.now
@@ -29,9 +29,16 @@ package final class HTTPExchange: @unchecked Sendable {
     /// The answer decided from the headers alone; `nil` when the body is to be read.
     package private(set) var early: HTTPResponse?
 
-    init(server: HTTPServer, method: String, target: String, contentLength: Int64?) {
+    /// - Parameter contentLength: the body's declared length (``RequestFraming``), or why its
+    ///   framing is refused (answered 400 with `Connection: close`, before anything else).
+    init(server: HTTPServer, method: String, target: String, contentLength: Result<Int64?, ServiceError>) {
         self.server = server
-        early = decide(method: method, target: target, contentLength: contentLength).map(note)
+        switch contentLength {
+        case .success(let length):
+            early = decide(method: method, target: target, contentLength: length).map(note)
+        case .failure(let error):
+            early = note(.error(error, headers: [("Connection", "close")]))
+        }
     }
 
     /// The endpoint, for logs and metrics (`unknown` when none matched).
@@ -106,14 +113,16 @@ package final class HTTPExchange: @unchecked Sendable {
     }
 
     /// The request has ended (answered, or the client went away before its answer): what it
-    /// held is given back, the metrics count it. Idempotent.
-    package func complete() {
+    /// held is given back, the metrics count it (an answer made but not `delivered` counts as
+    /// the ending, never as its status). Idempotent.
+    package func complete(_ ending: HTTPEnding) {
         guard !completed else { return }
         completed = true
         releaseResources()
         let answer = answered ?? (status: 499, code: nil, bytes: 0)
-        server.metrics.record(op: operation, status: answer.status, code: answer.code, seconds: HTTPServer.now - started,
-                              received: received, sent: answer.bytes)
+        let how = ending == .delivered && answered == nil ? .clientGone : ending
+        server.metrics.record(op: operation, status: answer.status, code: answer.code, ending: how, seconds: HTTPServer.now - started,
+                              received: received, sent: how == .delivered ? answer.bytes : 0)
         server.ended()
     }
 

@@ -10,9 +10,18 @@ public struct HTTPLimits: Sendable {
     /// `serve` reads ahead). One more gets 429 `busy` before its body is read.
     public var queue: Int?
     /// Seconds a client has to send a whole request, headers and body (a client that sends one
-    /// byte a second is cut off when they run out); also the idle time after which a kept-alive
-    /// connection is closed. Default 30.
+    /// byte a second is cut off when they run out). Default 30.
     public var readTimeoutSeconds: Int = 30
+    /// Seconds a connection has to send a request's headers, from its opening or from its
+    /// previous answer (kept alive): a connection that sends nothing is closed after this long.
+    /// Default 10; never more than ``readTimeoutSeconds``.
+    public var headerTimeoutSeconds: Int = 10
+    /// Connections open at once (each has a thread, idle ones cost little). Past it, new
+    /// connections are refused (closed at once). Default 1024.
+    public var connections: Int = 1_024
+    /// Connections open at once from one IP address; past it, that address's new connections are
+    /// refused, so one client cannot take every connection. Default 256.
+    public var connectionsPerClient: Int = 256
     /// The longest `deadline` a prepare runs under, seconds: a request asking none or more gets
     /// this one. Default `nil` (no server-wide deadline).
     public var deadline: Double?

@@ -32,15 +32,21 @@ package final class HTTPMetrics: Sendable {
 
     package init() {}
 
-    /// Counts one answered request.
+    /// Counts one request that ended.
     /// - Parameters:
     ///   - op: the endpoint (`prepare`, `probe`, `validate`, `jobs`, `healthz`, `readyz`,
     ///     `metrics`, `unknown`).
+    ///   - status: its answer's status; ignored unless `ending` is `delivered` (the ending's
+    ///     own status is counted: 499, 408 or 503).
     ///   - code: the error code of an error answer; `nil` for a success (outcome `ok`).
-    package func record(op: String, status: Int, code: ErrorCode?, seconds: Double, received: Int64, sent: Int64) {
+    ///   - ending: how it ended; default `delivered` (outcome `ok` or the code). Otherwise the
+    ///     outcome is the ending (`client-gone`, `timed-out`, `shut-down`) and no refusal is counted.
+    package func record(op: String, status: Int, code: ErrorCode?, ending: HTTPEnding = .delivered, seconds: Double, received: Int64, sent: Int64) {
+        let delivered = ending == .delivered
+        let key = Key(op: op, outcome: delivered ? code?.rawValue ?? "ok" : ending.rawValue, status: ending.status ?? status)
         state.withLock { s in
-            s.requests[Key(op: op, outcome: code?.rawValue ?? "ok", status: status), default: 0] += 1
-            if let code { s.refusals[code, default: 0] += 1 }
+            s.requests[key, default: 0] += 1
+            if delivered, let code { s.refusals[code, default: 0] += 1 }
             var histogram = s.durations[op] ?? Histogram()
             for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
             histogram.sum += seconds
@@ -59,7 +65,7 @@ package final class HTTPMetrics: Sendable {
             lines.append("# HELP \(name) \(help)")
             lines.append("# TYPE \(name) \(type)")
         }
-        family("attachkit_http_requests_total", "counter", "Requests answered, by endpoint, outcome (ok or the error code) and status.")
+        family("attachkit_http_requests_total", "counter", "Requests ended, by endpoint, outcome (ok, the error code, client-gone, timed-out or shut-down) and status.")
         for (key, count) in s.requests.sorted(by: { $0.key < $1.key }) {
             lines.append("attachkit_http_requests_total{op=\"\(key.op)\",outcome=\"\(key.outcome)\",status=\"\(key.status)\"} \(count)")
         }
@@ -85,5 +91,27 @@ package final class HTTPMetrics: Sendable {
             lines.append("attachkit_http_refusals_total{code=\"\(code.rawValue)\"} \(count)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// How a request of `attachkit http` ended, as libmicrohttpd and the connection watch report it.
+package enum HTTPEnding: String, Sendable {
+    /// Its answer was handed to the connection whole (outcome `ok` or the error code).
+    case delivered
+    /// The client closed the connection before its answer was sent (status 499).
+    case clientGone = "client-gone"
+    /// The server cut the client off: it took longer than the header or read timeout (status 408).
+    case timedOut = "timed-out"
+    /// The server stopped (at the end of `--drain`) before the answer was sent (status 503).
+    case shutDown = "shut-down"
+
+    /// The status counted for it; `nil` for `delivered` (the answer's own).
+    var status: Int? {
+        switch self {
+        case .delivered: return nil
+        case .clientGone: return 499
+        case .timedOut: return 408
+        case .shutDown: return 503
+        }
     }
 }

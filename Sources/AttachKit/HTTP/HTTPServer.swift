@@ -32,12 +32,14 @@ package final class HTTPServer: Sendable {
 
     /// A request whose headers have arrived: what to do with it (an answer before the body, or
     /// a body to read). Never throws: what is wrong is the exchange's early answer.
-    package func begin(method: String, target: String, contentLength: Int64?) -> HTTPExchange {
+    /// - Parameter contentLength: the body's declared length, or why its framing is refused
+    ///   (``RequestFraming``).
+    package func begin(method: String, target: String, contentLength: Result<Int64?, ServiceError>) -> HTTPExchange {
         open.add(1, ordering: .acquiringAndReleasing)
         return HTTPExchange(server: self, method: method, target: target, contentLength: contentLength)
     }
 
-    /// A request has ended (see ``HTTPExchange/complete()``).
+    /// A request has ended (see ``HTTPExchange/complete(_:)``).
     func ended() { open.subtract(1, ordering: .acquiringAndReleasing) }
 
     /// Takes a work slot; `false` when every one is taken (the request gets 429).

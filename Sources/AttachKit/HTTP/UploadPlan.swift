@@ -19,12 +19,16 @@ struct UploadPlan {
     let options: [(String, JSONValue)]
 
     /// - Throws: ``ServiceError`` `bad-options` for an unknown or invalid option (the decoder's
-    ///   message), `malformed-request` for a `name` that is no plain file name.
+    ///   message) or a key given twice, `malformed-request` for a `name` that is no plain file name.
     init(route: HTTPRoute, parameters: [(name: String, value: String?)], server: HTTPServer) throws(ServiceError) {
-        let named = parameters.last { $0.name == "name" }
+        var seen = Set<String>()
+        for parameter in parameters where !seen.insert(parameter.name).inserted {
+            throw ServiceError(code: .badOptions, message: "the query gives \(parameter.name.debugDescription) more than once; give each option once")
+        }
+        let named = parameters.first { $0.name == "name" }
         name = try Self.fileName(named.map { $0.value ?? "" } ?? "upload")
         let given = parameters.filter { $0.name != "name" }
-        if let profile = given.last(where: { $0.name == "profile" })?.value, Profile.builtIn[profile] == nil {
+        if let profile = given.first(where: { $0.name == "profile" })?.value, Profile.builtIn[profile] == nil {
             throw ServiceError(code: .badOptions, message: "profile must be \(Profile.builtIn.keys.sorted().joined(separator: " or ")) in a query string, not \(profile.debugDescription) (POST /v1/jobs takes an inline policy)")
         }
         let source = TextOptions(values: given.compactMap { p in p.value.map { (p.name, $0) } }, flags: given.filter { $0.value == nil }.map(\.name))

@@ -9,7 +9,7 @@ struct HTTPCommand: Command {
     static let summary = "serve the same operations over HTTP, with health, readiness, metrics and limits"
     static let usage = """
         usage: attachkit http --listen HOST:PORT --allow DIR [--allow DIR...] [--jobs N] [--profile P]
-                              [--max-body N] [--queue N] [--read-timeout S] [--deadline S] [--drain S]
+                              [--max-body N] [--queue N] [--read-timeout S] [--header-timeout S] [--deadline S] [--drain S]
                               [--spool DIR] [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
 
         An HTTP API over the same service as `serve` (README.md, "attachkit http"):
@@ -26,13 +26,15 @@ struct HTTPCommand: Command {
           --profile P         default profile (apple | ios, default ios | a policy file)
           --max-body N        largest request body (default 100MB); over it: 413
           --read-timeout S    seconds a client has to send a whole request (default 30); then it is cut off
+          --header-timeout S  seconds a connection has to send a request's headers, new or kept alive
+                              (default 10, at most --read-timeout); then it is closed
           --deadline S        the longest time a prepare may take (requests may ask less)
           --drain S           on SIGTERM, seconds to finish the requests in flight (default 30)
           --spool DIR         where bodies and outputs wait (default $TMPDIR/attachkit-http)
         \(Arguments.isolationUsage)
         SIGTERM/SIGINT: stop accepting, answer what was accepted (within --drain), exit 0.
         """
-    static let options: Set<String> = Set(["listen", "allow", "jobs", "queue", "profile", "max-body", "read-timeout",
+    static let options: Set<String> = Set(["listen", "allow", "jobs", "queue", "profile", "max-body", "read-timeout", "header-timeout",
                                            "deadline", "drain", "spool"]).union(Arguments.isolationOptions)
     static let flags: Set<String> = Arguments.isolationFlags
 
@@ -49,6 +51,7 @@ struct HTTPCommand: Command {
         if let bytes = try arguments.bytes("max-body", OptionLimits.maxBytes) { limits.maxBodyBytes = bytes }
         limits.queue = try arguments.int("queue", in: 0...100_000)
         if let seconds = try arguments.int("read-timeout", in: 1...3_600) { limits.readTimeoutSeconds = seconds }
+        if let seconds = try arguments.int("header-timeout", in: 1...3_600) { limits.headerTimeoutSeconds = seconds }
         if let seconds = try arguments.int("drain", in: 0...3_600) { limits.drainSeconds = Double(seconds) }
         limits.deadline = try arguments.decode { options throws(OptionsError) in try options.seconds(OptionLimits.deadline) }
         let profile = try arguments.profile()

@@ -8,7 +8,8 @@ import Glibc
 /// ``HTTPServer`` (headers → early answer or body pieces → answer → completion). Stopped in
 /// ``stop()`` or when dropped.
 ///
-/// Calls: `MHD_start_daemon` (through the shim's fixed-arity `ak_mhd_start`), `MHD_quiesce_daemon`,
+/// Calls: `MHD_start_daemon` (through the shim's fixed-arity `ak_mhd_start`), `MHD_get_connection_values`
+/// (every `Content-Length` and `Transfer-Encoding` header), `MHD_quiesce_daemon`,
 /// `MHD_stop_daemon`, `MHD_queue_response` with responses from `MHD_create_response_from_buffer`
 /// (copied) or `MHD_create_response_from_fd` (MHD owns and closes the descriptor).
 package final class MicroHTTPDaemon: @unchecked Sendable {
@@ -34,16 +35,17 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
     package init(server: HTTPServer, address: ListenAddress) throws(ServiceError) {
         self.server = server
         self.address = address
-        self.watch = ConnectionWatch(limitSeconds: Double(server.limits.readTimeoutSeconds))
+        self.watch = ConnectionWatch(headerSeconds: Double(server.limits.headerTimeoutSeconds),
+                                     readSeconds: Double(server.limits.readTimeoutSeconds))
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             | (address.isIPv6 ? MHD_USE_IPv6.rawValue : 0)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        // Each connection holds a thread; past this many, new connections wait in the backlog.
-        let connections = UInt32(min(4_096, server.capacity * 2 + 32))
+        // Each connection holds a thread; past these limits, new connections are closed at once.
+        let limits = server.limits
         let started = Self.withSocketAddress(address) { socketAddress in
             ak_mhd_start(flags, socketAddress, Self.access, Self.uriLog, Self.completed, Self.notify, context,
-                         connections, UInt32(server.limits.readTimeoutSeconds), 128)
+                         UInt32(limits.connections), UInt32(limits.connectionsPerClient), UInt32(limits.readTimeoutSeconds), 128)
         }
         guard let started else {
             throw ServiceError(code: .unavailable, message: "cannot listen on \(address) (in use, or not an address of this machine)")
@@ -103,18 +105,7 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         let daemon = owner(context)
         guard let connection, let requestContext, let raw = requestContext.pointee else { return .NO }
         let pending = Unmanaged<Pending>.fromOpaque(raw).takeUnretainedValue()
-        guard let exchange = pending.exchange else {
-            let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int64(String(cString: $0)) }
-            let exchange = daemon.server.begin(method: method.map { String(cString: $0) } ?? "GET", target: pending.target, contentLength: length)
-            pending.exchange = exchange
-            let hasBody = (length ?? 0) > 0 || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
-            // A refusal of a request with a body is sent before the body is read (MHD then closes
-            // the connection); one without a body is sent on the next call, which keeps it alive.
-            guard let early = exchange.early, hasBody else { return .YES }
-            pending.answered = true
-            daemon.watch.received(connection)
-            return queue(early, on: connection)
-        }
+        guard let exchange = pending.exchange else { return daemon.begin(pending, method: method, on: connection) }
         if let uploadSize, uploadSize.pointee > 0 {
             if !pending.answered, let uploadData {
                 exchange.receive(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee))
@@ -125,15 +116,49 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         guard !pending.answered else { return .YES }
         pending.answered = true
         daemon.watch.received(connection)
-        return queue(exchange.early ?? exchange.finish(), on: connection)
+        let response = exchange.early ?? exchange.finish()
+        // A client that closed while its request was worked on cannot get the answer: the
+        // connection is closed (and the request counted `client-gone`), nothing is sent.
+        guard !clientClosed(connection) else { return .NO }
+        return daemon.queue(response, on: connection)
     }
 
-    private static let completed: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+    /// The first call for a request, its headers in: the exchange, from every `Content-Length`
+    /// and `Transfer-Encoding` header (``RequestFraming``). A refusal of a request with a body is
+    /// sent before the body is read (MHD then closes the connection); one without a body is sent
+    /// on the next call, which keeps it alive.
+    private func begin(_ pending: Pending, method: UnsafePointer<CChar>?, on connection: OpaquePointer) -> MHD_Result {
+        watch.headersArrived(connection)
+        let lengths = Self.headerValues("Content-Length", of: connection)
+        let encodings = Self.headerValues("Transfer-Encoding", of: connection)
+        let length = Result { () throws(ServiceError) in try RequestFraming.contentLength(lengths, transferEncodings: encodings) }
+        let exchange = server.begin(method: method.map { String(cString: $0) } ?? "GET", target: pending.target, contentLength: length)
+        pending.exchange = exchange
+        let hasBody = lengths.contains { $0 != "0" } || !encodings.isEmpty
+        guard let early = exchange.early, hasBody else { return .YES }
+        pending.answered = true
+        watch.received(connection)
+        return queue(early, on: connection)
+    }
+
+    private static let completed: MHD_RequestCompletedCallback = { context, connection, requestContext, code in
         guard let requestContext, let raw = requestContext.pointee else { return }
         requestContext.pointee = nil
         let pending = Unmanaged<Pending>.fromOpaque(raw).takeRetainedValue()
-        pending.exchange?.complete()
-        if let connection { owner(context).watch.receiving(connection) }
+        let watch = owner(context).watch
+        pending.exchange?.complete(ending(code, cut: connection.map(watch.wasCut) ?? false))
+        if let connection { watch.receiving(connection) }
+    }
+
+    /// How a request ended, from MHD's termination code and whether the watch cut it off.
+    private static func ending(_ code: MHD_RequestTerminationCode, cut: Bool) -> HTTPEnding {
+        if cut { return .timedOut }
+        switch code {
+        case .REQUEST_TERMINATED_COMPLETED_OK: return .delivered
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: return .timedOut
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: return .shutDown
+        default: return .clientGone
+        }
     }
 
     private static let notify: MHD_NotifyConnectionCallback = { context, connection, _, event in
@@ -146,7 +171,37 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         }
     }
 
-    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    /// Every value of the request header `name` (any case), in order (`MHD_get_connection_values`).
+    private static func headerValues(_ name: String, of connection: OpaquePointer) -> [String] {
+        final class Found {
+            let name: String
+            var values: [String] = []
+            init(_ name: String) { self.name = name }
+        }
+        let found = Found(name)
+        _ = withExtendedLifetime(found) {
+            MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, key, value in
+                let found = Unmanaged<Found>.fromOpaque(cls!).takeUnretainedValue()
+                if let key, strcasecmp(key, found.name) == 0 { found.values.append(value.map { String(cString: $0) } ?? "") }
+                return .YES
+            }, Unmanaged.passUnretained(found).toOpaque())
+        }
+        return found.values
+    }
+
+    /// Whether the client has closed its side of the connection (a peek reads end of file or an
+    /// error): an answer would not reach it.
+    private static func clientClosed(_ connection: OpaquePointer) -> Bool {
+        let fd = ak_mhd_connection_fd(connection)
+        guard fd >= 0 else { return false }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
+    /// Queues the answer; while the server drains, with `Connection: close`, so a kept-alive
+    /// client sends no further request on a connection about to close.
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -158,7 +213,9 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         }
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
-        for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
+        var headers = response.headers
+        if server.isDraining, !headers.contains(where: { $0.name == "Connection" }) { headers.append(("Connection", "close")) }
+        for header in headers { _ = MHD_add_response_header(made, header.name, header.value) }
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
 }
