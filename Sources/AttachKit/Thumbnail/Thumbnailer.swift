@@ -18,8 +18,13 @@ public struct Thumbnailer: Sendable {
                           ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
         var report = ThumbnailReport(input: input.resolvedPath)
         do throws(PrepareError) {
-            // A path naming a folder (`out/`) has no file name to write: refused before any work.
-            guard !outputPath.hasSuffix("/"), !FileSystem.isDirectory(outputPath) else {
+            // A path naming a folder (`out/`) has no file name to write: refused before any work. Only
+            // said inside the allowed roots (outside, the write is refused as access-denied: what is
+            // a folder there is not the caller's to learn).
+            let absolute = PathResolver.absolute(outputPath)
+            let folder = PathResolver.realPath(absolute) ?? PathResolver.realPath(PathResolver.directory(absolute))
+            let inScope = folder.map { real in ledger.scopes.contains { $0.contains(resolvedPath: real) } } ?? false
+            guard !inScope || (!outputPath.hasSuffix("/") && !FileSystem.isDirectory(outputPath)) else {
                 throw .output(.system(operation: "write", path: outputPath, reason: "is a folder; give the thumbnail's file path (e.g. \(outputPath.hasSuffix("/") ? outputPath : outputPath + "/")thumbnail.jpg)"))
             }
             // iOS reads the type from the extension: JPEG bytes under another name would not show.
