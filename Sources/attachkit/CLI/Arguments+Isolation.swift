@@ -13,6 +13,21 @@ extension Arguments {
           --worker-timeout S  wall-clock seconds per file (default 900), then timed-out
         """
 
+    /// The service `serve` and `http` run: the `allow` roots, `--profile`, `--jobs` (default: cores)
+    /// and the isolation options.
+    /// - Throws: ``UsageError`` for an option out of range or a service that cannot start.
+    func service(allow roots: [String]) throws(UsageError) -> AttachKitService {
+        let profile = try profile()
+        do {
+            return try AttachKitService(allow: roots, profile: profile, jobs: try int("jobs", in: 1...256) ?? BatchOptions.coreCount,
+                                        isolation: try isolation())
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("\(error)")
+        }
+    }
+
     /// `--in-process`, or worker processes with the `--worker-*` limits.
     /// - Throws: ``UsageError`` for a limit out of range.
     func isolation() throws(UsageError) -> Isolation {

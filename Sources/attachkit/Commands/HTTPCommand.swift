@@ -54,19 +54,10 @@ struct HTTPCommand: Command {
         if let seconds = try arguments.int("header-timeout", in: 1...3_600) { limits.headerTimeoutSeconds = seconds }
         if let seconds = try arguments.int("drain", in: 0...3_600) { limits.drainSeconds = Double(seconds) }
         limits.deadline = try arguments.decode { options throws(OptionsError) in try options.seconds(OptionLimits.deadline) }
-        let profile = try arguments.profile()
         let spoolPath = arguments.value("spool") ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/attachkit-http"
-        do {
-            let spool = try HTTPSpool(spoolPath)
-            let service = try AttachKitService(allow: roots + [spool.root], profile: profile,
-                                               jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
-                                               isolation: try arguments.isolation())
-            server = HTTPServer(service: service, spool: spool, limits: limits)
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            throw UsageError("\(error)")
-        }
+        let spool: HTTPSpool
+        do { spool = try HTTPSpool(spoolPath) } catch { throw UsageError("\(error)") }
+        server = HTTPServer(service: try arguments.service(allow: roots + [spool.root]), spool: spool, limits: limits)
     }
 
     func run() -> ExitCode {

@@ -37,16 +37,7 @@ struct ServeCommand: Command {
         guard arguments.positional.isEmpty else { throw UsageError("serve takes no file arguments; requests name them") }
         let roots = arguments.all("allow")
         guard !roots.isEmpty else { throw UsageError("give at least one --allow DIR") }
-        let profile = try arguments.profile()
-        do {
-            service = try AttachKitService(allow: roots, profile: profile,
-                                           jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
-                                           isolation: try arguments.isolation())
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            throw UsageError("\(error)")
-        }
+        service = try arguments.service(allow: roots)
     }
 
     func run() -> ExitCode {
