@@ -109,8 +109,7 @@ public struct Prober: Sendable {
             // Where libvips reads every valid file of the format, its refusal is the verdict: FFmpeg's
             // more forgiving decoders would show a JPEG with two frame headers at either size.
             if let vipsFailure, DeepCheck.libvipsReadsEveryValidFile(of: info.container, reader) {
-                let detail = vipsFailure.message.isEmpty ? vipsFailure.description : vipsFailure.message
-                throw .corruptHeader(path: info.path, container: info.container, detail: "libvips refuses it: \(detail)")
+                throw .corruptHeader(path: info.path, container: info.container, detail: "libvips refuses it: \(vipsFailure.detail)")
             }
             // libvips cannot read it (blocked loader, 12-bit JPEG, image sequence): try libavformat.
             guard let demuxer = Demuxers.name(for: info.container) else {
@@ -122,7 +121,7 @@ public struct Prober: Sendable {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
                 if PictureHeaderFallback.read(reader, into: &info) { return }
-                let detail = vipsFailure.map { $0.message.isEmpty ? $0.description : $0.message } ?? error.description
+                let detail = vipsFailure?.detail ?? error.description
                 throw .corruptHeader(path: info.path, container: info.container, detail: detail)
             }
         }

@@ -73,8 +73,7 @@ enum DeepCheck {
             _ = try VipsImage.load(path: path, loaderOptions: "", sequential: true, failOnWarnings: false)
             return nil
         } catch {
-            let message = error.message.isEmpty ? error.description : error.message
-            return "libvips, which reads every valid \(info.container.facts?.name ?? info.container.rawValue), refuses it: \(message)"
+            return "libvips, which reads every valid \(info.container.facts?.name ?? info.container.rawValue), refuses it: \(error.detail)"
         }
     }
 

@@ -10,6 +10,9 @@ struct VipsError: Error, Sendable, CustomStringConvertible {
 
     var description: String { message.isEmpty ? "\(operation.rawValue) failed" : "\(operation.rawValue): \(message)" }
 
+    /// libvips' text for a report, or which call failed when libvips left none.
+    var detail: String { message.isEmpty ? description : message }
+
     private static let bufferLock = Locked(())
 
     /// Empties libvips' error buffer before a call, so a failure's text is not mixed with stale
