@@ -12,14 +12,14 @@
 ///   MHD_OPTION_SOCK_ADDR, address, MHD_OPTION_CONNECTION_LIMIT, connection_limit,
 ///   MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit, MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_LISTEN_BACKLOG_SIZE, backlog,
 ///   MHD_OPTION_URI_LOG_CALLBACK, uri_log, context, MHD_OPTION_NOTIFY_COMPLETED, completed, context,
-///   MHD_OPTION_NOTIFY_CONNECTION, notify, context, MHD_OPTION_END).
+///   MHD_OPTION_NOTIFY_CONNECTION, notify, context, MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit, MHD_OPTION_END).
 static inline struct MHD_Daemon *ak_mhd_start(unsigned int flags, const struct sockaddr *address,
                                               MHD_AccessHandlerCallback handler,
                                               void *(*uri_log)(void *, const char *, struct MHD_Connection *),
                                               MHD_RequestCompletedCallback completed,
                                               MHD_NotifyConnectionCallback notify, void *context,
                                               unsigned int connection_limit, unsigned int per_ip_limit,
-                                              unsigned int timeout_seconds, unsigned int backlog) {
+                                              unsigned int timeout_seconds, unsigned int backlog, size_t memory_limit) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
@@ -29,6 +29,7 @@ static inline struct MHD_Daemon *ak_mhd_start(unsigned int flags, const struct s
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, context,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_END);
 }
 
