@@ -1,6 +1,8 @@
 /// Watches one encode against the deadline: once ``Rule/warmUp`` seconds have passed and
-/// ``Rule/minimumShare`` of the window has been read, the pace so far projects the whole encode's
-/// time; when the projection ends past the deadline the encode is stopped there, with
+/// ``Rule/minimumShare`` of the window has been read, a mark is set; from ``Rule/window`` seconds
+/// after it, the pace since the mark projects the whole encode's time (the start's cost, opening
+/// the codecs and filling x264's lookahead, is behind the mark and is not extrapolated); when the
+/// projection ends past the deadline the encode is stopped there, with
 /// ``PrepareError/deadlineExceeded(step:budget:)``, instead of when the time has run out.
 /// ``projected`` then tells the caller (``PacedEncode``) what the projection was.
 final class EncodePace {
@@ -8,11 +10,21 @@ final class EncodePace {
     struct Rule: Sendable {
         /// Wall seconds before the first projection (x264's lookahead and threads fill up first). Default 1.
         var warmUp = 1.0
-        /// Share of the window read before the first projection. Default 5 %.
+        /// Share of the window read before the mark. Default 5 %.
         var minimumShare = 0.05
-        /// The whole encode's seconds from the seconds spent and the share of the window read.
-        /// Default: proportional (spent ÷ share).
-        var project: @Sendable (_ spent: Double, _ share: Double) -> Double = { $0 / $1 }
+        /// Wall seconds between the mark and the first projection. Default 0.5.
+        var window = 0.5
+        /// The whole encode's seconds from the seconds spent and the share of the window read, now
+        /// and at the mark. Default: the time spent plus the rest at the pace since the mark.
+        var project: @Sendable (_ spent: Double, _ share: Double, _ mark: Mark) -> Double = { spent, share, mark in
+            spent + (1 - share) * (spent - mark.spent) / max(share - mark.share, 1e-9)
+        }
+    }
+
+    /// Seconds spent and share of the window read when the pace began to be measured.
+    struct Mark: Sendable {
+        var spent: Double
+        var share: Double
     }
 
     let deadline: Deadline
@@ -24,6 +36,7 @@ final class EncodePace {
 
     /// The whole encode's projected seconds, set when the watch stopped it.
     private(set) var projected: Double?
+    private var mark: Mark?
 
     init(deadline: Deadline, span: Double, startedAt: Double, rule: Rule = Rule()) {
         self.deadline = deadline
@@ -39,7 +52,12 @@ final class EncodePace {
         let spent = deadline.elapsed - startedAt
         let share = media / span
         guard spent >= rule.warmUp, share >= rule.minimumShare, share < 1 else { return }
-        let total = rule.project(spent, share)
+        guard let mark else {
+            mark = Mark(spent: spent, share: share)
+            return
+        }
+        guard spent - mark.spent >= rule.window, share > mark.share else { return }
+        let total = rule.project(spent, share, mark)
         guard startedAt + total > budget else { return }
         projected = total
         throw .deadlineExceeded(step: "transcoding (stopped after \(ClipText.seconds(spent)): at that pace it needs "

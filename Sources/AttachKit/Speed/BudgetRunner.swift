@@ -47,7 +47,7 @@ public struct BudgetRunner: Sendable {
         for path in files {
             let name = String(path.split(separator: "/").last ?? Substring(path))
             progress(done, total, name)
-            let first = prepare(path, scratch: scratch, preset: nil)
+            let first = Self.prepare(path, profile: profile, scratch: scratch, preset: nil)
             done += 1
             guard let before = first.before else {
                 rows.append(BudgetRow(operation: "prepare (\(profile.name))", input: name, amount: 0, unit: "s",
@@ -61,24 +61,16 @@ public struct BudgetRunner: Sendable {
             total += EncoderSpeed.allCases.count
             for preset in EncoderSpeed.allCases {
                 progress(done, total, "\(name) x264 \(preset.rawValue)")
-                let report = prepare(path, scratch: scratch, preset: preset)
+                let report = Self.prepare(path, profile: profile, scratch: scratch, preset: preset)
                 done += 1
                 var row = row(report, before: before, name: name)
                 row.preset = preset
-                row.estimated = work(before: before, after: report.after).map { estimator.seconds(preset, $0) }
+                row.estimated = TranscodeWork(before: before, after: report.after).map { estimator.seconds(preset, $0) }
                 rows.append(row)
             }
         }
         progress(done, total, "done")
         return rows
-    }
-
-    /// The transcode of `before` into `after`'s size, as the speed model sees it.
-    private func work(before: MediaInfo, after: MediaInfo?) -> TranscodeWork? {
-        guard let duration = after?.duration ?? before.duration, let width = before.width, let height = before.height,
-              let outWidth = after?.width, let outHeight = after?.height else { return nil }
-        return TranscodeWork(frames: duration * (before.frameRate ?? 30), sourceCodec: before.codec?.rawValue ?? "",
-                             inputWidth: width, inputHeight: height, outputWidth: outWidth, outputHeight: outHeight)
     }
 
     private func row(_ report: PrepareReport, before: MediaInfo, name: String) -> BudgetRow {
@@ -90,7 +82,9 @@ public struct BudgetRunner: Sendable {
                          seconds: report.elapsedMilliseconds / 1000, error: report.error.map { "\($0.code): \($0.message)" })
     }
 
-    private func prepare(_ path: String, scratch: String, preset: EncoderSpeed?) -> PrepareReport {
+    /// Prepares `path` under `profile` into `scratch` (x264 at `preset`; `nil` = the profile's
+    /// own choice) and deletes the output; the report says how long it took.
+    static func prepare(_ path: String, profile: Profile, scratch: String, preset: EncoderSpeed?) -> PrepareReport {
         var options = PrepareOptions(profile: profile, outputFolder: scratch)
         options.encoderPreset = preset
         let scopes = [try? AccessScope.file(path), try? AccessScope.folder(scratch)].compactMap { $0 }

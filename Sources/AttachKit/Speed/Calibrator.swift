@@ -3,23 +3,30 @@ import Glibc
 #endif
 
 /// Measures this machine's ``SpeedCalibration``: each x264 preset encoding ``frames`` frames of
-/// ``SyntheticVideo`` at ``width``×``height`` (1080p by default) twice and keeping the faster run
-/// (about 1 s of 30 fps media each), then decoding ``decodeFrames`` frames of the same picture encoded as H.264, HEVC and
-/// VP9 (the source codecs whose decoding dominates an `ultrafast` transcode). Only the encoder and
-/// decoder calls are timed. The encoded files go to a temporary folder that is removed after.
+/// ``SyntheticVideo`` at each of ``heights`` (16:9; 480, 720 and 1080 rows by default) three times
+/// and keeping the median run (about 1.6 s of 30 fps media each), then decoding ``decodeFrames`` frames
+/// of the largest picture encoded as H.264, HEVC and VP9 (the source codecs whose decoding
+/// dominates an `ultrafast` transcode), timing only the encoder and decoder calls; last, whole
+/// `ios` transcodes of a short VP9 sample at each preset, for what a real job costs beyond its
+/// codecs (``SpeedCalibration/pipeline``). The encoded files go
+/// to a temporary folder that is removed after.
 ///
-/// About 5–10 s on two cores at 1080p (HEVC and VP9 are encoded once, untimed, to have something
-/// to decode): run on demand (`attachkit budget`), never inside a preparation.
+/// About 20–30 s on two cores (HEVC and VP9 are encoded once, untimed, to have something to
+/// decode): run on demand (`attachkit budget`), never inside a preparation.
 public struct Calibrator: Sendable {
-    public var width = 1920
-    public var height = 1080
+    /// Heights the presets are measured at, each 16:9 (width rounded to even).
+    public var heights = [480, 720, 1080]
     public var frames = 48
+    /// Frames of the VP9 sample whole transcodes are timed on (3 s at 30 fps).
+    public var pipelineFrames = 90
     public var decodeFrames = 30
     /// Encoder and decoder threads; `nil` = FFmpeg's choice (every core), as a single `prepare` runs.
     public var threads: Int?
 
     /// Frames fed before the throughput is timed (x264's lookahead and frame threads fill up).
     static let warmUpFrames = 16
+    /// Timed runs per measurement; the median is kept.
+    static let runs = 3
 
     public init() {}
 
@@ -39,29 +46,38 @@ public struct Calibrator: Sendable {
             throw CalibrationError(call: "mkdtemp", path: "/tmp")
         }
         defer { Self.removeFolder(folder) }
-        let picture = SyntheticVideo(width: width, height: height)
-        let steps = Double(EncoderSpeed.allCases.count + 1 + 2 * Self.sources.count)
+        let largest = heights.max() ?? 1080
+        let picture = SyntheticVideo(width: Self.width(of: largest), height: largest)
+        let steps = Double(EncoderSpeed.allCases.count * heights.count + 2 + 2 * Self.sources.count)
         var done = 0.0
-        var encode: [EncoderSpeed: Double] = [:]
+        var encode: [Int: [EncoderSpeed: Double]] = [:]
+        var overheadFrames: [EncoderSpeed: Double] = [:]
         var decode: [String: Double] = [:]
         let budget = DecoderBudget(threads: threads, maxPixels: DecoderBudget.standard.maxPixels)
         do {
             // Untimed: the first encode of a process pays for loading x264, its threads and first page faults.
             _ = try encodeFile(picture, encoder: "libx264", options: ["preset": "ultrafast"], frames: 8, path: "\(folder)/warm-up.mp4", muxer: "mp4")
-            for preset in EncoderSpeed.allCases {
-                progress("x264 \(preset.rawValue)", done / steps)
-                let options = ["preset": preset.rawValue].merging(budget.encoderOptions) { $1 }
-                // The faster of two runs: a neighbour's burst on a shared machine slows one, rarely both.
-                var framesPerSecond = 0.0
-                for _ in 0..<2 {
-                    framesPerSecond = max(framesPerSecond, try encodeFile(picture, encoder: "libx264", options: options, frames: frames,
-                                                                          path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
+            for height in heights.sorted() {
+                let sized = height == largest ? picture : SyntheticVideo(width: Self.width(of: height), height: height)
+                for preset in EncoderSpeed.allCases {
+                    progress("x264 \(preset.rawValue) \(height)p", done / steps)
+                    let options = ["preset": preset.rawValue].merging(budget.encoderOptions) { $1 }
+                    // The median of three runs: a neighbour's burst on a shared machine slows one; the
+                    // fastest would be as rare as the slowest, and real jobs see the typical pace.
+                    var runs: [EncodeSpeed] = []
+                    for _ in 0..<Self.runs {
+                        runs.append(try encodeFile(sized, encoder: "libx264", options: options, frames: frames,
+                                                   path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
+                    }
+                    let typical = runs.sorted { $0.framesPerSecond < $1.framesPerSecond }[runs.count / 2]
+                    encode[height, default: [:]][preset] = Double(sized.width * sized.height) / 1e6 * typical.framesPerSecond
+                    // The overhead of the largest picture: there the start and the flush weigh the most in seconds.
+                    if height == largest { overheadFrames[preset] = typical.overheadFrames }
+                    done += 1
                 }
-                encode[preset] = megapixels(1) * framesPerSecond
-                done += 1
             }
             progress("decoding h264", done / steps)
-            decode["h264"] = megapixels(decodeFrames) / max(try decodeFile("\(folder)/veryfast.mp4", demuxer: "mov", budget: budget), 1e-6)
+            decode["h264"] = megapixels(decodeFrames, height: largest) / max(try decodeFile("\(folder)/veryfast.mp4", demuxer: "mov", budget: budget), 1e-6)
             done += 1
         } catch {
             throw CalibrationError("measuring x264: \(error.description)")
@@ -72,14 +88,57 @@ public struct Calibrator: Sendable {
             do {
                 _ = try encodeFile(picture, encoder: source.encoder, options: source.options, frames: decodeFrames, path: path, muxer: source.muxer)
                 progress("decoding \(source.codec)", (done + 1) / steps)
-                decode[source.codec] = megapixels(decodeFrames) / max(try decodeFile(path, demuxer: source.demuxer, budget: budget), 1e-6)
+                decode[source.codec] = megapixels(decodeFrames, height: largest) / max(try decodeFile(path, demuxer: source.demuxer, budget: budget), 1e-6)
             } catch {
                 // FFmpeg built without that encoder: the estimator treats the codec as unmeasured.
             }
             done += 2
         }
+        var calibration = SpeedCalibration(key: key, measuredAt: Self.now, encode: encode, overheadFrames: overheadFrames, decode: decode)
+        if decode["vp9"] != nil {
+            progress("whole transcodes", (steps - 1) / steps)
+            measureJobs(&calibration, folder: folder)
+        }
         progress("done", 1)
-        return SpeedCalibration(key: key, measuredAt: Self.now, encode: encode, decode: decode)
+        return calibration
+    }
+
+    /// What whole jobs cost beyond the codecs (``SpeedCalibration/jobSeconds`` and
+    /// ``SpeedCalibration/pipeline``), from VP9 samples at the middle height of ``heights`` (720p by
+    /// default) prepared for `ios`: 8 frames at `ultrafast` for the fixed seconds, then
+    /// ``pipelineFrames`` frames at each preset for the factors; each the median of three runs.
+    /// Unchanged when it cannot be measured.
+    private func measureJobs(_ calibration: inout SpeedCalibration, folder: String) {
+        let height = heights.sorted()[heights.count / 2]
+        let sample = SyntheticVideo(width: Self.width(of: height), height: height)
+        guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }) else { return }
+        // The model of the codecs alone (no factors, no fixed seconds yet).
+        let estimator = TranscodeEstimator(calibration: calibration, cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        /// Median real and modelled seconds of `frames` frames at `preset`.
+        func time(frames: Int, preset: EncoderSpeed) -> (real: Double, model: Double)? {
+            let path = "\(folder)/sample-\(frames).webm"
+            if access(path, F_OK) != 0 {
+                guard (try? encodeFile(sample, encoder: vp9.encoder, options: vp9.options, frames: frames, path: path, muxer: vp9.muxer)) != nil
+                else { return nil }
+            }
+            var runs: [(real: Double, model: Double)] = []
+            for _ in 0..<Self.runs {
+                let report = BudgetRunner.prepare(path, profile: .ios, scratch: folder, preset: preset)
+                guard report.ok, let before = report.before, let work = TranscodeWork(before: before, after: report.after) else { return nil }
+                runs.append((report.elapsedMilliseconds / 1000, estimator.seconds(preset, work)))
+            }
+            return runs.sorted { $0.real < $1.real }[runs.count / 2]
+        }
+        guard let short = time(frames: 8, preset: .ultrafast) else { return }
+        let fixed = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, short.real - short.model))
+        var factors: [EncoderSpeed: Double] = [:]
+        for preset in EncoderSpeed.allCases {
+            guard let long = time(frames: pipelineFrames, preset: preset) else { return }
+            factors[preset] = min(SpeedCalibration.plausiblePipeline.upperBound,
+                                  max(SpeedCalibration.plausiblePipeline.lowerBound, (long.real - fixed) / max(long.model, 1e-6)))
+        }
+        calibration.jobSeconds = fixed
+        calibration.pipeline = factors
     }
 
     /// Seconds since 1970, now.
@@ -89,22 +148,36 @@ public struct Calibrator: Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    private func megapixels(_ count: Int) -> Double { Double(count) * Double(width * height) / 1e6 }
+    /// The width of a 16:9 picture `height` rows high, rounded to even (4:2:0).
+    static func width(of height: Int) -> Int { (height * 16 / 9 + 1) / 2 * 2 }
+
+    private func megapixels(_ count: Int, height: Int) -> Double { Double(count) * Double(Self.width(of: height) * height) / 1e6 }
+
+    /// One timed encode: the steady throughput and what the start and the end cost beyond it.
+    struct EncodeSpeed {
+        var framesPerSecond: Double
+        /// (Seconds in every encoder call, the opening and the flush included) × ``framesPerSecond``
+        /// − frames encoded; never below 0.
+        var overheadFrames: Double
+    }
 
     /// Encodes `count` frames of `picture` into `path`.
-    /// - Returns: the encoder's steady throughput in frames per second: the packets it gave out
-    ///   while frames ``warmUpFrames``… were fed, over the time spent in the encoder calls then.
-    ///   The start (lookahead and frame threads filling) and the end (the flush, on fewer threads)
-    ///   are left out: a long clip spends nearly all its time in between.
+    /// - Returns: the encoder's steady throughput in frames per second (the packets it gave out
+    ///   while frames ``warmUpFrames``… were fed, over the time spent in the encoder calls then: a
+    ///   long clip spends nearly all its time in that state), and the start (opening, lookahead and
+    ///   frame threads filling) and the end (the flush, on fewer threads) as frames at that rate.
     private func encodeFile(_ picture: SyntheticVideo, encoder name: String, options: [String: String], frames count: Int,
-                            path: String, muxer: String) throws(FFmpegError) -> Double {
+                            path: String, muxer: String) throws(FFmpegError) -> EncodeSpeed {
+        let (width, height) = (picture.width, picture.height)
         var settings = VideoEncoderSettings(width: width, height: height, timeBase: Rational(1, 30), frameRate: Rational(30, 1),
                                             bitRate: BitrateBudget.comfortableVideoBitRate(width: width, height: height, frameRate: 30))
         settings.encoder = name
         settings.options = options
         settings.gopSize = 60
         var output = try AVOutput(path: path, muxer: muxer)
+        let opening = ContinuousClock.now
         let encoder = try AVEncoder(video: settings, globalHeader: output.wantsGlobalHeader)
+        var all = ContinuousClock.now - opening
         let stream = try output.addStream(encoder: encoder)
         try output.writeHeader()
         let timeBase = output.timeBase(of: stream)
@@ -129,15 +202,20 @@ public struct Calibrator: Sendable {
             let started = ContinuousClock.now
             while try encoder.send(frame) == .outputPending { try drain() }
             try drain()
+            let took = ContinuousClock.now - started
+            all += took
             if index >= warmUp {
-                spent += ContinuousClock.now - started
+                spent += took
                 steadyPackets += packets - before
             }
         }
+        let flushing = ContinuousClock.now
         _ = try encoder.sendEndOfStream()
         try drain()
+        all += ContinuousClock.now - flushing
         try output.finish()
-        return Double(max(1, steadyPackets)) / max(spent.seconds, 1e-6)
+        let framesPerSecond = Double(max(1, steadyPackets)) / max(spent.seconds, 1e-6)
+        return EncodeSpeed(framesPerSecond: framesPerSecond, overheadFrames: max(0, all.seconds * framesPerSecond - Double(count)))
     }
 
     /// Decodes every frame of `path`'s first stream; the seconds it took (reading included).

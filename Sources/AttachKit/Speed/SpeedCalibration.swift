@@ -5,28 +5,69 @@ public struct SpeedCalibration: Sendable, Equatable {
     public var key: MachineKey
     /// When, in seconds since 1970.
     public var measuredAt: Double
-    /// Output megapixels per wall-clock second each x264 preset encodes (the frames already in
-    /// 8-bit 4:2:0, ABR at the bitrate a 1080p clip gets).
-    public var encode: [EncoderSpeed: Double]
+    /// Output megapixels per wall-clock second each x264 preset encodes, by the picture's height
+    /// (the frames already in 8-bit 4:2:0, ABR at the bitrate a clip of that size gets). x264 does
+    /// not encode a small picture at a large one's pixel rate (its threads split a frame by rows,
+    /// and per-frame work does not shrink with the picture), so it is measured at several heights
+    /// (480, 720, 1080 by default) and ``encodeRate(_:height:)`` interpolates between them.
+    public var encode: [Int: [EncoderSpeed: Double]]
+    /// What each preset's start and end cost (opening the encoder, filling its lookahead and frame
+    /// threads, the flush on fewer threads), counted as frames of steady encoding at the same size:
+    /// an encode of N frames takes as long as N + this many steady frames.
+    public var overheadFrames: [EncoderSpeed: Double]
+    /// Real ÷ modelled seconds of a whole transcode at each preset: the rates above are measured
+    /// on the encoder and the decoder alone, while a real job also probes, demuxes, converts
+    /// pixels, encodes the audio, muxes and checks its output, with the decoder and x264's threads
+    /// sharing the cores. Measured by transcoding a short VP9 sample for `ios` (absent = 1), its
+    /// ``jobSeconds`` taken off first.
+    public var pipeline: [EncoderSpeed: Double]
+    /// Seconds a whole transcode costs whatever its length (probing, opening the codecs and the
+    /// muxer, finishing and checking the output): the real time of an 8-frame sample's transcode
+    /// less what the model says its frames take (0 when not measured).
+    public var jobSeconds: Double
     /// Input megapixels per wall-clock second each source codec decodes at (`"h264"`, `"hevc"`,
-    /// `"vp9"`; a codec FFmpeg cannot encode here to measure is absent).
+    /// `"vp9"`; a codec FFmpeg cannot encode here to measure is absent), measured at the largest
+    /// height of ``encode``.
     public var decode: [String: Double]
 
-    public init(key: MachineKey, measuredAt: Double, encode: [EncoderSpeed: Double], decode: [String: Double]) {
+    public init(key: MachineKey, measuredAt: Double, encode: [Int: [EncoderSpeed: Double]], overheadFrames: [EncoderSpeed: Double] = [:],
+                pipeline: [EncoderSpeed: Double] = [:], jobSeconds: Double = 0, decode: [String: Double]) {
         self.key = key
         self.measuredAt = measuredAt
         self.encode = encode
+        self.overheadFrames = overheadFrames
+        self.pipeline = pipeline
+        self.jobSeconds = jobSeconds
         self.decode = decode
     }
 
-    /// The cache file's JSON: `{"version": 1, "key": {...}, "measuredAt", "encode": {preset: Mpx/s},
-    /// "decode": {codec: Mpx/s}}`.
+    /// `preset`'s encode rate for pictures `height` rows high: linear between the two measured
+    /// heights around it, the nearest measured one outside them; `nil` when the preset was not measured.
+    public func encodeRate(_ preset: EncoderSpeed, height: Int) -> Double? {
+        let points = encode.compactMap { h, rates in rates[preset].map { (height: h, rate: $0) } }.sorted { $0.height < $1.height }
+        guard let first = points.first, let last = points.last else { return nil }
+        if height <= first.height { return first.rate }
+        if height >= last.height { return last.rate }
+        let upper = points.firstIndex { $0.height >= height }!
+        let (a, b) = (points[upper - 1], points[upper])
+        return a.rate + (b.rate - a.rate) * Double(height - a.height) / Double(b.height - a.height)
+    }
+
+    /// The cache file's JSON: `{"version": 2, "key": {...}, "measuredAt", "encode": {height: {preset:
+    /// Mpx/s}}, "overheadFrames": {preset: frames}, "pipeline": {preset: factor}, "jobSeconds", "decode": {codec: Mpx/s}}`. (Version 1 had one
+    /// encode rate per preset and no overhead: such a file is read as missing, and the next
+    /// `attachkit budget` measures again.)
     public var json: JSONValue {
         var o = JSONObjectBuilder()
-        o.set("version", 1)
+        o.set("version", 2)
         o.set("key", key.json)
         o.set("measuredAt", measuredAt)
-        o.set("encode", JSONValue.object(EncoderSpeed.allCases.compactMap { p in encode[p].map { (p.rawValue, JSONValue.number($0)) } }))
+        o.set("encode", JSONValue.object(encode.keys.sorted().map { height in
+            (String(height), JSONValue.object(EncoderSpeed.allCases.compactMap { p in encode[height]?[p].map { (p.rawValue, JSONValue.number($0)) } }))
+        }))
+        o.set("overheadFrames", JSONValue.object(EncoderSpeed.allCases.compactMap { p in overheadFrames[p].map { (p.rawValue, JSONValue.number($0)) } }))
+        o.set("pipeline", JSONValue.object(EncoderSpeed.allCases.compactMap { p in pipeline[p].map { (p.rawValue, JSONValue.number($0)) } }))
+        o.set("jobSeconds", jobSeconds)
         o.set("decode", JSONValue.object(decode.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) }))
         return o.value
     }
@@ -37,22 +78,48 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// the conservative constants, and the note says so).
     public static let plausibleRates: ClosedRange<Double> = 1...100_000
 
-    /// Reads ``json``; `nil` for another version, anything missing, or a rate outside ``plausibleRates``.
+    /// Overheads a real encode can have, in frames (a lookahead of 250 frames is x264's maximum).
+    public static let plausibleOverhead: ClosedRange<Double> = 0...500
+    /// Pipeline factors a real machine can have.
+    public static let plausiblePipeline: ClosedRange<Double> = 0.2...5
+    /// Fixed seconds a transcode can plausibly cost beyond its frames.
+    public static let plausibleJobSeconds: ClosedRange<Double> = 0...60
+    /// Heights a calibration can be measured at.
+    public static let plausibleHeights: ClosedRange<Int> = 16...8192
+
+    /// Reads ``json``; `nil` for another version, anything missing (every preset at every height),
+    /// a rate outside ``plausibleRates``, a height outside ``plausibleHeights``, an overhead outside
+    /// ``plausibleOverhead``, a pipeline factor outside ``plausiblePipeline`` (the factors may be
+    /// absent) or job seconds outside ``plausibleJobSeconds``.
     public init?(json: JSONValue) {
-        guard json["version"]?.intValue == 1, let key = MachineKey(json: json["key"]),
-              let measuredAt = json["measuredAt"]?.doubleValue,
-              let encodePairs = json["encode"]?.objectValue, let decodePairs = json["decode"]?.objectValue else { return nil }
-        var encode: [EncoderSpeed: Double] = [:]
-        for (name, value) in encodePairs {
-            guard let preset = EncoderSpeed(rawValue: name), let rate = value.doubleValue, Self.plausibleRates.contains(rate) else { return nil }
-            encode[preset] = rate
+        guard json["version"]?.intValue == 2, let key = MachineKey(json: json["key"]),
+              let measuredAt = json["measuredAt"]?.doubleValue, let heightPairs = json["encode"]?.objectValue, !heightPairs.isEmpty,
+              let overheadPairs = json["overheadFrames"]?.objectValue, let pipelinePairs = json["pipeline"]?.objectValue,
+              let jobSeconds = json["jobSeconds"]?.doubleValue, Self.plausibleJobSeconds.contains(jobSeconds),
+              let decodePairs = json["decode"]?.objectValue else { return nil }
+        var encode: [Int: [EncoderSpeed: Double]] = [:]
+        for (text, ratePairs) in heightPairs {
+            guard let height = Int(text), Self.plausibleHeights.contains(height), let pairs = ratePairs.objectValue,
+                  let rates = Self.presetValues(pairs, within: Self.plausibleRates) else { return nil }
+            encode[height] = rates
         }
+        guard let overheadFrames = Self.presetValues(overheadPairs, within: Self.plausibleOverhead),
+              let pipeline = pipelinePairs.isEmpty ? [:] : Self.presetValues(pipelinePairs, within: Self.plausiblePipeline) else { return nil }
         var decode: [String: Double] = [:]
         for (name, value) in decodePairs {
             guard let rate = value.doubleValue, Self.plausibleRates.contains(rate) else { return nil }
             decode[name] = rate
         }
-        guard encode.count == EncoderSpeed.allCases.count else { return nil }
-        self.init(key: key, measuredAt: measuredAt, encode: encode, decode: decode)
+        self.init(key: key, measuredAt: measuredAt, encode: encode, overheadFrames: overheadFrames, pipeline: pipeline, jobSeconds: jobSeconds, decode: decode)
+    }
+
+    /// A value for every preset, each within `range`; `nil` otherwise.
+    private static func presetValues(_ pairs: [(String, JSONValue)], within range: ClosedRange<Double>) -> [EncoderSpeed: Double]? {
+        var values: [EncoderSpeed: Double] = [:]
+        for (name, value) in pairs {
+            guard let preset = EncoderSpeed(rawValue: name), let number = value.doubleValue, range.contains(number) else { return nil }
+            values[preset] = number
+        }
+        return values.count == EncoderSpeed.allCases.count ? values : nil
     }
 }

@@ -1,8 +1,10 @@
 /// How long a transcode will take at each x264 preset, and which preset a deadline allows.
 ///
-/// **Calibrated** (``SpeedCalibration``): seconds = frames × (input pixels ÷ the source codec's
-/// decode rate + output pixels ÷ the preset's encode rate), scaled up when the job has fewer
-/// threads than cores, times the running correction for the preset (``SpeedModel``). A preset is
+/// **Calibrated** (``SpeedCalibration``): seconds = frames × input pixels ÷ the source codec's
+/// decode rate + (frames + the preset's overhead frames) × output pixels ÷ the preset's encode
+/// rate at the output's height, scaled up when the job has fewer threads than cores, times the
+/// calibration's pipeline factor for the preset (what whole jobs cost beyond their codecs), plus
+/// the job's fixed seconds, times the running correction for the preset (``SpeedModel``). A preset is
 /// chosen when its estimate × ``margin`` fits the time left; `ultrafast` is still tried when its
 /// bare estimate fits (the note says the margin is not there); the work is refused up front when
 /// even that does not. A source codec that was not measured is counted at the slowest measured
@@ -36,14 +38,17 @@ public struct TranscodeEstimator: Sendable {
     public func seconds(_ preset: EncoderSpeed, _ work: TranscodeWork) -> Double {
         let share = work.threads.map { min(1, Double(max(1, $0)) / Double(cores)) } ?? 1
         let correction = corrections[preset] ?? 1
-        guard let calibration, let encodeRate = calibration.encode[preset] else {
+        guard let calibration, let encodeRate = calibration.encodeRate(preset, height: work.outputHeight) else {
             return preset.fallbackSeconds(frames: work.frames, width: work.outputWidth, height: work.outputHeight,
                                           cores: work.threads.map { min($0, cores) } ?? cores) * correction
         }
         let decodeRate = calibration.decode[work.sourceCodec] ?? calibration.decode.values.min() ?? encodeRate
         let megapixelsIn = Double(work.inputWidth * work.inputHeight) / 1e6
         let megapixelsOut = Double(work.outputWidth * work.outputHeight) / 1e6
-        return work.frames * (megapixelsIn / decodeRate + megapixelsOut / encodeRate) / share * correction
+        let encodedFrames = work.frames + (calibration.overheadFrames[preset] ?? 0)
+        let pipeline = calibration.pipeline[preset] ?? 1
+        return ((work.frames * megapixelsIn / decodeRate + encodedFrames * megapixelsOut / encodeRate) / share * pipeline
+                + calibration.jobSeconds) * correction
     }
 
     /// What the deadline allows.

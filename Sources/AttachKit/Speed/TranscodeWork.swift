@@ -22,4 +22,13 @@ public struct TranscodeWork: Sendable, Equatable {
         self.outputHeight = outputHeight
         self.threads = threads
     }
+
+    /// The transcode of `before` into `after`'s size (the frames of `after`'s duration, else
+    /// `before`'s, at `before`'s frame rate, 30 when unknown); `nil` without the sizes or a duration.
+    public init?(before: MediaInfo, after: MediaInfo?) {
+        guard let duration = after?.duration ?? before.duration, let width = before.width, let height = before.height,
+              let outWidth = after?.width, let outHeight = after?.height else { return nil }
+        self.init(frames: duration * (before.frameRate ?? 30), sourceCodec: before.codec?.rawValue ?? "",
+                  inputWidth: width, inputHeight: height, outputWidth: outWidth, outputHeight: outHeight)
+    }
 }

@@ -57,10 +57,10 @@ struct BudgetCommand: Command {
         do {
             var calibrator = Calibrator()
             if quick {
-                calibrator.width = 320
-                calibrator.height = 180
+                calibrator.heights = [180]
                 calibrator.frames = 8
                 calibrator.decodeFrames = 8
+                calibrator.pipelineFrames = 16
             }
             calibration = try calibrator.run { step, fraction in progress.step(Int(fraction * 100), of: 100, "calibrating: \(step)") }
         } catch {
@@ -91,8 +91,12 @@ struct BudgetCommand: Command {
             Output.line(o.value.serialized)
         } else {
             Output.line(render(rows))
-            Output.line("\ncalibration: " + calibration.encode.sorted { $0.value < $1.value }
-                .map { "x264 \($0.key.rawValue) \(Int($0.value)) Mpx/s" }.joined(separator: ", ")
+            Output.line("\ncalibration: " + calibration.encode.keys.sorted().map { height in
+                "\(height)p x264 " + EncoderSpeed.allCases.compactMap { p in calibration.encode[height]?[p].map { "\(p.rawValue) \(Int($0))" } }
+                    .joined(separator: ", ") + " Mpx/s"
+            }.joined(separator: "; ")
+                + "; start and flush " + EncoderSpeed.allCases.compactMap { p in calibration.overheadFrames[p].map { "\(p.rawValue) \(Int($0.rounded())) frames" } }
+                    .joined(separator: ", ")
                 + "; decoding " + calibration.decode.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) Mpx/s" }.joined(separator: ", ")
                 + (saved.map { "\ncached in \($0)" } ?? ""))
         }

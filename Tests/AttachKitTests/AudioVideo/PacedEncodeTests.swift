@@ -12,7 +12,7 @@ struct PacedEncodeTests {
     static func model() -> SpeedModel {
         let model = SpeedModel(store: nil)
         model.use(SpeedCalibration(key: TranscodeEstimatorTests.key, measuredAt: 0,
-                                   encode: [.veryfast: 1, .superfast: 4, .ultrafast: 10], decode: ["h264": 1000]))
+                                   encode: [240: [.veryfast: 1, .superfast: 4, .ultrafast: 10]], decode: ["h264": 1000]))
         return model
     }
 
@@ -44,7 +44,7 @@ struct PacedEncodeTests {
     func restartsFaster() throws {
         // Given a first encode projected at 20 s of a 10 s deadline, and a restart on pace
         let setup = try Self.setup("paced-restart", deadline: 10) { attempt in
-            EncodePace.Rule(warmUp: 0, minimumShare: 0.1, project: { _, _ in attempt == 0 ? 20 : 0.5 })
+            EncodePace.Rule(warmUp: 0, minimumShare: 0.1, window: 0, project: { _, _, _ in attempt == 0 ? 20 : 0.5 })
         }
         // When it is encoded
         var notes: [String] = []
@@ -67,7 +67,7 @@ struct PacedEncodeTests {
     @Test("when no preset can make it, the encode stops early with deadline-exceeded, well before the deadline")
     func stopsEarly() throws {
         let setup = try Self.setup("paced-stop", deadline: 10) { _ in
-            EncodePace.Rule(warmUp: 0, minimumShare: 0.1, project: { _, _ in 1000 })
+            EncodePace.Rule(warmUp: 0, minimumShare: 0.1, window: 0, project: { _, _, _ in 1000 })
         }
         var notes: [String] = []
         #expect {

@@ -19,7 +19,9 @@ struct BudgetCommandTests {
     func synthetic() throws {
         let json = try Self.run(["--deadline", "10"])
         let calibration = try #require(json["calibration"].flatMap { SpeedCalibration(json: $0) })
-        #expect(Set(calibration.encode.keys) == Set(EncoderSpeed.allCases))
+        #expect(Set(calibration.encode.keys) == [180])
+        #expect(Set(calibration.encode[180]?.keys ?? [:].keys) == Set(EncoderSpeed.allCases))
+        #expect(Set(calibration.overheadFrames.keys) == Set(EncoderSpeed.allCases))
         #expect(json["cache"] == nil || json["cache"] == .null)
         #expect(json["deadline"]?.doubleValue == 10)
         let rows = try #require(json["rows"]?.arrayValue)

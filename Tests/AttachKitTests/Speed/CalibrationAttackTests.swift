@@ -24,7 +24,7 @@ struct CalibrationAttackTests {
         guard case .object(var pairs) = json, let index = pairs.firstIndex(where: { $0.0 == "encode" }) else {
             Issue.record("calibration JSON shape"); return
         }
-        pairs[index].1 = .object(EncoderSpeed.allCases.map { ($0.rawValue, JSONValue.number(rate)) })
+        pairs[index].1 = .object([("1080", .object(EncoderSpeed.allCases.map { ($0.rawValue, JSONValue.number(rate)) }))])
         json = .object(pairs)
         #expect(SpeedCalibration(json: json) == nil)
         #expect(SpeedCalibration(json: TranscodeEstimatorTests.calibration.json) != nil)
@@ -36,8 +36,8 @@ struct CalibrationAttackTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = CalibrationStore(folder: folder)
         try FFmpegLibrary.require()  // the key names the FFmpeg build loaded: the same before and after
-        let mine = SpeedCalibration(key: MachineKey.current(), measuredAt: Calibrator.now, encode: [.veryfast: 100, .superfast: 200, .ultrafast: 400],
-                                    decode: ["h264": 500])
+        let mine = SpeedCalibration(key: MachineKey.current(), measuredAt: Calibrator.now, encode: [1080: [.veryfast: 100, .superfast: 200, .ultrafast: 400]],
+                                    overheadFrames: [.veryfast: 10, .superfast: 5, .ultrafast: 2], decode: ["h264": 500])
         try store.save(mine)
         let model = SpeedModel(store: store)
         model.prefetch()

@@ -40,7 +40,7 @@ struct CalibrationStoreTests {
         let store = CalibrationStore(folder: TestEnvironment.temporaryFolder().path)
         try store.save(Self.calibration)
         var newer = Self.calibration
-        newer.encode[.veryfast] = 123
+        newer.encode[1080]?[.veryfast] = 123
         try store.save(newer)
         #expect(store.load(for: newer.key, now: 0) == .fresh(newer))
         try Data("{\"version\": 1, \"key\": ".utf8).write(to: URL(fileURLWithPath: store.path))
@@ -58,14 +58,24 @@ struct CalibrationStoreTests {
     @Test("a small calibration measures every preset and H.264 decoding")
     func smallCalibration() throws {
         var calibrator = Calibrator()
-        calibrator.width = 160
-        calibrator.height = 90
+        calibrator.heights = [90, 180]
         calibrator.frames = 6
         calibrator.decodeFrames = 6
+        calibrator.pipelineFrames = 6
         var steps: [String] = []
         let measured = try calibrator.run { step, _ in steps.append(step) }
-        #expect(Set(measured.encode.keys) == Set(EncoderSpeed.allCases))
-        #expect(measured.encode.values.allSatisfy { $0 > 0 && $0.isFinite })
+        #expect(Set(measured.encode.keys) == [90, 180])
+        for rates in measured.encode.values {
+            #expect(Set(rates.keys) == Set(EncoderSpeed.allCases))
+            #expect(rates.values.allSatisfy { $0 > 0 && $0.isFinite })
+        }
+        #expect(Set(measured.overheadFrames.keys) == Set(EncoderSpeed.allCases))
+        #expect(measured.overheadFrames.values.allSatisfy { SpeedCalibration.plausibleOverhead.contains($0) })
+        #expect(Set(measured.pipeline.keys) == Set(EncoderSpeed.allCases))
+        #expect(measured.pipeline.values.allSatisfy { SpeedCalibration.plausiblePipeline.contains($0) })
+        #expect(SpeedCalibration.plausibleJobSeconds.contains(measured.jobSeconds))
+        #expect(steps.contains("whole transcodes"))
+        #expect(SpeedCalibration(json: measured.json) == measured)
         #expect((measured.decode["h264"] ?? 0) > 0)
         #expect(measured.key == MachineKey.current())
         #expect(steps.last == "done")

@@ -6,8 +6,12 @@ import Testing
 struct TranscodeEstimatorTests {
     static let key = MachineKey(cpuModel: "Test CPU", cores: 2, libavcodec: "59.37.100", x264: "164")
 
-    /// veryfast 100, superfast 200, ultrafast 400 Mpx/s; decoding H.264 500, VP9 250 Mpx/s.
-    static let calibration = SpeedCalibration(key: key, measuredAt: 0, encode: [.veryfast: 100, .superfast: 200, .ultrafast: 400],
+    /// veryfast 100, superfast 200, ultrafast 400 Mpx/s at 1080p, half that at 480p; no start or
+    /// flush overhead; decoding H.264 500, VP9 250 Mpx/s.
+    static let calibration = SpeedCalibration(key: key, measuredAt: 0,
+                                              encode: [1080: [.veryfast: 100, .superfast: 200, .ultrafast: 400],
+                                                       480: [.veryfast: 50, .superfast: 100, .ultrafast: 200]],
+                                              overheadFrames: [.veryfast: 0, .superfast: 0, .ultrafast: 0],
                                               decode: ["h264": 500, "vp9": 250])
 
     /// 20 s of 1080p30 VP9 to 1080p: 600 frames of 2.0736 Mpx.
@@ -65,9 +69,48 @@ struct TranscodeEstimatorTests {
         let back = try #require(SpeedCalibration(json: Self.calibration.json))
         #expect(back == Self.calibration)
         var missing = Self.calibration
-        missing.encode[.ultrafast] = nil
+        missing.encode[480]?[.ultrafast] = nil
         #expect(SpeedCalibration(json: missing.json) == nil)
+        var noOverhead = Self.calibration
+        noOverhead.overheadFrames[.veryfast] = nil
+        #expect(SpeedCalibration(json: noOverhead.json) == nil)
+        var absurdPipeline = Self.calibration
+        absurdPipeline.pipeline = [.veryfast: 1e9, .superfast: 1, .ultrafast: 1]
+        #expect(SpeedCalibration(json: absurdPipeline.json) == nil)
+        var absurdJob = Self.calibration
+        absurdJob.jobSeconds = 1e9
+        #expect(SpeedCalibration(json: absurdJob.json) == nil)
         #expect(SpeedCalibration(json: .object([("version", .number(2))])) == nil)
+        // A version 1 file (one rate per preset, no overhead) is read as missing: `budget` measures again.
+        let old = #"{"version":1,"key":{"cpuModel":"Test CPU","cores":2,"libavcodec":"59.37.100","x264":"164"},"measuredAt":0,"#
+            + #""encode":{"veryfast":35,"superfast":78,"ultrafast":147},"decode":{"h264":159}}"#
+        #expect(SpeedCalibration(json: try JSONValue.parse(old)) == nil)
+    }
+
+    @Test("the encode rate is interpolated between measured heights and held outside them; overhead frames are encoded frames")
+    func heightsAndOverhead() {
+        let c = Self.calibration
+        #expect(c.encodeRate(.veryfast, height: 1080) == 100)
+        #expect(c.encodeRate(.veryfast, height: 480) == 50)
+        #expect(c.encodeRate(.veryfast, height: 780) == 75)
+        #expect(c.encodeRate(.veryfast, height: 2160) == 100)
+        #expect(c.encodeRate(.veryfast, height: 90) == 50)
+        // 10 s of 480p (854×480) VP9 at 30 fps to 480p, then with 40 frames of overhead.
+        let work = TranscodeWork(frames: 300, sourceCodec: "vp9", inputWidth: 854, inputHeight: 480, outputWidth: 854, outputHeight: 480)
+        let megapixels = 854.0 * 480 / 1e6
+        #expect(abs(TranscodeEstimator(calibration: c, cores: 2).seconds(.veryfast, work) - (300 * megapixels / 250 + 300 * megapixels / 50)) < 1e-9)
+        var withOverhead = c
+        withOverhead.overheadFrames[.veryfast] = 40
+        #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
+                    - (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
+        // A pipeline factor scales the whole estimate.
+        withOverhead.pipeline = [.veryfast: 1.3, .superfast: 1.2, .ultrafast: 1.1]
+        #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
+                    - 1.3 * (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
+        // A job's fixed seconds are added once, after the factor.
+        withOverhead.jobSeconds = 0.25
+        #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
+                    - (1.3 * (300 * megapixels / 250 + 340 * megapixels / 50) + 0.25)) < 1e-9)
     }
 
     @Test("the machine key reads versions from mapped library names")
