@@ -69,7 +69,7 @@ public struct Calibrator: Sendable {
                         runs.append(try encodeFile(sized, encoder: "libx264", options: options, frames: frames,
                                                    path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
                     }
-                    let typical = runs.sorted { $0.framesPerSecond < $1.framesPerSecond }[runs.count / 2]
+                    let typical = runs.sorted { $0.framesPerSecond < $1.framesPerSecond }[runs.count / 2]  // the median run
                     encode[height, default: [:]][preset] = Double(sized.width * sized.height) / 1e6 * typical.framesPerSecond
                     // The overhead of the largest picture: there the start and the flush weigh the most in seconds.
                     if height == largest { overheadFrames[preset] = typical.overheadFrames }
@@ -106,7 +106,8 @@ public struct Calibrator: Sendable {
     /// What whole jobs cost beyond the codecs (``SpeedCalibration/jobSeconds`` and
     /// ``SpeedCalibration/pipeline``), from VP9 samples at the middle height of ``heights`` (720p by
     /// default) prepared for `ios`: 8 frames at `ultrafast` for the fixed seconds, then
-    /// ``pipelineFrames`` frames at each preset for the factors; each the median of three runs.
+    /// ``pipelineFrames`` frames at each preset, three runs each, for the factor (the median of the
+    /// nine real ÷ modelled ratios); the fixed seconds are the median of three runs.
     /// Unchanged when it cannot be measured.
     private func measureJobs(_ calibration: inout SpeedCalibration, folder: String) {
         let height = heights.sorted()[heights.count / 2]
@@ -114,8 +115,8 @@ public struct Calibrator: Sendable {
         guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }) else { return }
         // The model of the codecs alone (no factors, no fixed seconds yet).
         let estimator = TranscodeEstimator(calibration: calibration, cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        /// Median real and modelled seconds of `frames` frames at `preset`.
-        func time(frames: Int, preset: EncoderSpeed) -> (real: Double, model: Double)? {
+        /// Real and modelled seconds of each of three runs of `frames` frames at `preset`.
+        func time(frames: Int, preset: EncoderSpeed) -> [(real: Double, model: Double)]? {
             let path = "\(folder)/sample-\(frames).webm"
             if access(path, F_OK) != 0 {
                 guard (try? encodeFile(sample, encoder: vp9.encoder, options: vp9.options, frames: frames, path: path, muxer: vp9.muxer)) != nil
@@ -127,19 +128,20 @@ public struct Calibrator: Sendable {
                 guard report.ok, let before = report.before, let work = TranscodeWork(before: before, after: report.after) else { return nil }
                 runs.append((report.elapsedMilliseconds / 1000, estimator.seconds(preset, work)))
             }
-            return runs.sorted { $0.real < $1.real }[runs.count / 2]
+            return runs
         }
         guard let short = time(frames: 8, preset: .ultrafast) else { return }
-        let fixed = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, short.real - short.model))
-        var factors: [EncoderSpeed: Double] = [:]
+        let fixed = Self.median(short.map { $0.real - $0.model })
+        var ratios: [Double] = []
         for preset in EncoderSpeed.allCases {
             guard let long = time(frames: pipelineFrames, preset: preset) else { return }
-            factors[preset] = min(SpeedCalibration.plausiblePipeline.upperBound,
-                                  max(SpeedCalibration.plausiblePipeline.lowerBound, (long.real - fixed) / max(long.model, 1e-6)))
+            ratios += long.map { ($0.real - max(0, fixed)) / max($0.model, 1e-6) }
         }
-        calibration.jobSeconds = fixed
-        calibration.pipeline = factors
+        calibration.jobSeconds = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, fixed))
+        calibration.pipeline = min(SpeedCalibration.plausiblePipeline.upperBound, max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median(ratios)))
     }
+
+    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     /// Seconds since 1970, now.
     static var now: Double {

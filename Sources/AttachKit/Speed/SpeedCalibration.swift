@@ -15,12 +15,14 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// threads, the flush on fewer threads), counted as frames of steady encoding at the same size:
     /// an encode of N frames takes as long as N + this many steady frames.
     public var overheadFrames: [EncoderSpeed: Double]
-    /// Real ÷ modelled seconds of a whole transcode at each preset: the rates above are measured
+    /// Real ÷ modelled seconds of a whole transcode: the rates above are measured
     /// on the encoder and the decoder alone, while a real job also probes, demuxes, converts
     /// pixels, encodes the audio, muxes and checks its output, with the decoder and x264's threads
-    /// sharing the cores. Measured by transcoding a short VP9 sample for `ios` (absent = 1), its
-    /// ``jobSeconds`` taken off first.
-    public var pipeline: [EncoderSpeed: Double]
+    /// sharing the cores. Measured by transcoding a short VP9 sample for `ios` at every preset,
+    /// ``jobSeconds`` taken off first, and pooled (the median of every run): one factor for all
+    /// presets, because a factor per preset from three runs each moved by ±20 % between
+    /// calibrations on a shared machine, once making `superfast` look as fast as `ultrafast`.
+    public var pipeline: Double
     /// Seconds a whole transcode costs whatever its length (probing, opening the codecs and the
     /// muxer, finishing and checking the output): the real time of an 8-frame sample's transcode
     /// less what the model says its frames take (0 when not measured).
@@ -31,7 +33,7 @@ public struct SpeedCalibration: Sendable, Equatable {
     public var decode: [String: Double]
 
     public init(key: MachineKey, measuredAt: Double, encode: [Int: [EncoderSpeed: Double]], overheadFrames: [EncoderSpeed: Double] = [:],
-                pipeline: [EncoderSpeed: Double] = [:], jobSeconds: Double = 0, decode: [String: Double]) {
+                pipeline: Double = 1, jobSeconds: Double = 0, decode: [String: Double]) {
         self.key = key
         self.measuredAt = measuredAt
         self.encode = encode
@@ -54,7 +56,7 @@ public struct SpeedCalibration: Sendable, Equatable {
     }
 
     /// The cache file's JSON: `{"version": 2, "key": {...}, "measuredAt", "encode": {height: {preset:
-    /// Mpx/s}}, "overheadFrames": {preset: frames}, "pipeline": {preset: factor}, "jobSeconds", "decode": {codec: Mpx/s}}`. (Version 1 had one
+    /// Mpx/s}}, "overheadFrames": {preset: frames}, "pipeline", "jobSeconds", "decode": {codec: Mpx/s}}`. (Version 1 had one
     /// encode rate per preset and no overhead: such a file is read as missing, and the next
     /// `attachkit budget` measures again.)
     public var json: JSONValue {
@@ -66,7 +68,7 @@ public struct SpeedCalibration: Sendable, Equatable {
             (String(height), JSONValue.object(EncoderSpeed.allCases.compactMap { p in encode[height]?[p].map { (p.rawValue, JSONValue.number($0)) } }))
         }))
         o.set("overheadFrames", JSONValue.object(EncoderSpeed.allCases.compactMap { p in overheadFrames[p].map { (p.rawValue, JSONValue.number($0)) } }))
-        o.set("pipeline", JSONValue.object(EncoderSpeed.allCases.compactMap { p in pipeline[p].map { (p.rawValue, JSONValue.number($0)) } }))
+        o.set("pipeline", pipeline)
         o.set("jobSeconds", jobSeconds)
         o.set("decode", JSONValue.object(decode.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) }))
         return o.value
@@ -89,12 +91,11 @@ public struct SpeedCalibration: Sendable, Equatable {
 
     /// Reads ``json``; `nil` for another version, anything missing (every preset at every height),
     /// a rate outside ``plausibleRates``, a height outside ``plausibleHeights``, an overhead outside
-    /// ``plausibleOverhead``, a pipeline factor outside ``plausiblePipeline`` (the factors may be
-    /// absent) or job seconds outside ``plausibleJobSeconds``.
+    /// ``plausibleOverhead``, a pipeline factor outside ``plausiblePipeline`` or job seconds outside ``plausibleJobSeconds``.
     public init?(json: JSONValue) {
         guard json["version"]?.intValue == 2, let key = MachineKey(json: json["key"]),
               let measuredAt = json["measuredAt"]?.doubleValue, let heightPairs = json["encode"]?.objectValue, !heightPairs.isEmpty,
-              let overheadPairs = json["overheadFrames"]?.objectValue, let pipelinePairs = json["pipeline"]?.objectValue,
+              let overheadPairs = json["overheadFrames"]?.objectValue, let pipeline = json["pipeline"]?.doubleValue, Self.plausiblePipeline.contains(pipeline),
               let jobSeconds = json["jobSeconds"]?.doubleValue, Self.plausibleJobSeconds.contains(jobSeconds),
               let decodePairs = json["decode"]?.objectValue else { return nil }
         var encode: [Int: [EncoderSpeed: Double]] = [:]
@@ -103,8 +104,7 @@ public struct SpeedCalibration: Sendable, Equatable {
                   let rates = Self.presetValues(pairs, within: Self.plausibleRates) else { return nil }
             encode[height] = rates
         }
-        guard let overheadFrames = Self.presetValues(overheadPairs, within: Self.plausibleOverhead),
-              let pipeline = pipelinePairs.isEmpty ? [:] : Self.presetValues(pipelinePairs, within: Self.plausiblePipeline) else { return nil }
+        guard let overheadFrames = Self.presetValues(overheadPairs, within: Self.plausibleOverhead) else { return nil }
         var decode: [String: Double] = [:]
         for (name, value) in decodePairs {
             guard let rate = value.doubleValue, Self.plausibleRates.contains(rate) else { return nil }

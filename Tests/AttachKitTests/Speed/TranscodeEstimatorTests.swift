@@ -75,7 +75,7 @@ struct TranscodeEstimatorTests {
         noOverhead.overheadFrames[.veryfast] = nil
         #expect(SpeedCalibration(json: noOverhead.json) == nil)
         var absurdPipeline = Self.calibration
-        absurdPipeline.pipeline = [.veryfast: 1e9, .superfast: 1, .ultrafast: 1]
+        absurdPipeline.pipeline = 1e9
         #expect(SpeedCalibration(json: absurdPipeline.json) == nil)
         var absurdJob = Self.calibration
         absurdJob.jobSeconds = 1e9
@@ -104,7 +104,7 @@ struct TranscodeEstimatorTests {
         #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
                     - (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
         // A pipeline factor scales the whole estimate.
-        withOverhead.pipeline = [.veryfast: 1.3, .superfast: 1.2, .ultrafast: 1.1]
+        withOverhead.pipeline = 1.3
         #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
                     - 1.3 * (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
         // A job's fixed seconds are added once, after the factor.
