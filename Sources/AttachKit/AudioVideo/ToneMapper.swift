@@ -37,6 +37,9 @@ struct ToneMapper: ~Copyable {
     /// The size frames come out at.
     let width: Int
     let height: Int
+    /// The HDR format of the first frame tone-mapped so far; `nil` while none was (a stream whose
+    /// first frames are SDR may turn HDR later: the note then comes from here).
+    private(set) var mapped: HDRInfo.Format?
     private var filter: AVVideoFilter?
     /// What ``filter`` was built for: the frames' shape and the graph's description (which
     /// carries their colour tags).
@@ -92,6 +95,7 @@ struct ToneMapper: ~Copyable {
         guard try filter?.pull(into: target) == .frame else {
             throw FFmpegError(operation: .filter, message: "the tone-mapping graph gave no picture for a frame")
         }
+        if mapped == nil { mapped = format }
         return true
     }
 

@@ -126,6 +126,7 @@ final class VideoEncodeStage: ClipStage {
         let base = timeline.base ?? timeline.start
         do {
             if try toneMapper.map(decoded, into: mapped) {
+                tally.toneMapped = toneMapper.mapped
                 try scaler.scale(mapped, into: scaled)
             } else {
                 try scaler.scale(decoded, into: scaled)

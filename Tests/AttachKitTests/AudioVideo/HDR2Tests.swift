@@ -137,5 +137,13 @@ struct HDR2Tests {
         let sdrLevel = try level(joined, at: sdrTime), pqLevel = try level(joined, at: pqTime)
         #expect(abs(sdrLevel - original) <= original * 0.02, "SDR segment: mean Y \(sdrLevel) vs \(original)")
         #expect(abs(pqLevel - original) <= original * HDRTests.levelTolerance, "PQ segment: mean Y \(pqLevel) vs \(original)")
+
+        // Re-encoded (High 10 does not play): SDR BT.709 out, and the tone mapping is noted even
+        // when the stream's first frames (and so its tags) are SDR.
+        let outcome = try AVPrepare.run(joined, scope: folder)
+        let output = try #require(outcome.report.output, "\(String(describing: outcome.report.error))")
+        let stream = try HDRTests.stream(output)
+        #expect(stream["pix_fmt"] == "yuv420p" && stream["color_transfer"] == "bt709", "\(stream)")
+        #expect(outcome.report.notes.contains("HDR (PQ) tone-mapped to SDR BT.709 (mobius)"), "\(outcome.report.notes)")
     }
 }
