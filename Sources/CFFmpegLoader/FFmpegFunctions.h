@@ -48,6 +48,7 @@
     V(AK_AVCODEC, av_packet_rescale_ts, (AVPacket *pkt, AVRational tb_src, AVRational tb_dst), (pkt, tb_src, tb_dst)) \
     V(AK_AVCODEC, av_packet_unref, (AVPacket *pkt), (pkt)) \
     F(AK_AVCODEC, AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec)) \
+    F(AK_AVCODEC, const AVCodecDescriptor *, avcodec_descriptor_get_by_name, (const char *name), (name)) \
     F(AK_AVCODEC, const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id)) \
     F(AK_AVCODEC, const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name)) \
     V(AK_AVCODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx)) \
@@ -57,6 +58,7 @@
     F(AK_AVCODEC, int, avcodec_parameters_copy, (AVCodecParameters *dst, const AVCodecParameters *src), (dst, src)) \
     F(AK_AVCODEC, int, avcodec_parameters_from_context, (AVCodecParameters *par, const AVCodecContext *codec), (par, codec)) \
     F(AK_AVCODEC, int, avcodec_parameters_to_context, (AVCodecContext *codec, const AVCodecParameters *par), (codec, par)) \
+    F(AK_AVCODEC, const char *, avcodec_profile_name, (enum AVCodecID codec_id, int profile), (codec_id, profile)) \
     F(AK_AVCODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame)) \
     F(AK_AVCODEC, int, avcodec_receive_packet, (AVCodecContext *avctx, AVPacket *avpkt), (avctx, avpkt)) \
     F(AK_AVCODEC, int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame *frame), (avctx, frame)) \

@@ -107,7 +107,9 @@ struct AudioVideoPipeline: MediaPipeline {
             result.trimDuration = outcome.duration
         }
         result.notes = notes
-        if let video = plan.video, let note = ToneMapper.note(hdr, toneMapped: video.encode != nil) { result.notes.append(note) }
+        // A stream called SDR whose later frames are HDR (segments joined) is noted from the frames.
+        let seen = hdr ?? outcome.video?.toneMapped.map { HDRInfo(format: $0) }
+        if let video = plan.video, let note = ToneMapper.note(seen, toneMapped: video.encode != nil) { result.notes.append(note) }
         return result
     }
 }

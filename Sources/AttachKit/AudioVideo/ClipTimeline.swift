@@ -36,6 +36,8 @@ struct StreamTally: Sendable, Equatable {
     /// First and last instant covered, output seconds.
     var first: Double?
     var end: Double = 0
+    /// The HDR format of the pictures tone-mapped to SDR (``ToneMapper/mapped``); `nil` = none were.
+    var toneMapped: HDRInfo.Format?
 
     mutating func add(bytes: Int, at time: Double, duration: Double) {
         packets += 1

@@ -75,7 +75,7 @@ struct PosterFrameDecoder {
 
     private func openDecoder(_ input: borrowing AVInput) throws(PrepareError) -> AVDecoder {
         try ClipErrors.openingDecoder("the picture") { () throws(FFmpegError) in
-            try AVDecoder(input: input, streamIndex: stream, options: decoding.decoderOptions)
+            try AVDecoder(input: input, streamIndex: stream, options: decoding.videoDecoderOptions)
         }
     }
 

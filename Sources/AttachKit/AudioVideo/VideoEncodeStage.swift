@@ -38,7 +38,7 @@ final class VideoEncodeStage: ClipStage {
         frameDuration = plan.frameRate.inverse
         self.timeline = timeline
         decoder = try ClipErrors.openingDecoder("the \(codecName) video") { () throws(FFmpegError) in
-            try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions)
+            try AVDecoder(input: input, streamIndex: plan.index, options: decoding.videoDecoderOptions)
         }
         var settings = VideoEncoderSettings(width: encode.width, height: encode.height, timeBase: inputTimeBase,
                                             frameRate: plan.frameRate, bitRate: encode.bitRate)
@@ -126,6 +126,7 @@ final class VideoEncodeStage: ClipStage {
         let base = timeline.base ?? timeline.start
         do {
             if try toneMapper.map(decoded, into: mapped) {
+                tally.toneMapped = toneMapper.mapped
                 try scaler.scale(mapped, into: scaled)
             } else {
                 try scaler.scale(decoded, into: scaled)

@@ -9,7 +9,8 @@
 struct VideoThumbnailRenderer: ThumbnailRendering {
     func render(path: String, info: MediaInfo, request: ThumbnailRequest, limits: SafetyLimits,
                 deadline: Deadline) throws(PrepareError) -> RenderedThumbnail {
-        let decoding = DecoderBudget(threads: nil, maxPixels: limits.maxWholeFramePixels)
+        var decoding = DecoderBudget(threads: nil, maxPixels: limits.maxWholeFramePixels)
+        decoding.frameBytes = DecodeMemoryEstimator.frameBytes(of: info)
         guard let demuxer = Demuxers.name(for: info.container) else {
             throw .unsupported(reason: "\(info.container) is not a container FFmpeg reads")
         }

@@ -1,5 +1,5 @@
 /// Codec profiles as libavcodec numbers them (`AVCodecParameters.profile`: the `FF_PROFILE_*`
-/// values of libavcodec/avcodec.h, FFmpeg 5.1), with the names `ffprobe` prints.
+/// values of libavcodec/avcodec.h, FFmpeg 5.1), named by libavcodec as `ffprobe` names them.
 enum CodecProfile {
     // H.264 (ITU-T H.264 Annex A `profile_idc`; FFmpeg adds 0x200 for constrained, 0x800 for intra).
     static let h264Baseline = 66
@@ -33,20 +33,12 @@ enum CodecProfile {
     static let aacLD = 22
     static let aacELD = 38
 
-    private static let names: [Codec: [Int: String]] = [
-        .h264: [h264Baseline: "Baseline", h264ConstrainedBaseline: "Constrained Baseline", h264Main: "Main",
-                h264Extended: "Extended", h264High: "High", h264High10: "High 10", h264High10Intra: "High 10 Intra",
-                h264High422: "High 4:2:2", h264High422Intra: "High 4:2:2 Intra", h264High444: "High 4:4:4",
-                h264High444Predictive: "High 4:4:4 Predictive", h264High444Intra: "High 4:4:4 Intra",
-                h264CAVLC444: "CAVLC 4:4:4"],
-        .hevc: [hevcMain: "Main", hevcMain10: "Main 10", hevcMainStillPicture: "Main Still Picture",
-                hevcRangeExtensions: "Rext"],
-        .aac: [aacMain: "Main", aacLow: "LC", aacSSR: "SSR", aacLTP: "LTP", aacHE: "HE-AAC", aacHEv2: "HE-AACv2",
-               aacLD: "LD", aacELD: "ELD"],
-    ]
-
-    /// The profile's name (`"High 4:2:2"`), or `"profile N"` for a number this table does not know.
-    static func name(_ profile: Int, codec: Codec) -> String { names[codec]?[profile] ?? "profile \(profile)" }
+    /// The profile's name as libavcodec gives it, so as `ffprobe` prints it, for every codec
+    /// (`"High 4:2:2"`, `"Main 10"`, `"Profile 2"` for VP9, `"Main"` for AV1 and MPEG-2,
+    /// `"Simple Profile"` for MPEG-4 Part 2); `"profile N"` for a number libavcodec does not name.
+    static func name(_ profile: Int, codec: Codec) -> String {
+        FFmpegLibrary.profileName(profile, codec: codec) ?? "profile \(profile)"
+    }
 }
 
 extension MediaInfo {

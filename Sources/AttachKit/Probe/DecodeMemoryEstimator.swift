@@ -275,11 +275,20 @@ enum DecodeMemoryEstimator {
         150: 8_912_896, 153: 8_912_896, 156: 8_912_896, 180: 35_651_584, 183: 35_651_584, 186: 35_651_584,
     ]
 
+    /// Bytes of one decoded picture of `info`'s video: width × height × ``pixelBytes(_:bitDepth:)``;
+    /// 0 without a size.
+    static func frameBytes(of info: MediaInfo) -> Double {
+        guard let width = info.width, let height = info.height, width > 0, height > 0 else { return 0 }
+        return Double(width) * Double(height) * pixelBytes(info.pixelFormat, bitDepth: info.bitDepth)
+    }
+
     /// A video decoder: the frame size in its pixel format × (references + one frame per decoding
-    /// thread + the frame being output and one in FFmpeg's buffer pool).
+    /// frame thread + the frame being output and one in FFmpeg's buffer pool). Large pictures
+    /// (4K 10-bit and up) are decoded with one frame thread (``DecoderBudget/frameThreads(_:frameBytes:)``).
     static func videoDecoder(_ info: MediaInfo, threads: Int) -> DecodeMemory? {
         guard let width = info.width, let height = info.height, width > 0, height > 0 else { return nil }
         let native = pixelBytes(info.pixelFormat, bitDepth: info.bitDepth)
+        let threads = DecoderBudget.frameThreads(threads, frameBytes: frameBytes(of: info))
         var referenceFrames = references(of: info.codec)
         if let limit = referencePixelLimit(of: info.codec) {
             referenceFrames = min(referenceFrames, Int((limit / (Double(width) * Double(height))).rounded(.up)))
@@ -301,11 +310,21 @@ enum DecodeMemoryEstimator {
         100 + 5 * Double(max(1, threads))
     }
 
-    /// Float RGB frames the HDR tone-mapping graph holds at the output size (3 × 12 B/px).
-    static let toneMappingBytesPerPixel = 36.0
+    /// Float RGB frames the HDR tone-mapping graph (``ToneMapper``) holds at the output size: two
+    /// (zscale's and tonemap's, gbrpf32le, 12 B/px each).
+    static let toneMappingBytesPerPixel = 24.0
 
     /// The transcode path: the decoder, then x264 at the output size (and the tone-mapping graph
     /// for HDR input).
+    ///
+    /// Measured on a 3 s 4K HDR10 clip (HEVC Main 10, level 5, 3840×2160 PQ, x265) prepared for
+    /// `ios` with `--max-bytes 2MB` (a 1080p x264 veryfast transcode, tone-mapped), 2 cores:
+    /// peak RSS 526 MiB (`/usr/bin/time -v`), 447 MiB once the process baseline with x264 and
+    /// libavfilter loaded (80 MiB) is taken off; the estimate is 479 MiB (decoder 9 frames × 24.9
+    /// MB at one frame thread, x264 110 B/px and the graph 24 B/px at 1080p), within the 512 MiB
+    /// `maxDecodeBytes`. Before (2 decoder frame threads, a third float picture) it peaked at
+    /// 624 MiB. `ffmpeg -i in.mp4 -vf <the same graph at 1080p> -c:v libx264 -preset veryfast`
+    /// peaks at 616 MiB (536 MiB with `-threads 1` on the input).
     static func transcode(_ info: MediaInfo, threads: Int, output: (width: Int, height: Int)) -> DecodeMemory? {
         guard var memory = videoDecoder(info, threads: threads) else { return nil }
         let perPixel = encoderBytesPerPixel(threads: threads)
@@ -313,7 +332,7 @@ enum DecodeMemoryEstimator {
         memory.basis += "; x264 \(output.width)×\(output.height): \(DecodeMemory.format(perPixel)) B/px"
         if info.hdr != nil {
             // The tone-mapping graph (ToneMapper) holds float RGB frames (gbrpf32le, 12 B/px) at the
-            // output size between its stages: about three at a time.
+            // output size between its stages: two at a time.
             memory.fixedBytes += Int64(Double(output.width) * Double(output.height) * toneMappingBytesPerPixel)
             memory.basis += "; tone mapping: \(DecodeMemory.format(toneMappingBytesPerPixel)) B/px"
         }

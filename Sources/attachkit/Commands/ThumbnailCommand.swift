@@ -8,7 +8,8 @@ struct ThumbnailCommand: Command {
         usage: attachkit thumbnail FILE --out PATH [--size PX] [--clip x,y,w,h] [--frame N] [--at SECONDS] [--json]
 
         Renders an upright JPEG thumbnail and prints the attachment options that make the device
-        show the same one.
+        show the same one. A movie is decoded up to its poster frame only: a truncated file is
+        refused as corrupt, but damage after the poster frame is not seen (validate --deep sees it).
           --out PATH      the JPEG to write (atomically)
           --size PX       long edge (default 320)
           --clip RECT     normalized x,y,w,h in 0...1, as ThumbnailClippingRectKey (e.g. .25,.25,.5,.5)

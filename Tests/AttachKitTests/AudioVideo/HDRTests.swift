@@ -105,7 +105,7 @@ struct HDRTests {
     @Test("the graph: untagged matrix and primaries taken as BT.2020, every conversion's input and output stated")
     func graphDescription() {
         let graph = ToneMapper.graph(for: .unspecified, format: .hlg, width: 320, height: 180)
-        #expect(graph.hasPrefix("zscale=w=320:h=180:f=bicubic:tin=18:min=9:pin=9:rin=tv:t=linear:npl=100:m=9:p=9:r=tv,"), "\(graph)")
+        #expect(graph.hasPrefix("zscale=w=320:h=180:f=bicubic:tin=18:min=9:pin=9:rin=tv:t=linear:npl=100:m=9:p=bt709:r=tv,"), "\(graph)")
         #expect(graph.hasSuffix("tonemap=mobius:param=0.5:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p"), "\(graph)")
         let tagged = ToneMapper.graph(for: VideoColour(matrix: 9, primaries: 9, transfer: 16, fullRange: true), format: .pq, width: 2, height: 2)
         #expect(tagged.contains("tin=16:min=9:pin=9:rin=pc"), "\(tagged)")

@@ -31,6 +31,6 @@ struct LevelReferenceTests {
         #expect((plain?.fixedBytes ?? .max) < SafetyLimits().maxDecodeBytes, "\(plain?.basis ?? "")")
         info.hdr = HDRInfo(format: .pq)
         let hdr = DecodeMemoryEstimator.transcode(info, threads: 2, output: (1920, 1080))
-        #expect((hdr?.fixedBytes ?? 0) - (plain?.fixedBytes ?? 0) == Int64(1920 * 1080 * 36))
+        #expect((hdr?.fixedBytes ?? 0) - (plain?.fixedBytes ?? 0) == Int64(1920 * 1080 * 24))
     }
 }

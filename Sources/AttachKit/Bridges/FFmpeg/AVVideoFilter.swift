@@ -24,6 +24,14 @@ struct AVVideoFilter: ~Copyable {
         /// Units of the frames' timestamps. Default 1/1 (timestamps pass through unused).
         var timeBase = Rational(1, 1)
 
+        /// Whether both sides are whole chroma samples (always for 4:4:4 and RGB; even sides for
+        /// 4:2:0). zimg (`zscale`) refuses a frame for which this is `false`.
+        var wholeChroma: Bool {
+            guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: format)) else { return true }
+            let across = Int32(1) << Int32(descriptor.pointee.log2_chroma_w), down = Int32(1) << Int32(descriptor.pointee.log2_chroma_h)
+            return width % across == 0 && height % down == 0
+        }
+
         /// The shape of `frame`.
         init(_ frame: borrowing AVFrameBuffer) {
             width = frame.pointer.pointee.width
