@@ -97,6 +97,7 @@ struct BudgetCommand: Command {
             }.joined(separator: "; ")
                 + "; start and flush " + EncoderSpeed.allCases.compactMap { p in calibration.overheadFrames[p].map { "\(p.rawValue) \(Int($0.rounded())) frames" } }
                     .joined(separator: ", ")
+                + "; whole jobs × \(String(format: "%.2f", calibration.pipeline)) + \(String(format: "%.2f", calibration.jobSeconds)) s"
                 + "; decoding " + calibration.decode.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) Mpx/s" }.joined(separator: ", ")
                 + (saved.map { "\ncached in \($0)" } ?? ""))
         }
