@@ -51,6 +51,22 @@ struct BudgetCommand: Command {
         quick = arguments.flag("quick")
     }
 
+    /// The calibration in one line: x264 rates per height, overheads, the whole-job factor and
+    /// fixed seconds, decode rates.
+    static func describe(_ calibration: SpeedCalibration) -> String {
+        let rates = calibration.encode.keys.sorted().map { height -> String in
+            let presets = EncoderSpeed.allCases.compactMap { p in calibration.encode[height]?[p].map { "\(p.rawValue) \(Int($0))" } }
+            return "\(height)p x264 " + presets.joined(separator: ", ") + " Mpx/s"
+        }
+        let overheads = EncoderSpeed.allCases.compactMap { p in calibration.overheadFrames[p].map { "\(p.rawValue) \(Int($0.rounded())) frames" } }
+        let decoding = calibration.decode.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) Mpx/s" }
+        let factor = (calibration.pipeline * 100).rounded() / 100
+        let fixed = (calibration.jobSeconds * 100).rounded() / 100
+        let parts: [String] = [rates.joined(separator: "; "), "start and flush " + overheads.joined(separator: ", "),
+                               "whole jobs × \(factor) + \(fixed) s", "decoding " + decoding.joined(separator: ", ")]
+        return parts.joined(separator: "; ")
+    }
+
     func run() -> ExitCode {
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
         let calibration: SpeedCalibration
@@ -91,15 +107,7 @@ struct BudgetCommand: Command {
             Output.line(o.value.serialized)
         } else {
             Output.line(render(rows))
-            Output.line("\ncalibration: " + calibration.encode.keys.sorted().map { height in
-                "\(height)p x264 " + EncoderSpeed.allCases.compactMap { p in calibration.encode[height]?[p].map { "\(p.rawValue) \(Int($0))" } }
-                    .joined(separator: ", ") + " Mpx/s"
-            }.joined(separator: "; ")
-                + "; start and flush " + EncoderSpeed.allCases.compactMap { p in calibration.overheadFrames[p].map { "\(p.rawValue) \(Int($0.rounded())) frames" } }
-                    .joined(separator: ", ")
-                + "; whole jobs × \(String(format: "%.2f", calibration.pipeline)) + \(String(format: "%.2f", calibration.jobSeconds)) s"
-                + "; decoding " + calibration.decode.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) Mpx/s" }.joined(separator: ", ")
-                + (saved.map { "\ncached in \($0)" } ?? ""))
+            Output.line("\ncalibration: " + Self.describe(calibration) + (saved.map { "\ncached in \($0)" } ?? ""))
         }
         return rows.contains { $0.error != nil } ? .failure : .success
     }
