@@ -11,30 +11,32 @@ import Glibc
 /// magick, openslide and poppler loaders (``VipsRuntime`` blocks them as untrusted), and needs
 /// heif (HEIC, HEIF, AVIF) and jxl (JPEG XL) only for those formats.
 ///
-/// So `vips_init` is started with `VIPSHOME` pointing at ``noModules`` (a folder that does not
-/// exist: libvips finds no modules there), and ``wanted`` are loaded from libvips' own module
-/// folder on first need: when a load fails before they are loaded (``retryingWithModules(_:)``,
-/// the same answer as with them loaded from the start, because the built-in loaders claim the same
-/// files either way) or before a HEIF encode. When `VIPSHOME` is set to anything else, libvips
+/// So `vips_init` runs with `VIPSHOME` pointing at ``noModules`` (a folder that does not exist:
+/// libvips finds no modules there; the variable is removed again once libvips started), and
+/// ``wanted`` are loaded from libvips' own module folder on first need: when a load fails before
+/// they are loaded (``retryingWithModules(_:)``, the same answer as with them loaded from the
+/// start, because the built-in loaders claim the same files either way) or before a HEIF encode. When `VIPSHOME` is set to anything else, libvips
 /// loads what it finds there, as before, and nothing is loaded here.
 enum VipsModules {
     /// The modules AttachKit reads with, loaded on first need.
     static let wanted = ["heif", "jxl"]
-    /// `VIPSHOME` while libvips starts: no modules are found under it. Child processes inherit it,
-    /// and recognise it as their own.
+    /// `VIPSHOME` while libvips starts: no modules are found under it.
     static let noModules = "/nonexistent/attachkit-loads-vips-modules-on-demand"
 
     /// Whether ``wanted`` are loaded (or libvips loaded its modules itself).
     private static let loaded = Atomic<Bool>(false)
 
-    /// Called once, right before `vips_init`: points `VIPSHOME` at ``noModules`` unless the user
-    /// set it; when they did, libvips' own loading stands and ``loaded`` is set.
-    static func suppressAtStart() {
-        if let home = getenv("VIPSHOME"), String(cString: home) != noModules {
+    /// Runs `start` (`vips_init`) with `VIPSHOME` at ``noModules``, then removes it again, so child
+    /// processes (the `vips` CLI, workers) get the environment as it was. When the user set
+    /// `VIPSHOME`, it is left alone: libvips loads what it finds there, and ``loaded`` is set.
+    static func startingWithout(_ start: () -> Int32) -> Int32 {
+        guard getenv("VIPSHOME") == nil else {
             loaded.store(true, ordering: .releasing)
-            return
+            return start()
         }
         setenv("VIPSHOME", noModules, 1)
+        defer { unsetenv("VIPSHOME") }
+        return start()
     }
 
     /// Loads ``wanted`` once, from the `vips-modules-MAJOR.MINOR` folder beside the libvips

@@ -9,8 +9,7 @@ import Glibc
 /// (``VipsModules``), and a thread count the caller can set.
 enum VipsRuntime {
     private static let started: Result<Void, VipsError> = {
-        VipsModules.suppressAtStart()
-        if vips_init("attachkit") != 0 {
+        if VipsModules.startingWithout({ vips_init("attachkit") }) != 0 {
             return .failure(VipsError.take(operation: .start))
         }
         vips_cache_set_max(0)
