@@ -54,7 +54,8 @@ extension VipsImage {
     ///   - strip: drop metadata. Default `true`.
     /// - Throws: ``VipsError`` tagged ``VipsOperation/heifsave``.
     func heicData(quality: Int, bitDepth: Int = 8, effort: Int = 4, strip: Bool = true) throws(VipsError) -> [UInt8] {
-        try encode(.heifsave) { image, buffer, length in
+        VipsModules.load()
+        return try encode(.heifsave) { image, buffer, length in
             ak_vips_heifsave_buffer(image, buffer, length, Int32(min(100, max(1, quality))), Int32(bitDepth),
                                     Int32(VIPS_FOREIGN_HEIF_COMPRESSION_HEVC.rawValue), Int32(effort), strip ? 1 : 0)
         }
@@ -65,16 +66,18 @@ extension VipsImage {
     /// - Throws: ``VipsError`` tagged ``VipsOperation/loadBuffer`` or ``VipsOperation/decode``.
     static func decoding(_ bytes: [UInt8]) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
-        var failed = VipsOperation.loadBuffer
-        let raw: UnsafeMutablePointer<CVips.VipsImage>? = bytes.withUnsafeBytes { buffer in
-            guard let lazy = ak_vips_open_buffer(buffer.baseAddress, buffer.count, Int32(VIPS_ACCESS_RANDOM.rawValue),
-                                                 Int32(VIPS_FAIL_ON_WARNING.rawValue)) else { return nil }
-            defer { g_object_unref(UnsafeMutableRawPointer(lazy)) }
-            failed = .decode
-            return vips_image_copy_memory(lazy)
+        return try VipsModules.retryingWithModules { () throws(VipsError) in
+            var failed = VipsOperation.loadBuffer
+            let raw: UnsafeMutablePointer<CVips.VipsImage>? = bytes.withUnsafeBytes { buffer in
+                guard let lazy = ak_vips_open_buffer(buffer.baseAddress, buffer.count, Int32(VIPS_ACCESS_RANDOM.rawValue),
+                                                     Int32(VIPS_FAIL_ON_WARNING.rawValue)) else { return nil }
+                defer { g_object_unref(UnsafeMutableRawPointer(lazy)) }
+                failed = .decode
+                return vips_image_copy_memory(lazy)
+            }
+            guard let raw else { throw VipsError.take(operation: failed) }
+            return VipsImage(owning: raw)
         }
-        guard let raw else { throw VipsError.take(operation: failed) }
-        return VipsImage(owning: raw)
     }
 
     /// Bits per palette index for `colours` entries (1...8).

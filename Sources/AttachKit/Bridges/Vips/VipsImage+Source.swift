@@ -12,14 +12,16 @@ extension VipsImage {
     static func load(path: String, loaderOptions: String = "", sequential: Bool = true,
                      failOnWarnings: Bool = true) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
-        VipsError.clearBuffer()
-        guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: .load) }
-        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
-        let access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM
-        let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
-        guard let raw = ak_vips_open_source(source, loaderOptions, Int32(access.rawValue), Int32(failOn.rawValue)) else {
-            throw VipsError.take(operation: .load)
+        return try VipsModules.retryingWithModules { () throws(VipsError) in
+            VipsError.clearBuffer()
+            guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: .load) }
+            defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+            let access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM
+            let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
+            guard let raw = ak_vips_open_source(source, loaderOptions, Int32(access.rawValue), Int32(failOn.rawValue)) else {
+                throw VipsError.take(operation: .load)
+            }
+            return VipsImage(owning: raw)
         }
-        return VipsImage(owning: raw)
     }
 }

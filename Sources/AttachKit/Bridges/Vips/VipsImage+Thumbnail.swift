@@ -23,24 +23,26 @@ extension VipsImage {
                           exportProfile: String? = nil, failOnWarnings: Bool = true,
                           autorotate: Bool = true) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
-        VipsError.clearBuffer()
-        guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: .load) }
-        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
         let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
         // libvips 8.14's thumbnail_source does not hand its own fail_on to the loader (only the
         // file variant does): the loader gets it through the option string as well.
         let options = ([loaderOptions] + (failOnWarnings ? ["fail_on=warning"] : [])).filter { !$0.isEmpty }.joined(separator: ",")
-        var out: UnsafeMutablePointer<CVips.VipsImage>?
-        let status: Int32
-        if let exportProfile {
-            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, options,
-                                              exportProfile, Int32(failOn.rawValue), autorotate ? 0 : 1)
-        } else {
-            status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, options,
-                                              nil, Int32(failOn.rawValue), autorotate ? 0 : 1)
+        return try VipsModules.retryingWithModules { () throws(VipsError) in
+            VipsError.clearBuffer()
+            guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: .load) }
+            defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+            var out: UnsafeMutablePointer<CVips.VipsImage>?
+            let status: Int32
+            if let exportProfile {
+                status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, options,
+                                                  exportProfile, Int32(failOn.rawValue), autorotate ? 0 : 1)
+            } else {
+                status = ak_vips_thumbnail_source(source, &out, Int32(max(1, width)), Int32(max(1, height)), Self.downOnly, options,
+                                                  nil, Int32(failOn.rawValue), autorotate ? 0 : 1)
+            }
+            guard status == 0, let out else { throw VipsError.take(operation: .load) }
+            return VipsImage(owning: out)
         }
-        guard status == 0, let out else { throw VipsError.take(operation: .load) }
-        return VipsImage(owning: out)
     }
 
     /// Resizes this image to fit inside `width`×`height` (`vips_thumbnail_image`: alpha is

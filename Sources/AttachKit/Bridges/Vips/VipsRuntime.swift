@@ -5,10 +5,11 @@ import Glibc
 
 /// libvips started once per process: operation cache off (AttachKit never reuses results, and
 /// benchmarks must be honest), untrusted loaders blocked (ImageMagick, PDF, SVG, FITS... are not
-/// attachment formats and carry the most CVEs), and a thread count the caller can set.
+/// attachment formats and carry the most CVEs), optional modules loaded on first need
+/// (``VipsModules``), and a thread count the caller can set.
 enum VipsRuntime {
     private static let started: Result<Void, VipsError> = {
-        if vips_init("attachkit") != 0 {
+        if VipsModules.startingWithout({ vips_init("attachkit") }) != 0 {
             return .failure(VipsError.take(operation: .start))
         }
         vips_cache_set_max(0)
