@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One output stream being made from one input stream while a clip is written: it takes the
 /// input's packets in file order and writes its own packets into the muxer.
 protocol ClipStage: AnyObject {
@@ -34,7 +38,7 @@ extension ClipStage {
         do {
             try output.write(packet)
         } catch {
-            throw .processing(step: "writing the output", reason: error.description)
+            throw ClipErrors.processing("writing the output", error)
         }
     }
 }
@@ -54,8 +58,14 @@ enum ClipErrors {
         return .corrupt(reason: "stream \(stream) (\(codec)) decoded with errors\(place) (concealed)")
     }
 
+    /// A failure of `step` that is not the input's: a full disk, a quota or an I/O error while
+    /// writing is `write-failed`, as for images (``OutputError/system(operation:path:reason:)``);
+    /// anything else `processing-failed`.
     static func processing(_ step: String, _ error: FFmpegError) -> PrepareError {
-        .processing(step: step, reason: error.description)
+        if [ENOSPC, EDQUOT, EFBIG, EIO].contains(where: { error.code == -$0 }) {
+            return .output(.system(operation: "write", path: "the output (\(step))", reason: error.message))
+        }
+        return .processing(step: step, reason: error.description)
     }
 
     /// Runs a decoding step of `stream`: an FFmpeg failure is the input not decoding near `time`

@@ -19,9 +19,7 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
         var shown: Double?
         switch located.kind {
         case .picture(let stream):
-            if let violation = limits.wholeFrameViolation(of: info) { throw .overCap(violation) }
-            if let memory = DecodeMemoryEstimator.videoDecoder(info, threads: DecodeMemoryEstimator.threads(decoding.threads)),
-               let violation = limits.decodeViolation(memory, loadedPixels: 0) {
+            if let violation = limits.videoDecodeViolation(of: info, threads: DecodeMemoryEstimator.threads(decoding.threads)) {
                 throw .overCap(violation)
             }
             let duration = info.duration ?? 0

@@ -39,7 +39,9 @@ public struct Validator: Sendable {
         // files that passed the structural check and the safety caps (decompression bombs), and a
         // file over a cap is refused as `prepare` refuses it.
         if deep, examined.structure.isIntactOrUnchecked {
-            if let violation = safety.violation(for: examined.info) {
+            // A video's frames are checked here too (the deep check decodes them on one thread).
+            let info = examined.info
+            if let violation = safety.violation(for: info) ?? (info.kind == .video ? safety.videoDecodeViolation(of: info, threads: 1) : nil) {
                 findings.append(Diagnostic(.overCap, "not decoded: \(violation)", fix: nil))
             } else {
                 let verdict = DeepCheck.check(path: path, info: examined.info, maxDecodeBytes: safety.maxDecodeBytes)

@@ -8,14 +8,17 @@ enum AVHeaderProbe {
     /// - Parameters:
     ///   - streamInfo: let libavformat read packets to complete the stream parameters
     ///     (pixel format, some bitrates); `false` reads the container header only. Default `true`.
-    ///   - configuration: with `streamInfo`, first try ``readConfiguredHeader(path:demuxer:limits:into:)``
-    ///     (MP4/MOV whose every stream's codec configuration settles what decoding would tell),
-    ///     and decode only when it cannot. Default `false`.
+    ///   - configuration: first try ``readConfiguredHeader(path:demuxer:limits:into:)`` (MP4/MOV
+    ///     whose every stream's codec configuration settles what decoding would tell: no packet is
+    ///     decoded either way), and only when it cannot, read the header as `streamInfo` says.
+    ///     A header-only read then still knows the pixel format and level (a thumbnail's memory
+    ///     estimate needs them: without, a 4K poster frame was counted at 16 references of 4 B/px
+    ///     and refused). Default `false`.
     /// - Throws: ``FFmpegError`` when libavformat cannot read the header, or it has no audio or
     ///   video stream (``FFmpegOperation/streamInfo``).
     static func readAudioVideo(path: String, demuxer: String, limits: AVInputLimits, streamInfo: Bool = true,
                                configuration: Bool = false, into info: inout MediaInfo) throws(FFmpegError) {
-        if streamInfo, configuration, try readConfiguredHeader(path: path, demuxer: demuxer, limits: limits, into: &info) { return }
+        if configuration, try readConfiguredHeader(path: path, demuxer: demuxer, limits: limits, into: &info) { return }
         let input = try AVInput(path: path, demuxer: demuxer, limits: limits, readStreamInfo: streamInfo)
         try describe(input, into: &info)
     }

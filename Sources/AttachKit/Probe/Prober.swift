@@ -10,7 +10,7 @@ public struct ProbeLimits: Sendable, Equatable {
     public var analyzeSeconds: Double
 
     /// Read only what the container header declares for ISO base media files (no packet is read
-    /// or decoded, so the pixel format stays unknown). Used to re-check AttachKit's own MP4/M4A
+    /// or decoded: the pixel format and level come from the codec configuration when it has them). Used to re-check AttachKit's own MP4/M4A
     /// outputs, whose headers it just wrote. Default `false`.
     public var headerOnly: Bool
 

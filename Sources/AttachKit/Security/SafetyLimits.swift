@@ -83,6 +83,15 @@ public struct SafetyLimits: Sendable, Equatable {
                                detail: "decoding needs about \(DecodeMemory.megabytes(bytes)) (\(memory.basis)), over \(DecodeMemory.megabytes(maxDecodeBytes))")
     }
 
+    /// The cap a decode of `info`'s video frames is over: whole frames (``wholeFrameViolation(of:)``),
+    /// then the decoder's memory at `threads` frame threads (``DecodeMemoryEstimator``). What a poster
+    /// frame and `validate --deep` decide before decoding a video; `nil` within the caps.
+    public func videoDecodeViolation(of info: MediaInfo, threads: Int) -> SafetyViolation? {
+        if let violation = wholeFrameViolation(of: info) { return violation }
+        guard let memory = DecodeMemoryEstimator.videoDecoder(info, threads: threads) else { return nil }
+        return decodeViolation(memory, loadedPixels: 0)
+    }
+
     /// The cap `info`'s picture is over when it is decoded whole into memory (see
     /// ``maxWholeFramePixels``): checked wherever a whole-frame decode is decided (pictures only
     /// FFmpeg reads, here; pictures libvips turns out not to open, video frames to re-encode, poster

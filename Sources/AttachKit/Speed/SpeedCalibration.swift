@@ -84,17 +84,20 @@ public struct SpeedCalibration: Sendable, Equatable {
     public static let plausibleOverhead: ClosedRange<Double> = 0...500
     /// Pipeline factors a real machine can have.
     public static let plausiblePipeline: ClosedRange<Double> = 0.2...5
+    /// When a calibration can have been measured, in seconds since 1970: from 2020 to the year 3000
+    /// (a file outside it was not written by a calibration; an age computed from 1e308 would trap).
+    public static let plausibleMeasuredAt: ClosedRange<Double> = 1_577_836_800...32_503_680_000
     /// Fixed seconds a transcode can plausibly cost beyond its frames.
     public static let plausibleJobSeconds: ClosedRange<Double> = 0...60
     /// Heights a calibration can be measured at.
     public static let plausibleHeights: ClosedRange<Int> = 16...8192
 
     /// Reads ``json``; `nil` for another version, anything missing (every preset at every height),
-    /// a rate outside ``plausibleRates``, a height outside ``plausibleHeights``, an overhead outside
+    /// a time outside ``plausibleMeasuredAt``, a rate outside ``plausibleRates``, a height outside ``plausibleHeights``, an overhead outside
     /// ``plausibleOverhead``, a pipeline factor outside ``plausiblePipeline`` or job seconds outside ``plausibleJobSeconds``.
     public init?(json: JSONValue) {
         guard json["version"]?.intValue == 2, let key = MachineKey(json: json["key"]),
-              let measuredAt = json["measuredAt"]?.doubleValue, let heightPairs = json["encode"]?.objectValue, !heightPairs.isEmpty,
+              let measuredAt = json["measuredAt"]?.doubleValue, Self.plausibleMeasuredAt.contains(measuredAt), let heightPairs = json["encode"]?.objectValue, !heightPairs.isEmpty,
               let overheadPairs = json["overheadFrames"]?.objectValue, let pipeline = json["pipeline"]?.doubleValue, Self.plausiblePipeline.contains(pipeline),
               let jobSeconds = json["jobSeconds"]?.doubleValue, Self.plausibleJobSeconds.contains(jobSeconds),
               let decodePairs = json["decode"]?.objectValue else { return nil }

@@ -7,14 +7,16 @@ import Testing
 @Suite("Calibration cache")
 struct CalibrationStoreTests {
     static let calibration = TranscodeEstimatorTests.calibration
+    /// When the test calibration was measured.
+    static let measured = calibration.measuredAt
 
     @Test("a saved calibration loads back for the same key while fresh")
     func roundTrip() throws {
         let folder = TestEnvironment.temporaryFolder().appendingPathComponent("cache/attachkit").path
         let store = CalibrationStore(folder: folder)
-        #expect(store.load(for: Self.calibration.key, now: 0) == .missing)
+        #expect(store.load(for: Self.calibration.key, now: Self.measured) == .missing)
         try store.save(Self.calibration)
-        #expect(store.load(for: Self.calibration.key, now: 86_400) == .fresh(Self.calibration))
+        #expect(store.load(for: Self.calibration.key, now: Self.measured + 86_400) == .fresh(Self.calibration))
         // Only the cache file is left: the temporary was renamed over it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["speed-calibration.json"])
     }
@@ -25,11 +27,11 @@ struct CalibrationStoreTests {
         try store.save(Self.calibration)
         var other = Self.calibration.key
         other.x264 = "165"
-        guard case .stale = store.load(for: other, now: 0) else { Issue.record("another x264 build"); return }
+        guard case .stale = store.load(for: other, now: Self.measured) else { Issue.record("another x264 build"); return }
         other = Self.calibration.key
         other.cores = 4
-        guard case .stale = store.load(for: other, now: 0) else { Issue.record("another core count"); return }
-        guard case .stale(let reason) = store.load(for: Self.calibration.key, now: CalibrationStore.maxAge + 1) else {
+        guard case .stale = store.load(for: other, now: Self.measured) else { Issue.record("another core count"); return }
+        guard case .stale(let reason) = store.load(for: Self.calibration.key, now: Self.measured + CalibrationStore.maxAge + 1) else {
             Issue.record("an old calibration"); return
         }
         #expect(reason.contains("days ago"))
@@ -42,9 +44,9 @@ struct CalibrationStoreTests {
         var newer = Self.calibration
         newer.encode[1080]?[.veryfast] = 123
         try store.save(newer)
-        #expect(store.load(for: newer.key, now: 0) == .fresh(newer))
+        #expect(store.load(for: newer.key, now: Self.measured) == .fresh(newer))
         try Data("{\"version\": 1, \"key\": ".utf8).write(to: URL(fileURLWithPath: store.path))
-        guard case .stale = store.load(for: newer.key, now: 0) else { Issue.record("a truncated file"); return }
+        guard case .stale = store.load(for: newer.key, now: Self.measured) else { Issue.record("a truncated file"); return }
     }
 
     @Test("the default folder follows XDG_CACHE_HOME, then HOME")

@@ -8,7 +8,7 @@ struct TranscodeEstimatorTests {
 
     /// veryfast 100, superfast 200, ultrafast 400 Mpx/s at 1080p, half that at 480p; no start or
     /// flush overhead; decoding H.264 500, VP9 250 Mpx/s.
-    static let calibration = SpeedCalibration(key: key, measuredAt: 0,
+    static let calibration = SpeedCalibration(key: key, measuredAt: 1_796_000_000,
                                               encode: [1080: [.veryfast: 100, .superfast: 200, .ultrafast: 400],
                                                        480: [.veryfast: 50, .superfast: 100, .ultrafast: 200]],
                                               overheadFrames: [.veryfast: 0, .superfast: 0, .ultrafast: 0],
