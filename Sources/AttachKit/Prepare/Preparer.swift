@@ -180,6 +180,11 @@ public struct Preparer: Sendable {
             // header-only look at the copy may not name a pixel format, the input's probe did.
             var described = checked.info
             if described.kind == .video, described.pixelFormat == nil { described.pixelFormat = report.before?.pixelFormat }
+            // A copy too large to decode is not handed back unchecked: `validate --deep` and
+            // `thumbnail` refuse the same file as over a cap, so `prepare` does too.
+            if described.kind == .video, let violation = safety.videoDecodeViolation(of: described, threads: 1) {
+                throw .overCap(violation)
+            }
             let decoded = DeepCheck.verify(path: output.temporaryPath, info: described, maxDecodeBytes: safety.maxDecodeBytes,
                                            videoBudget: options.verifySeconds)
             if case .corrupt(let reason) = decoded.verdict {

@@ -31,7 +31,7 @@ struct OutsiderRound23Tests {
         #expect(FileManager.default.fileExists(atPath: folder + "/out/4k.thumbnail.jpg"), "\(prepared.stdout)")
     }
 
-    @Test("validate --deep refuses a video over maxWholeFramePixels without decoding it (as thumbnail does)")
+    @Test("validate --deep and prepare refuse a video over maxWholeFramePixels without decoding it (as thumbnail does)")
     func deepOverCap() throws {
         let folder = TestEnvironment.temporaryFolder("round23-deep").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -41,6 +41,11 @@ struct OutsiderRound23Tests {
         let validated = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", "--profile", "apple", clip])
         #expect(validated.status != 0)
         #expect(validated.stdout.contains("\"over-cap\""), "\(validated.stdout)")
+        // Under `apple` the stream would be copied as it is; a copy that cannot be decoded to check it is refused.
+        let prepared = try TestEnvironment.runAttachKit(["prepare", "--profile", "apple", "--json", "--out", folder + "/out", clip])
+        #expect(prepared.status != 0)
+        #expect(prepared.stdout.contains("\"over-cap\""), "\(prepared.stdout)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out"))?.isEmpty ?? true)
     }
 
     @Test("a full disk, a quota or an I/O error while writing a clip is write-failed, as for images",
