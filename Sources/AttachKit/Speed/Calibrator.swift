@@ -69,7 +69,7 @@ public struct Calibrator: Sendable {
                         runs.append(try encodeFile(sized, encoder: "libx264", options: options, frames: frames,
                                                    path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
                     }
-                    let typical = runs.sorted { $0.framesPerSecond < $1.framesPerSecond }[runs.count / 2]  // the median run
+                    let typical = Self.median(runs, by: \.framesPerSecond)
                     encode[height, default: [:]][preset] = Double(sized.width * sized.height) / 1e6 * typical.framesPerSecond
                     // The overhead of the largest picture: there the start and the flush weigh the most in seconds.
                     if height == largest { overheadFrames[preset] = typical.overheadFrames }
@@ -131,17 +131,21 @@ public struct Calibrator: Sendable {
             return runs
         }
         guard let short = time(frames: 8, preset: .ultrafast) else { return }
-        let fixed = Self.median(short.map { $0.real - $0.model })
+        let fixed = Self.median(short.map { $0.real - $0.model }, by: { $0 })
         var ratios: [Double] = []
         for preset in EncoderSpeed.allCases {
             guard let long = time(frames: pipelineFrames, preset: preset) else { return }
             ratios += long.map { ($0.real - max(0, fixed)) / max($0.model, 1e-6) }
         }
         calibration.jobSeconds = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, fixed))
-        calibration.pipeline = min(SpeedCalibration.plausiblePipeline.upperBound, max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median(ratios)))
+        calibration.pipeline = min(SpeedCalibration.plausiblePipeline.upperBound,
+                                   max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median(ratios, by: { $0 })))
     }
 
-    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    /// The middle element of `values` (not empty) ordered by `key`: the median run.
+    private static func median<T>(_ values: [T], by key: (T) -> Double) -> T {
+        values.sorted { key($0) < key($1) }[values.count / 2]
+    }
 
     /// Seconds since 1970, now.
     static var now: Double {
