@@ -4,9 +4,11 @@
 /// under `apple`...) becomes PNG when it has meaningful transparency, or when it is a greyscale
 /// picture from a lossless format (a TIFF or BMP scan, a fax: JPEG rings around text and line
 /// art, PNG keeps it exact and small), else JPEG. A PNG input that is a photograph without
-/// transparency (``PhotoEstimate``) whose PNG would be over the recommended size (or, without
-/// one, the budget) becomes JPEG when the profile allows it: it is being re-encoded anyway, and as
-/// JPEG it costs one encode (no palette detour) and a tenth of the bytes.
+/// transparency (``PhotoEstimate``; judged from its top rows before decoding by
+/// ``ImagePhotoStep``, else from the whole picture in memory) whose PNG would be over the
+/// recommended size (or, without one, the budget) becomes JPEG when the profile allows it: it is
+/// being re-encoded anyway, and as JPEG it costs one encode (no palette detour) and a tenth of
+/// the bytes.
 struct ImageFormatStep: ImageStep {
     let name = "choose format"
 
@@ -21,13 +23,11 @@ struct ImageFormatStep: ImageStep {
             chosen = .gif
         } else if let own = ImageFormat(container: info.container), own != .gif, own.isAllowed(by: profile) {
             chosen = own
-            if own == .png, !work.meaningfulAlpha, work.inMemory, ImageFormat.jpeg.isAllowed(by: profile),
-               let image = work.image.take() {
+            if own == .png, !work.meaningfulAlpha, ImageFormat.jpeg.isAllowed(by: profile),
+               let width = work.image?.width, let height = work.image?.height {
                 let target = work.plan.recommended ?? work.plan.budget
-                let estimate = PhotoEstimate.pngBytes(info: info, width: image.width, height: image.height)
-                let verdict = Double(target) < estimate ? PhotoEstimate.judge(image) : nil
-                work.image = consume image
-                if let verdict, verdict.photographic {
+                let estimate = PhotoEstimate.pngBytes(info: info, width: width, height: height)
+                if Double(target) < estimate, let verdict = work.photo ?? Self.judgeInMemory(&work), verdict.photographic {
                     chosen = .jpeg
                     work.notes.append("a photograph (\(verdict.evidence)) whose PNG would take about \(estimate.clampedInteger(in: 0...Int64.max / 2)) bytes, over \(target): JPEG rather than PNG")
                 }
@@ -45,5 +45,13 @@ struct ImageFormatStep: ImageStep {
             work.did(.converted)
             work.notes.append("\(info.container.rawValue) → \(chosen.rawValue)")
         }
+    }
+
+    /// ``PhotoEstimate/judge(_:)`` on the pixels in memory; `nil` for a lazy picture.
+    private static func judgeInMemory(_ work: inout ImageWork) -> PhotoEstimate.Verdict? {
+        guard work.inMemory, let image = work.image.take() else { return nil }
+        let verdict = PhotoEstimate.judge(image)
+        work.image = consume image
+        return verdict
     }
 }

@@ -5,14 +5,17 @@
 /// 1. ``ImageFrameCapStep``: more frames than the cap → keep that many, evenly (header only).
 /// 2. ``ImageAnimationPlanStep``: size, frames and colours an animation needs for its budget,
 ///    estimated before decoding.
+/// 2a. ``ImagePhotoStep``: a big PNG without alpha judged a photograph from its top rows (it will
+///    stream into a JPEG).
 /// 3. ``ImageLoadStep``: shrink-on-load to the caps (`vips_thumbnail`, fail on warnings), upright,
 ///    ICC/CMYK → sRGB; FFmpeg for what libvips cannot read (BMP, 12-bit JPEG, sequences).
 /// 4. ``ImageFrameDropStep``: the kept frames of an animation, delays merged.
 /// 5. ``ImageAnimationResizeStep``: an animation's kept frames resampled to the planned size.
 /// 6. ``ImageColourStep``: 8-bit sRGB, or 8-bit grey for grey input.
 /// 7. ``ImageMemoryStep``: decode once into memory (a damaged file fails here); a still bound for
-///    JPEG/HEIC without alpha instead streams from the decoder into its first encode, as
-///    `vipsthumbnail` does, and is loaded into memory only if byte fitting needs a second.
+///    JPEG/HEIC without alpha (or a PNG judged a photograph) instead streams from the decoder into
+///    its first encode, as `vipsthumbnail` does, and is loaded into memory only if byte fitting
+///    needs a second.
 /// 8. ``ImageAlphaStep``: drop an alpha band that is opaque everywhere.
 /// 9. ``ImageFormatStep``: keep the format when allowed, else JPEG, or PNG with transparency;
 ///    animations become animated GIFs.
@@ -37,6 +40,7 @@ struct ImagePipeline: MediaPipeline {
     static let planning: [any ImageStep] = [
         ImageFrameCapStep(),
         ImageAnimationPlanStep(),
+        ImagePhotoStep(),
     ]
 
     /// From the file to the pixels the encoders take: run again, as they are, whenever byte fitting

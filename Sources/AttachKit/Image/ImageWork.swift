@@ -28,6 +28,8 @@ struct ImageWork: ~Copyable {
     var holdPixels = false
     /// Whether the alpha band holds real transparency (an all-opaque one is dropped).
     var meaningfulAlpha = false
+    /// A PNG judged a photograph before decoding (``ImagePhotoStep``): it streams into a JPEG.
+    var photo: PhotoEstimate.Verdict?
     /// The format chosen for the output.
     var format: ImageFormat?
     /// The bytes to write.

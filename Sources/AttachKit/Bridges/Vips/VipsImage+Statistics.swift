@@ -43,13 +43,15 @@ extension VipsImage {
     /// neighbour: sampling invents no colour, unlike a resize), all bands of each pixel together
     /// (at most 4). 8-bit images only; a lazy image is computed into memory first
     /// (`vips_image_get_data`), so call it on pixels already in memory.
+    /// - Parameter spacing: pixels between grid points. Default: the spacing that spreads
+    ///   `samples` points over this image; a part of a larger picture passes the whole's spacing.
     /// - Throws: ``VipsError`` tagged ``VipsOperation/decode`` when the pixels cannot be had or are
     ///   not 8-bit.
-    func distinctColours(samples: Int) throws(VipsError) -> (distinct: Int, sampled: Int) {
+    func distinctColours(samples: Int, spacing: Int? = nil) throws(VipsError) -> (distinct: Int, sampled: Int) {
         guard isEightBit, bands <= 4 else { throw VipsError(operation: .decode, message: "not 8-bit pixels of at most 4 bands") }
         guard let data = vips_image_get_data(pointer) else { throw VipsError.take(operation: .decode) }
         let (w, h, b) = (width, height, bands)
-        let step = max(1, Int((Double(w) * Double(h) / Double(max(1, samples))).squareRoot().rounded(.up)))
+        let step = max(1, spacing ?? Self.gridSpacing(width: w, height: h, samples: samples))
         let bytes = data.assumingMemoryBound(to: UInt8.self)
         var seen = Set<UInt32>(minimumCapacity: min(samples, 1 << 16))
         var sampled = 0
@@ -63,6 +65,12 @@ extension VipsImage {
             }
         }
         return (seen.count, sampled)
+    }
+
+    /// Pixels between the points of an even grid that spreads `samples` points over a
+    /// `width`×`height` picture (at least 1).
+    static func gridSpacing(width: Int, height: Int, samples: Int) -> Int {
+        max(1, Int((Double(width) * Double(height) / Double(max(1, samples))).squareRoot().rounded(.up)))
     }
 
     /// Mean squared error against `other`, over every band of every pixel; both must have the same
