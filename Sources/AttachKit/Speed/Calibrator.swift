@@ -5,20 +5,20 @@ import Glibc
 /// Measures this machine's ``SpeedCalibration``: each x264 preset encoding ``frames`` frames of
 /// ``SyntheticVideo`` at each of ``heights`` (16:9; 480, 720 and 1080 rows by default) three times
 /// and keeping the median run (about 1.6 s of 30 fps media each), then decoding ``decodeFrames`` frames
-/// of the largest picture encoded as H.264, HEVC and VP9 (the source codecs whose decoding
-/// dominates an `ultrafast` transcode), timing only the encoder and decoder calls; last, whole
-/// `ios` transcodes of a short VP9 sample at each preset, for what a real job costs beyond its
-/// codecs (``SpeedCalibration/pipeline``). The encoded files go
-/// to a temporary folder that is removed after.
+/// of the largest picture, grained and encoded as H.264, HEVC and VP9 at a filmed clip's bitrate
+/// (``sourceBitRate(width:height:)``: the source codecs whose decoding dominates an `ultrafast`
+/// transcode), timing only the encoder and decoder calls; last, whole `ios` transcodes of short
+/// VP9 samples at each preset, for what a real job costs beyond its codecs
+/// (``SpeedCalibration/pipeline``). The encoded files go to a temporary folder that is removed after.
 ///
-/// About 20–30 s on two cores (HEVC and VP9 are encoded once, untimed, to have something to
-/// decode): run on demand (`attachkit budget`), never inside a preparation.
+/// About 25–35 s on two cores (the decode sources are encoded once, untimed, to have something
+/// to decode): run on demand (`attachkit budget`), never inside a preparation.
 public struct Calibrator: Sendable {
     /// Heights the presets are measured at, each 16:9 (width rounded to even).
     public var heights = [480, 720, 1080]
     public var frames = 48
-    /// Frames of the VP9 sample whole transcodes are timed on (3 s at 30 fps).
-    public var pipelineFrames = 90
+    /// Frames of the VP9 samples whole transcodes are timed on (2 s at 30 fps).
+    public var pipelineFrames = 60
     public var decodeFrames = 30
     /// Encoder and decoder threads; `nil` = FFmpeg's choice (every core), as a single `prepare` runs.
     public var threads: Int?
@@ -32,6 +32,7 @@ public struct Calibrator: Sendable {
 
     /// The source codecs measured, with the encoder and its options that make them and the container.
     static let sources: [(codec: String, encoder: String, options: [String: String], muxer: String, demuxer: String)] = [
+        ("h264", "libx264", ["preset": "veryfast"], "mp4", "mov"),
         ("hevc", "libx265", ["preset": "ultrafast", "x265-params": "log-level=error"], "mp4", "mov"),
         ("vp9", "libvpx-vp9", ["deadline": "realtime", "cpu-used": "8"], "webm", "matroska"),
     ]
@@ -48,7 +49,7 @@ public struct Calibrator: Sendable {
         defer { Self.removeFolder(folder) }
         let largest = heights.max() ?? 1080
         let picture = SyntheticVideo(width: Self.width(of: largest), height: largest)
-        let steps = Double(EncoderSpeed.allCases.count * heights.count + 2 + 2 * Self.sources.count)
+        let steps = Double(EncoderSpeed.allCases.count * heights.count + 1 + 2 * Self.sources.count)
         var done = 0.0
         var encode: [Int: [EncoderSpeed: Double]] = [:]
         var overheadFrames: [EncoderSpeed: Double] = [:]
@@ -57,36 +58,44 @@ public struct Calibrator: Sendable {
         do {
             // Untimed: the first encode of a process pays for loading x264, its threads and first page faults.
             _ = try encodeFile(picture, encoder: "libx264", options: ["preset": "ultrafast"], frames: 8, path: "\(folder)/warm-up.mp4", muxer: "mp4")
-            for height in heights.sorted() {
-                let sized = height == largest ? picture : SyntheticVideo(width: Self.width(of: height), height: height)
-                for preset in EncoderSpeed.allCases {
-                    progress("x264 \(preset.rawValue) \(height)p", done / steps)
-                    let options = ["preset": preset.rawValue].merging(budget.encoderOptions) { $1 }
-                    // The median of three runs: a neighbour's burst on a shared machine slows one; the
-                    // fastest would be as rare as the slowest, and real jobs see the typical pace.
-                    var runs: [EncodeSpeed] = []
-                    for _ in 0..<Self.runs {
-                        runs.append(try encodeFile(sized, encoder: "libx264", options: options, frames: frames,
-                                                   path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
+            // The median of three runs, taken in three rounds over every preset and height: a
+            // neighbour's burst on a shared machine slows a stretch of seconds, which then costs one
+            // run of several measurements instead of all three runs of one.
+            let pictures = heights.sorted().map { height in
+                height == largest ? picture : SyntheticVideo(width: Self.width(of: height), height: height)
+            }
+            var runs: [Int: [EncoderSpeed: [EncodeSpeed]]] = [:]
+            for _ in 0..<Self.runs {
+                for sized in pictures {
+                    for preset in EncoderSpeed.allCases {
+                        progress("x264 \(preset.rawValue) \(sized.height)p", done / steps)
+                        let options = ["preset": preset.rawValue].merging(budget.encoderOptions) { $1 }
+                        runs[sized.height, default: [:]][preset, default: []].append(
+                            try encodeFile(sized, encoder: "libx264", options: options, frames: frames,
+                                           path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
+                        done += 1 / Double(Self.runs)
                     }
-                    let typical = Self.median(runs, by: \.framesPerSecond)
-                    encode[height, default: [:]][preset] = Double(sized.width * sized.height) / 1e6 * typical.framesPerSecond
-                    // The overhead of the largest picture: there the start and the flush weigh the most in seconds.
-                    if height == largest { overheadFrames[preset] = typical.overheadFrames }
-                    done += 1
                 }
             }
-            progress("decoding h264", done / steps)
-            decode["h264"] = megapixels(decodeFrames, height: largest) / max(try decodeFile("\(folder)/veryfast.mp4", demuxer: "mov", budget: budget), 1e-6)
-            done += 1
+            for sized in pictures {
+                for preset in EncoderSpeed.allCases {
+                    let typical = Self.median(runs[sized.height]?[preset] ?? [], by: \.framesPerSecond)
+                    encode[sized.height, default: [:]][preset] = Double(sized.width * sized.height) / 1e6 * typical.framesPerSecond
+                    // The overhead of the largest picture: there the start and the flush weigh the most in seconds.
+                    if sized.height == largest { overheadFrames[preset] = typical.overheadFrames }
+                }
+            }
         } catch {
             throw CalibrationError("measuring x264: \(error.description)")
         }
+        // Decoding is timed on grained pictures at a filmed clip's bits (``sourceBitRate(width:height:)``).
+        let grained = SyntheticVideo(width: picture.width, height: picture.height, grain: true)
         for source in Self.sources {
             progress("encoding \(source.codec) to decode", done / steps)
             let path = "\(folder)/\(source.codec).\(source.muxer)"
             do {
-                _ = try encodeFile(picture, encoder: source.encoder, options: source.options, frames: decodeFrames, path: path, muxer: source.muxer)
+                _ = try encodeFile(grained, encoder: source.encoder, options: source.options, frames: decodeFrames, path: path,
+                                   muxer: source.muxer, bitRate: Self.sourceBitRate(width: grained.width, height: grained.height))
                 progress("decoding \(source.codec)", (done + 1) / steps)
                 decode[source.codec] = megapixels(decodeFrames, height: largest) / max(try decodeFile(path, demuxer: source.demuxer, budget: budget), 1e-6)
             } catch {
@@ -94,6 +103,7 @@ public struct Calibrator: Sendable {
             }
             done += 2
         }
+        guard decode["h264"] != nil else { throw CalibrationError("decoding h264: the sample could not be made or decoded") }
         var calibration = SpeedCalibration(key: key, measuredAt: Self.now, encode: encode, overheadFrames: overheadFrames, decode: decode)
         if decode["vp9"] != nil {
             progress("whole transcodes", (steps - 1) / steps)
@@ -104,42 +114,49 @@ public struct Calibrator: Sendable {
     }
 
     /// What whole jobs cost beyond the codecs (``SpeedCalibration/jobSeconds`` and
-    /// ``SpeedCalibration/pipeline``), from VP9 samples at the middle height of ``heights`` (720p by
-    /// default) prepared for `ios`: 8 frames at `ultrafast` for the fixed seconds, then
-    /// ``pipelineFrames`` frames at each preset, three runs each, for the factor (the median of the
-    /// nine real ÷ modelled ratios); the fixed seconds are the median of three runs.
-    /// Unchanged when it cannot be measured.
+    /// ``SpeedCalibration/pipeline``), from VP9 samples of the calibration picture prepared for
+    /// `ios` at the two largest of ``heights`` (720p and 1080p by default): 8 frames at `ultrafast`
+    /// at the smaller one for the fixed seconds (the median of three runs), then
+    /// ``pipelineFrames`` frames at each preset and height, in three rounds, for each height's
+    /// factor (the median of its nine real ÷ modelled ratios). The samples are not grained: x264
+    /// encodes grain far slower than what a decoded filmed clip holds, while the model's decode
+    /// rate is already a filmed clip's, so the factor also takes in how far decoding overlaps
+    /// encoding on the cores. Unchanged when it cannot be measured.
     private func measureJobs(_ calibration: inout SpeedCalibration, folder: String) {
-        let height = heights.sorted()[heights.count / 2]
-        let sample = SyntheticVideo(width: Self.width(of: height), height: height)
-        guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }) else { return }
+        let jobHeights = Array(Set(heights).sorted().suffix(2))
+        guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }), let smallest = jobHeights.first else { return }
         // The model of the codecs alone (no factors, no fixed seconds yet).
         let estimator = TranscodeEstimator(calibration: calibration, cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        /// Real and modelled seconds of each of three runs of `frames` frames at `preset`.
-        func time(frames: Int, preset: EncoderSpeed) -> [(real: Double, model: Double)]? {
-            let path = "\(folder)/sample-\(frames).webm"
+        /// Real and modelled seconds of one transcode of `frames` frames at `height` and `preset`.
+        func time(frames: Int, height: Int, preset: EncoderSpeed) -> (real: Double, model: Double)? {
+            let path = "\(folder)/sample-\(height)p-\(frames).webm"
             if access(path, F_OK) != 0 {
+                let sample = SyntheticVideo(width: Self.width(of: height), height: height)
                 guard (try? encodeFile(sample, encoder: vp9.encoder, options: vp9.options, frames: frames, path: path, muxer: vp9.muxer)) != nil
                 else { return nil }
             }
-            var runs: [(real: Double, model: Double)] = []
-            for _ in 0..<Self.runs {
-                let report = BudgetRunner.prepare(path, profile: .ios, scratch: folder, preset: preset)
-                guard report.ok, let before = report.before, let work = TranscodeWork(before: before, after: report.after) else { return nil }
-                runs.append((report.elapsedMilliseconds / 1000, estimator.seconds(preset, work)))
+            let report = BudgetRunner.prepare(path, profile: .ios, scratch: folder, preset: preset)
+            guard report.ok, let before = report.before, let work = TranscodeWork(before: before, after: report.after) else { return nil }
+            return (report.elapsedMilliseconds / 1000, estimator.seconds(preset, work))
+        }
+        var short: [Double] = []
+        for _ in 0..<Self.runs {
+            guard let run = time(frames: 8, height: smallest, preset: .ultrafast) else { return }
+            short.append(run.real - run.model)
+        }
+        let fixed = max(0, Self.median(short, by: { $0 }))
+        var ratios: [Int: [Double]] = [:]
+        for _ in 0..<Self.runs {
+            for height in jobHeights {
+                for preset in EncoderSpeed.allCases {
+                    guard let run = time(frames: pipelineFrames, height: height, preset: preset) else { return }
+                    ratios[height, default: []].append((run.real - fixed) / max(run.model, 1e-6))
+                }
             }
-            return runs
         }
-        guard let short = time(frames: 8, preset: .ultrafast) else { return }
-        let fixed = Self.median(short.map { $0.real - $0.model }, by: { $0 })
-        var ratios: [Double] = []
-        for preset in EncoderSpeed.allCases {
-            guard let long = time(frames: pipelineFrames, preset: preset) else { return }
-            ratios += long.map { ($0.real - max(0, fixed)) / max($0.model, 1e-6) }
-        }
-        calibration.jobSeconds = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, fixed))
-        calibration.pipeline = min(SpeedCalibration.plausiblePipeline.upperBound,
-                                   max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median(ratios, by: { $0 })))
+        calibration.jobSeconds = min(SpeedCalibration.plausibleJobSeconds.upperBound, fixed)
+        calibration.pipeline = ratios.mapValues { min(SpeedCalibration.plausiblePipeline.upperBound,
+                                                      max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median($0, by: { $0 }))) }
     }
 
     /// The middle element of `values` (not empty) ordered by `key`: the median run.
@@ -167,16 +184,21 @@ public struct Calibrator: Sendable {
         var overheadFrames: Double
     }
 
-    /// Encodes `count` frames of `picture` into `path`.
+    /// The bitrate of the sources whose decoding is timed: 0.13 bits per pixel at 30 fps (8 Mb/s at
+    /// 1080p, the harness's clips; phones film 1080p at 10–17 Mb/s, web VP9 is 2–5).
+    static func sourceBitRate(width: Int, height: Int) -> Int { width * height * 30 * 13 / 100 }
+
+    /// Encodes `count` frames of `picture` into `path`, at `bitRate` (default: the comfortable
+    /// bitrate AttachKit gives that size).
     /// - Returns: the encoder's steady throughput in frames per second (the packets it gave out
     ///   while frames ``warmUpFrames``… were fed, over the time spent in the encoder calls then: a
     ///   long clip spends nearly all its time in that state), and the start (opening, lookahead and
     ///   frame threads filling) and the end (the flush, on fewer threads) as frames at that rate.
     private func encodeFile(_ picture: SyntheticVideo, encoder name: String, options: [String: String], frames count: Int,
-                            path: String, muxer: String) throws(FFmpegError) -> EncodeSpeed {
+                            path: String, muxer: String, bitRate: Int? = nil) throws(FFmpegError) -> EncodeSpeed {
         let (width, height) = (picture.width, picture.height)
         var settings = VideoEncoderSettings(width: width, height: height, timeBase: Rational(1, 30), frameRate: Rational(30, 1),
-                                            bitRate: BitrateBudget.comfortableVideoBitRate(width: width, height: height, frameRate: 30))
+                                            bitRate: bitRate ?? BitrateBudget.comfortableVideoBitRate(width: width, height: height, frameRate: 30))
         settings.encoder = name
         settings.options = options
         settings.gopSize = 60

@@ -15,14 +15,16 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// threads, the flush on fewer threads), counted as frames of steady encoding at the same size:
     /// an encode of N frames takes as long as N + this many steady frames.
     public var overheadFrames: [EncoderSpeed: Double]
-    /// Real ÷ modelled seconds of a whole transcode: the rates above are measured
-    /// on the encoder and the decoder alone, while a real job also probes, demuxes, converts
-    /// pixels, encodes the audio, muxes and checks its output, with the decoder and x264's threads
-    /// sharing the cores. Measured by transcoding a short VP9 sample for `ios` at every preset,
-    /// ``jobSeconds`` taken off first, and pooled (the median of every run): one factor for all
-    /// presets, because a factor per preset from three runs each moved by ±20 % between
-    /// calibrations on a shared machine, once making `superfast` look as fast as `ultrafast`.
-    public var pipeline: Double
+    /// Real ÷ modelled seconds of a whole transcode, by the output's height: the rates above are
+    /// measured on the encoder and the decoder alone, while a real job also probes, demuxes,
+    /// converts pixels, encodes the audio, muxes and checks its output, with the decoder and x264's
+    /// threads sharing the cores (at 1080p they overlap: 0.8–0.9 on two cores; at 720p the
+    /// per-frame costs weigh more: 1.0–1.2). Measured by transcoding short grained VP9 samples for
+    /// `ios` at every preset at the two largest calibrated heights, ``jobSeconds`` taken off
+    /// first, and pooled per height (the median of every run): one factor for all presets,
+    /// because a factor per preset from three runs each moved by ±20 % between calibrations on a
+    /// shared machine. Interpolated between the heights like ``encodeRate(_:height:)``.
+    public var pipeline: [Int: Double]
     /// Seconds a whole transcode costs whatever its length (probing, opening the codecs and the
     /// muxer, finishing and checking the output): the real time of an 8-frame sample's transcode
     /// less what the model says its frames take (0 when not measured).
@@ -33,7 +35,7 @@ public struct SpeedCalibration: Sendable, Equatable {
     public var decode: [String: Double]
 
     public init(key: MachineKey, measuredAt: Double, encode: [Int: [EncoderSpeed: Double]], overheadFrames: [EncoderSpeed: Double] = [:],
-                pipeline: Double = 1, jobSeconds: Double = 0, decode: [String: Double]) {
+                pipeline: [Int: Double] = [:], jobSeconds: Double = 0, decode: [String: Double]) {
         self.key = key
         self.measuredAt = measuredAt
         self.encode = encode
@@ -46,33 +48,49 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// `preset`'s encode rate for pictures `height` rows high: linear between the two measured
     /// heights around it, the nearest measured one outside them; `nil` when the preset was not measured.
     public func encodeRate(_ preset: EncoderSpeed, height: Int) -> Double? {
-        let points = encode.compactMap { h, rates in rates[preset].map { (height: h, rate: $0) } }.sorted { $0.height < $1.height }
-        guard let first = points.first, let last = points.last else { return nil }
-        if height <= first.height { return first.rate }
-        if height >= last.height { return last.rate }
-        let upper = points.firstIndex { $0.height >= height }!
-        let (a, b) = (points[upper - 1], points[upper])
-        return a.rate + (b.rate - a.rate) * Double(height - a.height) / Double(b.height - a.height)
+        Self.interpolate(encode.compactMap { h, rates in rates[preset].map { (h, $0) } }, at: height)
     }
 
-    /// The cache file's JSON: `{"version": 2, "key": {...}, "measuredAt", "encode": {height: {preset:
-    /// Mpx/s}}, "overheadFrames": {preset: frames}, "pipeline", "jobSeconds", "decode": {codec: Mpx/s}}`. (Version 1 had one
-    /// encode rate per preset and no overhead: such a file is read as missing, and the next
-    /// `attachkit budget` measures again.)
+    /// The pipeline factor for an output `height` rows high, interpolated as
+    /// ``encodeRate(_:height:)``; 1 when none was measured.
+    public func pipelineFactor(height: Int) -> Double {
+        Self.interpolate(pipeline.map { ($0.key, $0.value) }, at: height) ?? 1
+    }
+
+    /// The value at `height` of `points` (height, value): linear between the two heights around
+    /// it, the nearest one outside them; `nil` without points.
+    static func interpolate(_ points: [(Int, Double)], at height: Int) -> Double? {
+        let sorted = points.sorted { $0.0 < $1.0 }
+        guard let first = sorted.first, let last = sorted.last else { return nil }
+        if height <= first.0 { return first.1 }
+        if height >= last.0 { return last.1 }
+        let upper = sorted.firstIndex { $0.0 >= height }!
+        let (a, b) = (sorted[upper - 1], sorted[upper])
+        return a.1 + (b.1 - a.1) * Double(height - a.0) / Double(b.0 - a.0)
+    }
+
+    /// The cache file's JSON: `{"version": 3, "key": {...}, "measuredAt", "encode": {height: {preset:
+    /// Mpx/s}}, "overheadFrames": {preset: frames}, "pipeline": {height: factor}, "jobSeconds",
+    /// "decode": {codec: Mpx/s}}`. (Version 1 had one encode rate per preset and no overhead,
+    /// version 2 one pipeline factor and decoding timed on ungrained pictures: such a file is read
+    /// as missing, and the next `attachkit budget` measures again.)
     public var json: JSONValue {
         var o = JSONObjectBuilder()
-        o.set("version", 2)
+        o.set("version", Self.version)
         o.set("key", key.json)
         o.set("measuredAt", measuredAt)
         o.set("encode", JSONValue.object(encode.keys.sorted().map { height in
             (String(height), JSONValue.object(EncoderSpeed.allCases.compactMap { p in encode[height]?[p].map { (p.rawValue, JSONValue.number($0)) } }))
         }))
         o.set("overheadFrames", JSONValue.object(EncoderSpeed.allCases.compactMap { p in overheadFrames[p].map { (p.rawValue, JSONValue.number($0)) } }))
-        o.set("pipeline", pipeline)
+        o.set("pipeline", JSONValue.object(pipeline.keys.sorted().map { (String($0), JSONValue.number(pipeline[$0]!)) }))
         o.set("jobSeconds", jobSeconds)
         o.set("decode", JSONValue.object(decode.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) }))
         return o.value
     }
+
+    /// The cache file's format version.
+    static let version = 3
 
     /// Throughputs a real machine can measure, in Mpx per second (the unit of ``encode`` and
     /// ``decode``): from 1 (a 1080p frame every two seconds) to 100,000. A cache file outside it was
@@ -96,9 +114,9 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// a time outside ``plausibleMeasuredAt``, a rate outside ``plausibleRates``, a height outside ``plausibleHeights``, an overhead outside
     /// ``plausibleOverhead``, a pipeline factor outside ``plausiblePipeline`` or job seconds outside ``plausibleJobSeconds``.
     public init?(json: JSONValue) {
-        guard json["version"]?.intValue == 2, let key = MachineKey(json: json["key"]),
+        guard json["version"]?.intValue == Self.version, let key = MachineKey(json: json["key"]),
               let measuredAt = json["measuredAt"]?.doubleValue, Self.plausibleMeasuredAt.contains(measuredAt), let heightPairs = json["encode"]?.objectValue, !heightPairs.isEmpty,
-              let overheadPairs = json["overheadFrames"]?.objectValue, let pipeline = json["pipeline"]?.doubleValue, Self.plausiblePipeline.contains(pipeline),
+              let overheadPairs = json["overheadFrames"]?.objectValue, let pipelinePairs = json["pipeline"]?.objectValue,
               let jobSeconds = json["jobSeconds"]?.doubleValue, Self.plausibleJobSeconds.contains(jobSeconds),
               let decodePairs = json["decode"]?.objectValue else { return nil }
         var encode: [Int: [EncoderSpeed: Double]] = [:]
@@ -108,6 +126,12 @@ public struct SpeedCalibration: Sendable, Equatable {
             encode[height] = rates
         }
         guard let overheadFrames = Self.presetValues(overheadPairs, within: Self.plausibleOverhead) else { return nil }
+        var pipeline: [Int: Double] = [:]
+        for (text, value) in pipelinePairs {
+            guard let height = Int(text), Self.plausibleHeights.contains(height), let factor = value.doubleValue,
+                  Self.plausiblePipeline.contains(factor) else { return nil }
+            pipeline[height] = factor
+        }
         var decode: [String: Double] = [:]
         for (name, value) in decodePairs {
             guard let rate = value.doubleValue, Self.plausibleRates.contains(rate) else { return nil }

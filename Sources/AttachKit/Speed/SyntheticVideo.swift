@@ -10,19 +10,31 @@ import Glibc
 /// picture what it spends on the harness's 1080p VP9 clips (`testsrc2` + `noise=alls=8`, which
 /// VP9 at 8 Mb/s smooths): `veryfast` 45 vs 48 Mpx per CPU-second, `superfast` 92 vs 83,
 /// `ultrafast` 165 vs 165. With ±1 level of grain changing every frame `veryfast` fell to 29.
+///
+/// With ``grain`` (the sources whose decoding is timed): luma grain of ±``grainLevel`` that
+/// changes every frame, so the encoders spend their bits as on filmed media. Decoding cost follows
+/// the bits: without grain the VP9 sample decoded at 600–780 Mpx/s, a filmed-like clip at 8 Mb/s
+/// (the harness's, `noise=alls=8`) at 220–260.
 struct SyntheticVideo {
     let width: Int
     let height: Int
     /// Pixels of slack around the picture the window pans over (luma; half for chroma).
     static let pan = 32
-    private let luma: [UInt8]
+    /// Grained luma planes cycled through (each frame takes the next).
+    static let grainPlanes = 5
+    /// Largest grain added to or taken from a luma value.
+    static let grainLevel = 8
+    private let luma: [[UInt8]]
     private let chroma: [UInt8]
 
-    /// - Parameter width, height: even sizes (4:2:0).
-    init(width: Int, height: Int) {
+    /// - Parameters:
+    ///   - width, height: even sizes (4:2:0).
+    ///   - grain: luma grain changing every frame (``grainLevel``). Default `false`.
+    init(width: Int, height: Int, grain: Bool = false) {
         self.width = width
         self.height = height
-        luma = Self.plane(width: width + 2 * Self.pan, height: height + 2 * Self.pan, scale: 1)
+        let base = Self.plane(width: width + 2 * Self.pan, height: height + 2 * Self.pan, scale: 1)
+        luma = grain ? (0..<Self.grainPlanes).map { Self.grained(base, seed: UInt32($0) &* 2_654_435_761 &+ 1) } : [base]
         chroma = Self.plane(width: width / 2 + Self.pan, height: height / 2 + Self.pan, scale: 2)
     }
 
@@ -33,7 +45,7 @@ struct SyntheticVideo {
         let x = Self.pan + Int((Double(Self.pan - 1) * sin(Double(index) * 0.07)).rounded())
         let y = Self.pan + Int((Double(Self.pan - 1) * sin(Double(index) * 0.13)).rounded())
         let lumaStride = width + 2 * Self.pan
-        luma.withUnsafeBufferPointer { plane in
+        luma[index % luma.count].withUnsafeBufferPointer { plane in
             frame.fill(plane: 0, rows: height, rowBytes: width, from: plane.baseAddress! + y * lumaStride + x, sourceStride: lumaStride)
         }
         let chromaStride = width / 2 + Self.pan
@@ -41,6 +53,18 @@ struct SyntheticVideo {
             let start = plane.baseAddress! + (y / 2) * chromaStride + x / 2
             frame.fill(plane: 1, rows: height / 2, rowBytes: width / 2, from: start, sourceStride: chromaStride)
             frame.fill(plane: 2, rows: height / 2, rowBytes: width / 2, from: start + 7, sourceStride: chromaStride)
+        }
+    }
+
+    /// `plane` with uniform grain in -``grainLevel``...``grainLevel`` added (a xorshift from `seed`).
+    private static func grained(_ plane: [UInt8], seed: UInt32) -> [UInt8] {
+        var state = max(1, seed)
+        let span = UInt32(2 * grainLevel + 1)
+        return plane.map { value in
+            state ^= state << 13
+            state ^= state >> 17
+            state ^= state << 5
+            return UInt8(clamping: Int(value) + Int(state % span) - grainLevel)
         }
     }
 

@@ -60,10 +60,10 @@ struct BudgetCommand: Command {
         }
         let overheads = EncoderSpeed.allCases.compactMap { p in calibration.overheadFrames[p].map { "\(p.rawValue) \(Int($0.rounded())) frames" } }
         let decoding = calibration.decode.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) Mpx/s" }
-        let factor = (calibration.pipeline * 100).rounded() / 100
+        let factors = calibration.pipeline.keys.sorted().map { "\($0)p × \((calibration.pipeline[$0]! * 100).rounded() / 100)" }
         let fixed = (calibration.jobSeconds * 100).rounded() / 100
         let parts: [String] = [rates.joined(separator: "; "), "start and flush " + overheads.joined(separator: ", "),
-                               "whole jobs × \(factor) + \(fixed) s", "decoding " + decoding.joined(separator: ", ")]
+                               "whole jobs " + factors.joined(separator: ", ") + " + \(fixed) s", "decoding " + decoding.joined(separator: ", ")]
         return parts.joined(separator: "; ")
     }
 

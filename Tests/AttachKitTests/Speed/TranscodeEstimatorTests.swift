@@ -75,8 +75,16 @@ struct TranscodeEstimatorTests {
         noOverhead.overheadFrames[.veryfast] = nil
         #expect(SpeedCalibration(json: noOverhead.json) == nil)
         var absurdPipeline = Self.calibration
-        absurdPipeline.pipeline = 1e9
+        absurdPipeline.pipeline = [1080: 1e9]
         #expect(SpeedCalibration(json: absurdPipeline.json) == nil)
+        absurdPipeline.pipeline = [99_999: 1]
+        #expect(SpeedCalibration(json: absurdPipeline.json) == nil)
+        // A version 2 file (one pipeline factor, decoding timed on ungrained pictures) is read as missing.
+        guard case .object(var pairs) = Self.calibration.json, let version = pairs.firstIndex(where: { $0.0 == "version" }),
+              let pipeline = pairs.firstIndex(where: { $0.0 == "pipeline" }) else { Issue.record("calibration JSON shape"); return }
+        pairs[version].1 = .number(2)
+        pairs[pipeline].1 = .number(1.1)
+        #expect(SpeedCalibration(json: .object(pairs)) == nil)
         var absurdJob = Self.calibration
         absurdJob.jobSeconds = 1e9
         #expect(SpeedCalibration(json: absurdJob.json) == nil)
@@ -104,13 +112,29 @@ struct TranscodeEstimatorTests {
         #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
                     - (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
         // A pipeline factor scales the whole estimate.
-        withOverhead.pipeline = 1.3
+        withOverhead.pipeline = [720: 1.3]
         #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
                     - 1.3 * (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
         // A job's fixed seconds are added once, after the factor.
         withOverhead.jobSeconds = 0.25
         #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
                     - (1.3 * (300 * megapixels / 250 + 340 * megapixels / 50) + 0.25)) < 1e-9)
+    }
+
+    @Test("the pipeline factor is interpolated between measured heights, held outside them, and 1 when not measured")
+    func pipelineByHeight() {
+        var c = Self.calibration
+        c.pipeline = [720: 1.1, 1080: 0.8]
+        #expect(abs(c.pipelineFactor(height: 900) - 0.95) < 1e-12)
+        #expect(c.pipelineFactor(height: 480) == 1.1)
+        #expect(c.pipelineFactor(height: 2160) == 0.8)
+        c.pipeline = [:]
+        #expect(c.pipelineFactor(height: 1080) == 1)
+        // Each height's factor scales the estimate of work at that output height.
+        c.pipeline = [480: 2, 1080: 1]
+        let small = TranscodeWork(frames: 300, sourceCodec: "vp9", inputWidth: 854, inputHeight: 480, outputWidth: 854, outputHeight: 480)
+        let bare = TranscodeEstimator(calibration: Self.calibration, cores: 2).seconds(.veryfast, small)
+        #expect(abs(TranscodeEstimator(calibration: c, cores: 2).seconds(.veryfast, small) - 2 * bare) < 1e-9)
     }
 
     @Test("the machine key reads versions from mapped library names")
