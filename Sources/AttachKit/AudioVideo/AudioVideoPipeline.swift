@@ -32,7 +32,7 @@ struct AudioVideoPipeline: MediaPipeline {
             }
             notes.append("the stream copy is \(ClipText.bytes(outcome.bytes)), over the \(ClipText.bytes(strategy.template.budget)) budget: re-encoding")
         }
-        try job.deadline.check("transcoding")
+        try job.deadline.check("planning the transcode")
         // Re-encoding decodes whole frames: refuse a picture too large to hold, from the header.
         if let violation = job.safety.wholeFrameViolation(of: job.info) { throw .overCap(violation) }
         // ...and the decoder's reference frames with x264's at the output size must fit the budget.

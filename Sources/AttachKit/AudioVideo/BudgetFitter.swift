@@ -194,23 +194,25 @@ struct BudgetFitter {
         let estimator = SpeedModel.shared.estimator()
         let remaining = job.deadline.remaining
         switch estimator.choose(work(sizing, seconds: seconds), remaining: remaining) {
-        case .refuse(let fastest):
-            throw .deadlineExceeded(step: "transcoding (about \(ClipText.seconds(fastest)) needed even at x264 ultrafast, "
-                                    + "\(ClipText.seconds(remaining ?? 0)) left; \(Self.model(estimator)))", budget: job.deadline.budget ?? 0)
+        case .refuse(let fastest, let preset):
+            throw .deadlineExceeded(step: "planning the transcode (about \(ClipText.seconds(fastest)) needed even at x264 \(preset.rawValue), "
+                                    + "\(ClipText.seconds(remaining ?? 0)) left; \(Self.model(estimator, withMargin: false)))", budget: job.deadline.budget ?? 0)
         case .preset(let preset, let estimate, let withMargin):
             if let remaining {
-                notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) of the \(ClipText.seconds(remaining)) left ("
-                             + (withMargin ? "" : "without the safety margin; ") + Self.model(estimator) + ")")
+                let left = ClipText.seconds(remaining)
+                let fit = withMargin ? "of the \(left) left"
+                    : estimate <= remaining ? "of the \(left) left, no room for the safety margin"
+                    : "over the \(left) left, tried because the uncalibrated constants are pessimistic (refused only past \(TranscodeEstimator.fallbackRefusal)×)"
+                notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) \(fit) (\(Self.model(estimator, withMargin: withMargin)))")
             }
             return preset
         }
     }
 
-    /// How the estimate was made, for the notes.
-    private static func model(_ estimator: TranscodeEstimator) -> String {
-        estimator.isCalibrated
-            ? "calibrated estimate, × \(TranscodeEstimator.margin) margin"
-            : "uncalibrated estimate from conservative constants"
+    /// How the estimate was made, for the notes: calibrated or not, and the margin when one was kept.
+    private static func model(_ estimator: TranscodeEstimator, withMargin: Bool) -> String {
+        let margin = withMargin ? ", × \(estimator.isCalibrated ? TranscodeEstimator.margin : TranscodeEstimator.fallbackMargin) margin" : ""
+        return (estimator.isCalibrated ? "calibrated estimate" : "uncalibrated estimate from conservative constants") + margin
     }
 
     /// The transcode ``TranscodeEstimator`` judges: the window's frames from the source picture to `sizing`.
@@ -239,7 +241,13 @@ struct BudgetFitter {
         fitted.attempts = 2
         let writer = ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: retryPlan, deadline: job.deadline)
         if over {
-            fitted.outcome = try writer.write(to: output.temporaryPath)
+            do {
+                fitted.outcome = try writer.write(to: output.temporaryPath)
+            } catch {
+                guard case .deadlineExceeded(let step, let deadline) = error else { throw error }
+                throw .deadlineExceeded(step: "\(step) again at x264 \(retryPreset.rawValue) (the first encode, at \(preset.rawValue), "
+                                        + "was \(ClipText.bytes(fitted.outcome.bytes)), over the \(ClipText.bytes(budget)) budget)", budget: deadline)
+            }
             fitted.plan = retryPlan
         } else {
             // The first file fits: a second try that fails or overshoots leaves it in place.

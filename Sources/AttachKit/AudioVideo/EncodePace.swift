@@ -33,16 +33,19 @@ final class EncodePace {
     /// ``Deadline/elapsed`` when the encode started.
     let startedAt: Double
     let rule: Rule
+    /// What is encoded, for the message (e.g. "x264 veryfast, estimated 12.5 s"); `nil` says nothing.
+    let encoding: String?
 
     /// The whole encode's projected seconds, set when the watch stopped it.
     private(set) var projected: Double?
     private var mark: Mark?
 
-    init(deadline: Deadline, span: Double, startedAt: Double, rule: Rule = Rule()) {
+    init(deadline: Deadline, span: Double, startedAt: Double, rule: Rule = Rule(), encoding: String? = nil) {
         self.deadline = deadline
         self.span = span
         self.startedAt = startedAt
         self.rule = rule
+        self.encoding = encoding
     }
 
     /// Judges the pace after `media` seconds of the window were read.
@@ -60,7 +63,7 @@ final class EncodePace {
         let total = rule.project(spent, share, mark)
         guard startedAt + total > budget else { return }
         projected = total
-        throw .deadlineExceeded(step: "transcoding (stopped after \(ClipText.seconds(spent)): at that pace it needs "
+        throw .deadlineExceeded(step: "transcoding\(encoding.map { " at \($0)" } ?? "") (stopped after \(ClipText.seconds(spent)): at that pace it needs "
                                 + "\(ClipText.seconds(total)), \(ClipText.seconds(budget - startedAt)) were left)", budget: budget)
     }
 }

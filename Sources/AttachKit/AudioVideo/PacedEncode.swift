@@ -30,7 +30,8 @@ struct PacedEncode {
         let estimate = estimator.seconds(preset, work)
         let started = job.deadline.elapsed
         let pace = job.deadline.budget.map { _ in
-            EncodePace(deadline: job.deadline, span: plan.window.span(total: source.duration) ?? 0, startedAt: started, rule: paceRule(attempt))
+            EncodePace(deadline: job.deadline, span: plan.window.span(total: source.duration) ?? 0, startedAt: started, rule: paceRule(attempt),
+                       encoding: "x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate))" + (attempt > 0 ? " after \(attempt) restart(s)" : ""))
         }
         do {
             let outcome = try ClipWriter(inputPath: source.path, demuxer: source.demuxer, plan: plan, deadline: job.deadline, pace: pace)
@@ -40,7 +41,11 @@ struct PacedEncode {
             notes.append("x264 \(preset.rawValue): \(ClipText.seconds(real)) (estimated \(ClipText.seconds(estimate)))")
             return (plan, outcome)
         } catch {
-            guard case .deadlineExceeded = error, let projected = pace?.projected else { throw error }
+            guard case .deadlineExceeded(let step, let budget) = error else { throw error }
+            guard let projected = pace?.projected else {
+                // The time ran out before the pace could be judged: still say what was being encoded.
+                throw .deadlineExceeded(step: "\(step) at x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate))", budget: budget)
+            }
             model.record(preset, estimated: estimate, real: projected)
             let slower = projected / max(estimate, 1e-3)
             let left = job.deadline.remaining ?? 0

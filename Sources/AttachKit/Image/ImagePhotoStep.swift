@@ -19,7 +19,7 @@ struct ImagePhotoStep: ImageStep {
         guard Double(target) < estimate else { return }
         let path = work.job.inputPath
         let verdict = try ImageFailure.vips(name) { () throws(VipsError) in
-            try PhotoEstimate.judgeTop(path: path, width: width, height: height)
+            try PhotoEstimate.judgeTop(path: path, width: width, height: height, fileBytes: info.bytes)
         }
         if let verdict, verdict.photographic { work.photo = verdict }
     }

@@ -40,14 +40,17 @@ public struct BudgetRunner: Sendable {
     /// times it; a file whose picture is transcoded is prepared once per preset.
     /// - Parameter progress: called before each run with the runs done, the runs known so far and
     ///   what runs next.
-    public func measure(files: [String], scratch: String, progress: (Int, Int, String) -> Void = { _, _, _ in }) -> [BudgetRow] {
+    /// - Parameter scopes: what the files may be read through (a folder named on the command line
+    ///   keeps its files' symbolic links inside it, as `batch` does); `nil` grants each file itself.
+    public func measure(files: [String], scratch: String, scopes: [AccessScope]? = nil,
+                        progress: (Int, Int, String) -> Void = { _, _, _ in }) -> [BudgetRow] {
         var rows: [BudgetRow] = []
         var done = 0
         var total = files.count
         for path in files {
-            let name = String(path.split(separator: "/").last ?? Substring(path))
+            let name = path
             progress(done, total, name)
-            let first = Self.prepare(path, profile: profile, scratch: scratch, preset: nil)
+            let first = Self.prepare(path, profile: profile, scratch: scratch, preset: nil, scopes: scopes)
             done += 1
             guard let before = first.before else {
                 rows.append(BudgetRow(operation: "prepare (\(profile.name))", input: name, amount: 0, unit: "s",
@@ -61,7 +64,7 @@ public struct BudgetRunner: Sendable {
             total += EncoderSpeed.allCases.count
             for preset in EncoderSpeed.allCases {
                 progress(done, total, "\(name) x264 \(preset.rawValue)")
-                let report = Self.prepare(path, profile: profile, scratch: scratch, preset: preset)
+                let report = Self.prepare(path, profile: profile, scratch: scratch, preset: preset, scopes: scopes)
                 done += 1
                 var row = row(report, before: before, name: name)
                 row.preset = preset
@@ -84,10 +87,10 @@ public struct BudgetRunner: Sendable {
 
     /// Prepares `path` under `profile` into `scratch` (x264 at `preset`; `nil` = the profile's
     /// own choice) and deletes the output; the report says how long it took.
-    static func prepare(_ path: String, profile: Profile, scratch: String, preset: EncoderSpeed?) -> PrepareReport {
+    static func prepare(_ path: String, profile: Profile, scratch: String, preset: EncoderSpeed?, scopes given: [AccessScope]? = nil) -> PrepareReport {
         var options = PrepareOptions(profile: profile, outputFolder: scratch)
         options.encoderPreset = preset
-        let scopes = [try? AccessScope.file(path), try? AccessScope.folder(scratch)].compactMap { $0 }
+        let scopes = (given ?? [try? AccessScope.file(path)].compactMap { $0 }) + [try? AccessScope.folder(scratch)].compactMap { $0 }
         let ledger = AccessLedger(scopes: scopes)
         let report = ledger.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
             Preparer(options: options).prepare($0, ledger: ledger, outputStem: "budget")

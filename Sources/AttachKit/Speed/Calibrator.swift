@@ -40,11 +40,12 @@ public struct Calibrator: Sendable {
     /// - Parameter progress: called with what is measured next and the fraction done (0...1).
     /// - Throws: ``CalibrationError`` when an x264 preset cannot be measured (a source codec FFmpeg
     ///   cannot encode here is left out instead).
-    public func run(progress: (String, Double) -> Void = { _, _ in }) throws(CalibrationError) -> SpeedCalibration {
+    /// - Parameter parent: the folder the samples' temporary folder is made in. Default `/tmp`.
+    public func run(in parent: String = "/tmp", progress: (String, Double) -> Void = { _, _ in }) throws(CalibrationError) -> SpeedCalibration {
         let key = MachineKey.current()
-        var template = Array("/tmp/attachkit-calibration.XXXXXX".utf8CString)
+        var template = Array("\(parent)/attachkit-calibration.XXXXXX".utf8CString)
         guard let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
-            throw CalibrationError(call: "mkdtemp", path: "/tmp")
+            throw CalibrationError(call: "mkdtemp", path: parent)
         }
         defer { Self.removeFolder(folder) }
         let largest = heights.max() ?? 1080

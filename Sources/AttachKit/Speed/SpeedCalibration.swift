@@ -110,7 +110,8 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// Heights a calibration can be measured at.
     public static let plausibleHeights: ClosedRange<Int> = 16...8192
 
-    /// Reads ``json``; `nil` for another version, anything missing (every preset at every height),
+    /// Reads ``json``; `nil` for another version, anything missing (every preset at every height,
+    /// at least one pipeline factor and one decode rate),
     /// a time outside ``plausibleMeasuredAt``, a rate outside ``plausibleRates``, a height outside ``plausibleHeights``, an overhead outside
     /// ``plausibleOverhead``, a pipeline factor outside ``plausiblePipeline`` or job seconds outside ``plausibleJobSeconds``.
     public init?(json: JSONValue) {
@@ -118,7 +119,7 @@ public struct SpeedCalibration: Sendable, Equatable {
               let measuredAt = json["measuredAt"]?.doubleValue, Self.plausibleMeasuredAt.contains(measuredAt), let heightPairs = json["encode"]?.objectValue, !heightPairs.isEmpty,
               let overheadPairs = json["overheadFrames"]?.objectValue, let pipelinePairs = json["pipeline"]?.objectValue,
               let jobSeconds = json["jobSeconds"]?.doubleValue, Self.plausibleJobSeconds.contains(jobSeconds),
-              let decodePairs = json["decode"]?.objectValue else { return nil }
+              let decodePairs = json["decode"]?.objectValue, !pipelinePairs.isEmpty, !decodePairs.isEmpty else { return nil }
         var encode: [Int: [EncoderSpeed: Double]] = [:]
         for (text, ratePairs) in heightPairs {
             guard let height = Int(text), Self.plausibleHeights.contains(height), let pairs = ratePairs.objectValue,

@@ -55,8 +55,8 @@ public struct TranscodeEstimator: Sendable {
         /// Encode at `preset`, estimated `estimate` seconds; `withMargin` when estimate × the
         /// margin fits (otherwise only the bare estimate does).
         case preset(EncoderSpeed, estimate: Double, withMargin: Bool)
-        /// Not even `ultrafast` can make it: about `fastest` seconds needed.
-        case refuse(fastest: Double)
+        /// Not even the fastest preset (`at`, normally `ultrafast`) can make it: about `fastest` seconds needed.
+        case refuse(fastest: Double, at: EncoderSpeed)
     }
 
     /// The best preset whose estimate fits `remaining` seconds (`veryfast` without a deadline).
@@ -67,8 +67,10 @@ public struct TranscodeEstimator: Sendable {
             let estimate = seconds(preset, work)
             if estimate * margin <= remaining { return .preset(preset, estimate: estimate, withMargin: true) }
         }
-        let fastest = seconds(.ultrafast, work)
+        // The fastest estimate, not always ultrafast's: a calibration measured under a neighbour's
+        // burst can make ultrafast look slower than superfast.
+        let (preset, fastest) = EncoderSpeed.allCases.map { ($0, seconds($0, work)) }.min { $0.1 < $1.1 }!
         return fastest <= remaining * (isCalibrated ? 1 : Self.fallbackRefusal)
-            ? .preset(.ultrafast, estimate: fastest, withMargin: false) : .refuse(fastest: fastest)
+            ? .preset(preset, estimate: fastest, withMargin: false) : .refuse(fastest: fastest, at: preset)
     }
 }

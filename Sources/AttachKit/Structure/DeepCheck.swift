@@ -4,13 +4,13 @@
 /// Images go through libvips, failing on decoder warnings; images libvips cannot open (12-bit
 /// JPEG, BMP, JPEG XL, HEIF/AVIF sequences) and all audio/video go through libavformat and
 /// libavcodec (see `DeepCheck+AV.swift`). Meant for files that already passed the probe, the
-/// structural check and the safety caps; it still refuses to decode anything over
-/// ``maximumPixels`` itself.
+/// structural check and the safety caps; it still refuses to hand FFmpeg anything over
+/// ``maximumPixels`` itself (libvips' decodes are bounded by the memory estimate instead).
 enum DeepCheck {
-    /// The largest picture (width × height of one frame) a decode check will decode: 100
-    /// megapixels. Anything larger is refused before a decoder is opened, reported as corrupt
-    /// with a reason that says so. The same number caps libavcodec's own frame allocation
-    /// (`max_pixels`), in case a bitstream declares more than its container.
+    /// The largest picture (width × height of one frame) a decode check hands FFmpeg: 100
+    /// megapixels. Anything larger is not checked through FFmpeg (``StructureVerdict/notChecked``).
+    /// The same number caps libavcodec's own frame allocation (`max_pixels`), in case a bitstream
+    /// declares more than its container.
     static let maximumPixels: Int64 = 100_000_000
     /// Decoded audio/video must last at least this share of a duration the container declares...
     static let minimumDurationShare = 0.9
@@ -25,8 +25,9 @@ enum DeepCheck {
     ///
     /// - Returns: ``StructureVerdict/intact`` when everything decoded; ``StructureVerdict/corrupt(reason:)``
     ///   on a decode error or a short decode; ``StructureVerdict/notChecked`` when no decoder exists
-    ///   for the format or one of its streams, or the picture is over ``maximumPixels`` or its
-    ///   decode over `maxDecodeBytes` (a valid large picture is not corrupt: it is simply not decoded).
+    ///   for the format or one of its streams, or the picture is over ``maximumPixels`` and only
+    ///   FFmpeg would decode it, or its decode is over `maxDecodeBytes` (a valid large picture is
+    ///   not corrupt: it is simply not decoded).
     ///
     /// - Parameter maxDecodeBytes: a picture whose decode at full size is estimated above this
     ///   (``MediaInfo/decodeMemory``; for video, the decoder's frames) is not decoded either.
@@ -39,9 +40,10 @@ enum DeepCheck {
     /// seconds (``GOPSampler``); its sound is decoded whole. `coverage` says what was decoded when
     /// GOPs were skipped (`nil` when everything was).
     static func verify(path: String, info: MediaInfo, maxDecodeBytes: Int64, videoBudget: Double?) -> (verdict: StructureVerdict, coverage: String?) {
-        if let width = info.width, let height = info.height, Double(width) * Double(height) > Double(maximumPixels) {
-            return (.notChecked, nil)
-        }
+        // FFmpeg decodes whole frames: over ``maximumPixels`` it is not asked to. libvips' decode is
+        // bounded by the memory estimate below (a non-interlaced PNG or baseline JPEG streams in a
+        // row window at any size: a 12000×12000 PNG cut in half was handed back unchecked).
+        let overFFmpegPixels = info.width.flatMap { w in info.height.map { h in Double(w) * Double(h) > Double(maximumPixels) } } ?? false
         let memory = info.kind == .image ? info.decodeMemory : DecodeMemoryEstimator.videoDecoder(info, threads: 1)
         if let memory, memory.bytes(loadedPixels: info.pixels ?? 0) > maxDecodeBytes {
             return (.notChecked, nil)
@@ -52,14 +54,15 @@ enum DeepCheck {
                 // loader reads every valid file of the format, the refusal is the verdict (issue 13:
                 // "two SOF markers" passed --deep through FFmpeg's more forgiving JPEG decoder).
                 if let refusal = libvipsRefusal(path: path, info: info) { return (.corrupt(reason: refusal), nil) }
-                return decodeAudioVideo(path: path, info: info)
+                return overFFmpegPixels ? (.notChecked, nil) : decodeAudioVideo(path: path, info: info)
             }
             // libvips reads an APNG's first frame only: the others are decoded through FFmpeg.
             if case .intact = verdict, info.codec == .apng, (info.frames ?? 1) > 1 {
-                return decodeAudioVideo(path: path, info: info, demuxer: "apng")
+                return overFFmpegPixels ? (.notChecked, nil) : decodeAudioVideo(path: path, info: info, demuxer: "apng")
             }
             return (verdict, nil)
         }
+        if overFFmpegPixels { return (.notChecked, nil) }
         return decodeAudioVideo(path: path, info: info, videoBudget: videoBudget)
     }
 

@@ -22,6 +22,8 @@ struct InputSet {
     /// Files in the order given; a folder contributes its files (recursively, sorted, hidden ones skipped).
     let files: [String]
     let ledger: AccessLedger
+    /// The scopes of ``ledger``: each folder named, each file named, and `allow`.
+    let scopes: [AccessScope]
 
     /// - Throws: ``UsageError`` when nothing is named or a named path does not exist.
     init(_ paths: [String], allow: [String] = []) throws(UsageError) {
@@ -45,6 +47,7 @@ struct InputSet {
         }
         if scopes.isEmpty, let anyFolder = try? AccessScope.folder(".") { scopes.append(anyFolder) }
         self.files = files
+        self.scopes = scopes
         self.ledger = AccessLedger(scopes: scopes)
     }
 

@@ -31,7 +31,7 @@ struct BudgetCommand: Command {
 
     let profile: Profile
     let deadline: Double
-    let files: [String]
+    let inputs: InputSet?
     let json: Bool
     let quick: Bool
 
@@ -46,7 +46,7 @@ struct BudgetCommand: Command {
         } else {
             deadline = 30
         }
-        files = arguments.positional.isEmpty ? [] : try InputSet(arguments.positional).files
+        inputs = arguments.positional.isEmpty ? nil : try InputSet(arguments.positional)
         json = arguments.flag("json")
         quick = arguments.flag("quick")
     }
@@ -69,6 +69,11 @@ struct BudgetCommand: Command {
 
     func run() -> ExitCode {
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
+        // Everything this run writes goes here, removed at the end or on SIGINT/SIGTERM.
+        guard let scratch = ScratchFolder(name: "budget") else {
+            Output.error("attachkit: cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
+            return .failure
+        }
         let calibration: SpeedCalibration
         do {
             var calibrator = Calibrator()
@@ -78,7 +83,7 @@ struct BudgetCommand: Command {
                 calibrator.decodeFrames = 8
                 calibrator.pipelineFrames = 16
             }
-            calibration = try calibrator.run { step, fraction in progress.step(Int(fraction * 100), of: 100, "calibrating: \(step)") }
+            calibration = try calibrator.run(in: scratch.path) { step, fraction in progress.step(Int(fraction * 100), of: 100, "calibrating: \(step)") }
         } catch {
             progress.finish()
             Output.error("attachkit: the calibration failed: \(error.message)")
@@ -97,7 +102,7 @@ struct BudgetCommand: Command {
         }
         SpeedModel.shared.use(calibration)
         let runner = BudgetRunner(profile: profile, estimator: SpeedModel.shared.estimator())
-        let rows = files.isEmpty ? runner.syntheticRows() : measure(runner, progress: progress)
+        let rows = inputs.map { measure($0, runner: runner, scratch: scratch.path, progress: progress) } ?? runner.syntheticRows()
         if json {
             var o = JSONObjectBuilder()
             o.set("calibration", calibration.json)
@@ -112,12 +117,11 @@ struct BudgetCommand: Command {
         return rows.contains { $0.error != nil } ? .failure : .success
     }
 
-    /// The files' rows, in a scratch folder removed after.
-    private func measure(_ runner: BudgetRunner, progress: ProgressRenderer) -> [BudgetRow] {
-        var template = Array("/tmp/attachkit-budget.XXXXXX".utf8CString)
-        guard let scratch = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else { return [] }
-        defer { rmdir(scratch) }
-        let rows = runner.measure(files: files, scratch: scratch) { done, total, label in progress.step(done, of: total, label) }
+    /// The files' rows, prepared into `scratch` (a folder named keeps its files' links inside it).
+    private func measure(_ inputs: InputSet, runner: BudgetRunner, scratch: String, progress: ProgressRenderer) -> [BudgetRow] {
+        let rows = runner.measure(files: inputs.files, scratch: scratch, scopes: inputs.scopes) { done, total, label in
+            progress.step(done, of: total, label)
+        }
         progress.finish()
         return rows
     }

@@ -58,6 +58,6 @@ struct AudioVideoDeadlineTests {
         #expect(chosen((veryfast + superfast) / 2 / 0.8) == .superfast)
         // Without a calibration the constants are pessimistic: ultrafast is still tried up to twice the time left.
         #expect(chosen(ultrafast * 0.6) == .ultrafast)
-        #expect(estimator.choose(work, remaining: ultrafast * 0.4) == .refuse(fastest: ultrafast))
+        #expect(estimator.choose(work, remaining: ultrafast * 0.4) == .refuse(fastest: ultrafast, at: .ultrafast))
     }
 }

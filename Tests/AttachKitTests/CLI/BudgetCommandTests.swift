@@ -41,7 +41,8 @@ struct BudgetCommandTests {
         #expect(rows.compactMap { $0["preset"]?.stringValue } == EncoderSpeed.allCases.map(\.rawValue))
         for row in rows {
             #expect(row["operation"]?.stringValue == "vp9 → H.264 (ios)")
-            #expect(row["input"]?.stringValue == "webm_vp9_opus_320x240_2s.webm")
+            // The path as given (a folder's files as folder/relative path: two x.png in two subfolders stay apart).
+            #expect(row["input"]?.stringValue == TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm"))
             #expect((row["seconds"]?.doubleValue ?? 0) > 0)
             #expect((row["estimated"]?.doubleValue ?? 0) > 0)
             #expect((row["estimateRatio"]?.doubleValue ?? 0) > 0)

@@ -24,30 +24,23 @@ struct PhotoPNGStreamTests {
         return path
     }
 
-    /// `png` with the compressed data of the IDAT chunk that starts nearest `fraction` of the file
-    /// replaced by 0xFF bytes, every CRC recomputed (the structure check still passes).
-    static func damagedIDAT(_ png: String, at fraction: Double, to output: String) throws {
-        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
-        func be32(_ at: Int) -> Int { original[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        var chunks: [(start: Int, type: [UInt8], body: [UInt8])] = []
-        var index = 8
-        while index + 12 <= original.count {
-            let length = be32(index)
-            chunks.append((index, Array(original[(index + 4)..<(index + 8)]), Array(original[(index + 8)..<(index + 8 + length)])))
-            index += 12 + length
-        }
-        let idats = chunks.indices.filter { chunks[$0].type == Array("IDAT".utf8) }
-        let goal = Int(Double(original.count) * fraction)
-        let victim = try #require(idats.min { abs(chunks[$0].start - goal) < abs(chunks[$1].start - goal) })
-        chunks[victim].body = Array(repeating: 0xFF, count: chunks[victim].body.count)
-        var out = Array(original[0..<8])
-        for chunk in chunks {
-            let length = chunk.body.count
-            let crc = CRC32.update(CRC32.update(0, chunk.type), chunk.body)
-            out += [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + chunk.type + chunk.body
-            out += [UInt8(crc >> 24 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        }
-        try Data(out).write(to: URL(fileURLWithPath: output))
+    static func size(_ path: String) throws -> Int64 {
+        Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+    }
+
+    @Test("a photo banner over a plain picture (a screenshot's header) is not judged from the strip: the whole picture decides")
+    func bannerIsNotThePicture() throws {
+        let folder = TestEnvironment.temporaryFolder("photo-banner")
+        let banner = folder.appendingPathComponent("banner.png").path
+        let crop = try TestEnvironment.run("vips", ["crop", TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg"), banner, "0", "0", "1600", "200"])
+        try #require(crop.status == 0, "vips crop: \(crop.stderr)")
+        let page = folder.appendingPathComponent("page.png").path
+        let embed = try TestEnvironment.run("vips", ["embed", banner, page, "0", "0", "1600", "1600", "--extend", "white"])
+        try #require(embed.status == 0, "vips embed: \(embed.stderr)")
+        let strip = try PhotoEstimate.judgeTop(path: page, width: 1600, height: 1600, fileBytes: Self.size(page))
+        #expect(strip == nil, "\(strip?.evidence ?? "")")
+        let outcome = try ImagePrepare.run(page, scope: folder, profile: .ios, maxBytes: 300_000)
+        #expect(!outcome.report.notes.contains { $0.contains("of the top") }, "\(outcome.report.notes)")
     }
 
     @Test("a photo PNG is judged from its top rows and becomes a JPEG in one streamed encode, re-read by vipsheader")
@@ -81,23 +74,23 @@ struct PhotoPNGStreamTests {
     func stripVerdicts() throws {
         let folder = TestEnvironment.temporaryFolder("photo-strip")
         let photo = try Self.photoPNG(in: folder, name: "photo.png")
-        let top = try #require(try PhotoEstimate.judgeTop(path: photo, width: 1600, height: 1200))
+        let top = try #require(try PhotoEstimate.judgeTop(path: photo, width: 1600, height: 1200, fileBytes: Self.size(photo)))
         #expect(top.photographic && top.sampled >= PhotoEstimate.minimumSamples, "\(top.evidence)")
         let flat = try Self.photoPNG(in: folder, name: "flat.png", top: 400)
-        #expect(try PhotoEstimate.judgeTop(path: flat, width: 1600, height: 1600)?.photographic == false)
+        #expect(try PhotoEstimate.judgeTop(path: flat, width: 1600, height: 1600, fileBytes: Self.size(flat))?.photographic == false)
         let graphic = folder.appendingPathComponent("graphic.png").path
         let run = try TestEnvironment.run("vips", ["resize", TestEnvironment.fixture("images/png_palette_400x300.png"), graphic, "4",
                                                    "--kernel", "nearest"])
         try #require(run.status == 0, "vips resize: \(run.stderr)")
-        let verdict = try PhotoEstimate.judgeTop(path: graphic, width: 1600, height: 1200)
+        let verdict = try PhotoEstimate.judgeTop(path: graphic, width: 1600, height: 1200, fileBytes: Self.size(graphic))
         #expect(verdict?.photographic != true, "\(verdict?.evidence ?? "not judged")")
         // Too small to judge from an eighth of its rows (80 × 10 pixels): left to the whole picture.
         let small = folder.appendingPathComponent("small.png").path
         let crop = try TestEnvironment.run("vips", ["crop", photo, small, "0", "0", "80", "80"])
         try #require(crop.status == 0, "vips crop: \(crop.stderr)")
-        #expect(try PhotoEstimate.judgeTop(path: small, width: 80, height: 80) == nil)
+        #expect(try PhotoEstimate.judgeTop(path: small, width: 80, height: 80, fileBytes: Self.size(small)) == nil)
         // A header that does not match the file is not judged.
-        #expect(try PhotoEstimate.judgeTop(path: photo, width: 1200, height: 1600) == nil)
+        #expect(try PhotoEstimate.judgeTop(path: photo, width: 1200, height: 1600, fileBytes: Self.size(photo)) == nil)
     }
 
     @Test("damaged compressed data in the judged strip or below it is corrupt, with nothing written",
@@ -106,7 +99,10 @@ struct PhotoPNGStreamTests {
         let folder = TestEnvironment.temporaryFolder("photo-damaged")
         let photo = try Self.photoPNG(in: folder, name: "photo.png")
         let input = folder.appendingPathComponent("damaged.png").path
-        try Self.damagedIDAT(photo, at: fraction, to: input)
+        // The IDAT chunk at `fraction` of them (vips writes many) filled with 0xFF.
+        try PNGChunks.rewrite(photo, to: input) { index, count, body in
+            index == min(count - 1, Int(Double(count) * fraction)) ? Array(repeating: 0xFF, count: body.count) : body
+        }
         let outcome = try ImagePrepare.run(input, scope: folder, profile: .ios, maxBytes: Self.budget)
         #expect(outcome.report.error?.code == .corrupt, "\(String(describing: outcome.report.error)) \(outcome.report.notes)")
         #expect(outcome.files.isEmpty, "\(outcome.files)")

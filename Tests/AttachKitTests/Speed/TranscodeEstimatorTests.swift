@@ -12,7 +12,7 @@ struct TranscodeEstimatorTests {
                                               encode: [1080: [.veryfast: 100, .superfast: 200, .ultrafast: 400],
                                                        480: [.veryfast: 50, .superfast: 100, .ultrafast: 200]],
                                               overheadFrames: [.veryfast: 0, .superfast: 0, .ultrafast: 0],
-                                              decode: ["h264": 500, "vp9": 250])
+                                              pipeline: [1080: 1], decode: ["h264": 500, "vp9": 250])
 
     /// 20 s of 1080p30 VP9 to 1080p: 600 frames of 2.0736 Mpx.
     static let work = TranscodeWork(frames: 600, sourceCodec: "vp9", inputWidth: 1920, inputHeight: 1080, outputWidth: 1920, outputHeight: 1080)
@@ -47,7 +47,7 @@ struct TranscodeEstimatorTests {
         #expect(estimator.choose(Self.work, remaining: veryfast * 1.1) == .preset(.superfast, estimate: superfast, withMargin: true))
         #expect(estimator.choose(Self.work, remaining: superfast) == .preset(.ultrafast, estimate: ultrafast, withMargin: true))
         #expect(estimator.choose(Self.work, remaining: ultrafast * 1.05) == .preset(.ultrafast, estimate: ultrafast, withMargin: false))
-        #expect(estimator.choose(Self.work, remaining: ultrafast * 0.9) == .refuse(fastest: ultrafast))
+        #expect(estimator.choose(Self.work, remaining: ultrafast * 0.9) == .refuse(fastest: ultrafast, at: .ultrafast))
     }
 
     @Test("a running correction follows real ÷ estimated times within its bounds")

@@ -1,3 +1,4 @@
+import CZlib
 import CVips
 #if canImport(Glibc)
 import Glibc
@@ -65,6 +66,30 @@ extension VipsImage {
             }
         }
         return (seen.count, sampled)
+    }
+
+    /// Bytes per row of every `step`-th row of the pixels in memory, deflated at zlib level 1
+    /// (a quick measure of how much a row holds); `nil` when the pixels cannot be had.
+    func compressedRowBytes(every step: Int) -> Double? {
+        guard let data = vips_image_get_data(pointer) else { return nil }
+        let rowBytes = width * bands * (isEightBit ? 1 : 2)
+        let bytes = data.assumingMemoryBound(to: UInt8.self)
+        var sampled: [UInt8] = []
+        var rows = 0
+        for y in stride(from: 0, to: height, by: max(1, step)) {
+            sampled.append(contentsOf: UnsafeBufferPointer(start: bytes + y * rowBytes, count: rowBytes))
+            rows += 1
+        }
+        guard rows > 0 else { return nil }
+        var size = compressBound(uLong(sampled.count))
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let status = out.withUnsafeMutableBufferPointer { target in
+            sampled.withUnsafeBufferPointer { source in
+                compress2(target.baseAddress, &size, source.baseAddress, uLong(source.count), 1)
+            }
+        }
+        guard status == Z_OK else { return nil }
+        return Double(size) / Double(rows)
     }
 
     /// Pixels between the points of an even grid that spreads `samples` points over a
