@@ -11,14 +11,15 @@ import Glibc
 /// VP9 samples at each preset, for what a real job costs beyond its codecs
 /// (``SpeedCalibration/pipeline``). The encoded files go to a temporary folder that is removed after.
 ///
-/// About 25–35 s on two cores (the decode sources are encoded once, untimed, to have something
+/// About 45–70 s on two cores (the decode sources are encoded once, untimed, to have something
 /// to decode): run on demand (`attachkit budget`), never inside a preparation.
 public struct Calibrator: Sendable {
     /// Heights the presets are measured at, each 16:9 (width rounded to even).
     public var heights = [480, 720, 1080]
     public var frames = 48
-    /// Frames of the VP9 samples whole transcodes are timed on (2 s at 30 fps).
-    public var pipelineFrames = 60
+    /// Frames of the longer VP9 sample whole transcodes are timed on (3 s at 30 fps; the shorter
+    /// has a third as many).
+    public var pipelineFrames = 90
     public var decodeFrames = 30
     /// Encoder and decoder threads; `nil` = FFmpeg's choice (every core), as a single `prepare` runs.
     public var threads: Int?
@@ -116,16 +117,17 @@ public struct Calibrator: Sendable {
 
     /// What whole jobs cost beyond the codecs (``SpeedCalibration/jobSeconds`` and
     /// ``SpeedCalibration/pipeline``), from VP9 samples of the calibration picture prepared for
-    /// `ios` at the two largest of ``heights`` (720p and 1080p by default): 8 frames at `ultrafast`
-    /// at the smaller one for the fixed seconds (the median of three runs), then
-    /// ``pipelineFrames`` frames at each preset and height, in three rounds, for each height's
-    /// factor (the median of its nine real ÷ modelled ratios). The samples are not grained: x264
+    /// `ios` at the two largest of ``heights`` (720p and 1080p by default): ``pipelineFrames`` and
+    /// a third as many frames at each preset and height, in three rounds, for each height's factor
+    /// (the median of its nine marginal ratios: the longer sample's extra real seconds over its
+    /// extra modelled seconds) and the fixed seconds (the median intercept: a short sample's real
+    /// seconds less its factored model). The samples are not grained: x264
     /// encodes grain far slower than what a decoded filmed clip holds, while the model's decode
     /// rate is already a filmed clip's, so the factor also takes in how far decoding overlaps
     /// encoding on the cores. Unchanged when it cannot be measured.
     private func measureJobs(_ calibration: inout SpeedCalibration, folder: String) {
         let jobHeights = Array(Set(heights).sorted().suffix(2))
-        guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }), let smallest = jobHeights.first else { return }
+        guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }), !jobHeights.isEmpty else { return }
         // The model of the codecs alone (no factors, no fixed seconds yet).
         let estimator = TranscodeEstimator(calibration: calibration, cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
         /// Real and modelled seconds of one transcode of `frames` frames at `height` and `preset`.
@@ -140,24 +142,27 @@ public struct Calibrator: Sendable {
             guard report.ok, let before = report.before, let work = TranscodeWork(before: before, after: report.after) else { return nil }
             return (report.elapsedMilliseconds / 1000, estimator.seconds(preset, work))
         }
-        var short: [Double] = []
-        for _ in 0..<Self.runs {
-            guard let run = time(frames: 8, height: smallest, preset: .ultrafast) else { return }
-            short.append(run.real - run.model)
-        }
-        let fixed = max(0, Self.median(short, by: { $0 }))
+        // Marginal: the extra real time of the longer sample over the extra the model gives it, so
+        // what a job costs once (opening at that size, threads starting, the output's check) is
+        // not spread over the frames of a short sample (that made 1080p factors swing 0.75–1.28);
+        // what it costs once is the fixed seconds, the line's intercept.
         var ratios: [Int: [Double]] = [:]
+        var shorts: [Int: [(real: Double, model: Double)]] = [:]
         for _ in 0..<Self.runs {
             for height in jobHeights {
                 for preset in EncoderSpeed.allCases {
-                    guard let run = time(frames: pipelineFrames, height: height, preset: preset) else { return }
-                    ratios[height, default: []].append((run.real - fixed) / max(run.model, 1e-6))
+                    guard let short = time(frames: max(1, pipelineFrames / 3), height: height, preset: preset),
+                          let long = time(frames: pipelineFrames, height: height, preset: preset) else { return }
+                    ratios[height, default: []].append((long.real - short.real) / max(long.model - short.model, 1e-6))
+                    shorts[height, default: []].append(short)
                 }
             }
         }
-        calibration.jobSeconds = min(SpeedCalibration.plausibleJobSeconds.upperBound, fixed)
-        calibration.pipeline = ratios.mapValues { min(SpeedCalibration.plausiblePipeline.upperBound,
-                                                      max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median($0, by: { $0 }))) }
+        let pipeline = ratios.mapValues { min(SpeedCalibration.plausiblePipeline.upperBound,
+                                              max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median($0, by: { $0 }))) }
+        let intercepts = shorts.flatMap { height, runs in runs.map { $0.real - (pipeline[height] ?? 1) * $0.model } }
+        calibration.jobSeconds = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, Self.median(intercepts, by: { $0 })))
+        calibration.pipeline = pipeline
     }
 
     /// The middle element of `values` (not empty) ordered by `key`: the median run.
