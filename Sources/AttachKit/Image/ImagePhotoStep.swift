@@ -1,4 +1,4 @@
-/// Judges a PNG photograph before it is decoded (``PhotoEstimate/judgeTop(path:width:height:)``),
+/// Judges a PNG photograph before it is decoded (``PhotoEstimate/judgeTop(path:width:height:fileBytes:)``),
 /// so that a photo PNG bound for JPEG streams from the decoder into the encoder (one pass, as
 /// `vips copy` does) instead of being decoded into memory to be judged first. Runs only for what
 /// ``ImageFormatStep`` could turn from PNG into JPEG: a still 8-bit PNG without alpha in its

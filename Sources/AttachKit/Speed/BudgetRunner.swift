@@ -48,25 +48,24 @@ public struct BudgetRunner: Sendable {
         var done = 0
         var total = files.count
         for path in files {
-            let name = path
-            progress(done, total, name)
+            progress(done, total, path)
             let first = Self.prepare(path, profile: profile, scratch: scratch, preset: nil, scopes: scopes)
             done += 1
             guard let before = first.before else {
-                rows.append(BudgetRow(operation: "prepare (\(profile.name))", input: name, amount: 0, unit: "s",
+                rows.append(BudgetRow(operation: "prepare (\(profile.name))", input: path, amount: 0, unit: "s",
                                       error: first.error.map { "\($0.code): \($0.message)" } ?? "not probed"))
                 continue
             }
             guard first.ok, before.kind == .video, first.notes.contains(where: { $0.contains("(x264 ") }) else {
-                rows.append(row(first, before: before, name: name))
+                rows.append(row(first, before: before, name: path))
                 continue
             }
             total += EncoderSpeed.allCases.count
             for preset in EncoderSpeed.allCases {
-                progress(done, total, "\(name) x264 \(preset.rawValue)")
+                progress(done, total, "\(path) x264 \(preset.rawValue)")
                 let report = Self.prepare(path, profile: profile, scratch: scratch, preset: preset, scopes: scopes)
                 done += 1
-                var row = row(report, before: before, name: name)
+                var row = row(report, before: before, name: path)
                 row.preset = preset
                 row.estimated = TranscodeWork(before: before, after: report.after).map { estimator.seconds(preset, $0) }
                 rows.append(row)

@@ -83,8 +83,9 @@ struct OutsiderRound24Tests {
         // Uncalibrated (an empty cache folder): 0.9 s is under the conservative estimate (about 1.5 s) but within 2× of it.
         let cache = folder.appendingPathComponent("cache").path
         let out = folder.appendingPathComponent("out").path
-        let run = try TestEnvironment.run("/usr/bin/env", ["XDG_CACHE_HOME=\(cache)", TestEnvironment.attachkit, "prepare", "--json",
-                                                           "--profile", "ios", "--max-bytes", "300KB", "--deadline", "0.9", "--out", out, clip])
+        let run = try TestEnvironment.run(TestEnvironment.attachkit, ["prepare", "--json", "--profile", "ios", "--max-bytes", "300KB",
+                                                                      "--deadline", "0.9", "--out", out, clip],
+                                          environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache]) { $1 })
         let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         if let message = report["error"]?["message"]?.stringValue {
             #expect(report["error"]?["code"]?.stringValue == "deadline-exceeded", "\(message)")
