@@ -15,16 +15,16 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// threads, the flush on fewer threads), counted as frames of steady encoding at the same size:
     /// an encode of N frames takes as long as N + this many steady frames.
     public var overheadFrames: [EncoderSpeed: Double]
-    /// Real ÷ modelled seconds of a whole transcode, by the output's height: the rates above are
-    /// measured on the encoder and the decoder alone, while a real job also probes, demuxes,
-    /// converts pixels, encodes the audio, muxes and checks its output, with the decoder and x264's
-    /// threads sharing the cores (at 1080p they overlap: 0.8–0.9 on two cores; at 720p the
-    /// per-frame costs weigh more: 1.0–1.2). Measured by transcoding short grained VP9 samples for
-    /// `ios` at every preset at the two largest calibrated heights, ``jobSeconds`` taken off
-    /// first, and pooled per height (the median of every run): one factor for all presets,
-    /// because a factor per preset from three runs each moved by ±20 % between calibrations on a
-    /// shared machine. Interpolated between the heights like ``encodeRate(_:height:)``.
-    public var pipeline: [Int: Double]
+    /// Real ÷ modelled seconds of a whole transcode, by the output's height and the preset: the
+    /// rates above are measured on the encoder and the decoder alone, while a real job also probes,
+    /// demuxes, converts pixels, encodes the audio, muxes and checks its output, with the decoder
+    /// and x264's threads sharing the cores. How far they overlap depends on the preset: measured
+    /// on two cores at 1080p, `veryfast` and `ultrafast` 0.7–0.85, `superfast` 0.9–1.0 (one factor
+    /// for all presets made `superfast` estimates 0.62–0.93 of the real time). Measured by
+    /// transcoding short VP9 samples of the calibration picture for `ios` at every preset at the
+    /// two largest calibrated heights, at the margin (``Calibrator``). Interpolated between the
+    /// heights like ``encodeRate(_:height:)``.
+    public var pipeline: [Int: [EncoderSpeed: Double]]
     /// Seconds a whole transcode costs whatever its length (probing, opening the codecs and the
     /// muxer, finishing and checking the output): the real time of an 8-frame sample's transcode
     /// less what the model says its frames take (0 when not measured).
@@ -35,7 +35,7 @@ public struct SpeedCalibration: Sendable, Equatable {
     public var decode: [String: Double]
 
     public init(key: MachineKey, measuredAt: Double, encode: [Int: [EncoderSpeed: Double]], overheadFrames: [EncoderSpeed: Double] = [:],
-                pipeline: [Int: Double] = [:], jobSeconds: Double = 0, decode: [String: Double]) {
+                pipeline: [Int: [EncoderSpeed: Double]] = [:], jobSeconds: Double = 0, decode: [String: Double]) {
         self.key = key
         self.measuredAt = measuredAt
         self.encode = encode
@@ -51,10 +51,10 @@ public struct SpeedCalibration: Sendable, Equatable {
         Self.interpolate(encode.compactMap { h, rates in rates[preset].map { (h, $0) } }, at: height)
     }
 
-    /// The pipeline factor for an output `height` rows high, interpolated as
+    /// `preset`'s pipeline factor for an output `height` rows high, interpolated as
     /// ``encodeRate(_:height:)``; 1 when none was measured.
-    public func pipelineFactor(height: Int) -> Double {
-        Self.interpolate(pipeline.map { ($0.key, $0.value) }, at: height) ?? 1
+    public func pipelineFactor(_ preset: EncoderSpeed, height: Int) -> Double {
+        Self.interpolate(pipeline.compactMap { h, factors in factors[preset].map { (h, $0) } }, at: height) ?? 1
     }
 
     /// The value at `height` of `points` (height, value): linear between the two heights around
@@ -69,28 +69,34 @@ public struct SpeedCalibration: Sendable, Equatable {
         return a.1 + (b.1 - a.1) * Double(height - a.0) / Double(b.0 - a.0)
     }
 
-    /// The cache file's JSON: `{"version": 3, "key": {...}, "measuredAt", "encode": {height: {preset:
-    /// Mpx/s}}, "overheadFrames": {preset: frames}, "pipeline": {height: factor}, "jobSeconds",
+    /// The cache file's JSON: `{"version": 4, "key": {...}, "measuredAt", "encode": {height: {preset:
+    /// Mpx/s}}, "overheadFrames": {preset: frames}, "pipeline": {height: {preset: factor}}, "jobSeconds",
     /// "decode": {codec: Mpx/s}}`. (Version 1 had one encode rate per preset and no overhead,
-    /// version 2 one pipeline factor and decoding timed on ungrained pictures: such a file is read
-    /// as missing, and the next `attachkit budget` measures again.)
+    /// version 2 one pipeline factor and decoding timed on ungrained pictures, version 3 one
+    /// factor per height from clean samples: such a file is read as missing, and the next
+    /// `attachkit budget` measures again.)
     public var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("version", Self.version)
         o.set("key", key.json)
         o.set("measuredAt", measuredAt)
-        o.set("encode", JSONValue.object(encode.keys.sorted().map { height in
-            (String(height), JSONValue.object(EncoderSpeed.allCases.compactMap { p in encode[height]?[p].map { (p.rawValue, JSONValue.number($0)) } }))
-        }))
+        o.set("encode", Self.byHeight(encode))
         o.set("overheadFrames", JSONValue.object(EncoderSpeed.allCases.compactMap { p in overheadFrames[p].map { (p.rawValue, JSONValue.number($0)) } }))
-        o.set("pipeline", JSONValue.object(pipeline.keys.sorted().map { (String($0), JSONValue.number(pipeline[$0]!)) }))
+        o.set("pipeline", Self.byHeight(pipeline))
         o.set("jobSeconds", jobSeconds)
         o.set("decode", JSONValue.object(decode.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) }))
         return o.value
     }
 
+    /// `{height: {preset: value}}`, heights and presets in order.
+    private static func byHeight(_ values: [Int: [EncoderSpeed: Double]]) -> JSONValue {
+        JSONValue.object(values.keys.sorted().map { height in
+            (String(height), JSONValue.object(EncoderSpeed.allCases.compactMap { p in values[height]?[p].map { (p.rawValue, JSONValue.number($0)) } }))
+        })
+    }
+
     /// The cache file's format version.
-    static let version = 3
+    static let version = 4
 
     /// Throughputs a real machine can measure, in Mpx per second (the unit of ``encode`` and
     /// ``decode``): from 1 (a 1080p frame every two seconds) to 100,000. A cache file outside it was
@@ -111,7 +117,7 @@ public struct SpeedCalibration: Sendable, Equatable {
     public static let plausibleHeights: ClosedRange<Int> = 16...8192
 
     /// Reads ``json``; `nil` for another version, anything missing (every preset at every height,
-    /// at least one pipeline factor and one decode rate),
+    /// every preset's pipeline factor at one height at least, and one decode rate),
     /// a time outside ``plausibleMeasuredAt``, a rate outside ``plausibleRates``, a height outside ``plausibleHeights``, an overhead outside
     /// ``plausibleOverhead``, a pipeline factor outside ``plausiblePipeline`` or job seconds outside ``plausibleJobSeconds``.
     public init?(json: JSONValue) {
@@ -120,25 +126,27 @@ public struct SpeedCalibration: Sendable, Equatable {
               let overheadPairs = json["overheadFrames"]?.objectValue, let pipelinePairs = json["pipeline"]?.objectValue,
               let jobSeconds = json["jobSeconds"]?.doubleValue, Self.plausibleJobSeconds.contains(jobSeconds),
               let decodePairs = json["decode"]?.objectValue, !pipelinePairs.isEmpty, !decodePairs.isEmpty else { return nil }
-        var encode: [Int: [EncoderSpeed: Double]] = [:]
-        for (text, ratePairs) in heightPairs {
-            guard let height = Int(text), Self.plausibleHeights.contains(height), let pairs = ratePairs.objectValue,
-                  let rates = Self.presetValues(pairs, within: Self.plausibleRates) else { return nil }
-            encode[height] = rates
-        }
-        guard let overheadFrames = Self.presetValues(overheadPairs, within: Self.plausibleOverhead) else { return nil }
-        var pipeline: [Int: Double] = [:]
-        for (text, value) in pipelinePairs {
-            guard let height = Int(text), Self.plausibleHeights.contains(height), let factor = value.doubleValue,
-                  Self.plausiblePipeline.contains(factor) else { return nil }
-            pipeline[height] = factor
-        }
+        guard let encode = Self.presetValuesByHeight(heightPairs, within: Self.plausibleRates),
+              let overheadFrames = Self.presetValues(overheadPairs, within: Self.plausibleOverhead),
+              let pipeline = Self.presetValuesByHeight(pipelinePairs, within: Self.plausiblePipeline) else { return nil }
         var decode: [String: Double] = [:]
         for (name, value) in decodePairs {
             guard let rate = value.doubleValue, Self.plausibleRates.contains(rate) else { return nil }
             decode[name] = rate
         }
         self.init(key: key, measuredAt: measuredAt, encode: encode, overheadFrames: overheadFrames, pipeline: pipeline, jobSeconds: jobSeconds, decode: decode)
+    }
+
+    /// `{height: {preset: value}}` with a value for every preset at each height, heights within
+    /// ``plausibleHeights`` and values within `range`; `nil` otherwise.
+    private static func presetValuesByHeight(_ pairs: [(String, JSONValue)], within range: ClosedRange<Double>) -> [Int: [EncoderSpeed: Double]]? {
+        var values: [Int: [EncoderSpeed: Double]] = [:]
+        for (text, presetPairs) in pairs {
+            guard let height = Int(text), plausibleHeights.contains(height), let presetPairs = presetPairs.objectValue,
+                  let presets = presetValues(presetPairs, within: range) else { return nil }
+            values[height] = presets
+        }
+        return values
     }
 
     /// A value for every preset, each within `range`; `nil` otherwise.

@@ -3,7 +3,8 @@
 /// **Calibrated** (``SpeedCalibration``): seconds = frames × input pixels ÷ the source codec's
 /// decode rate + (frames + the preset's overhead frames) × output pixels ÷ the preset's encode
 /// rate at the output's height, scaled up when the job has fewer threads than cores, times the
-/// calibration's pipeline factor at the output's height (what whole jobs cost beyond their codecs), plus
+/// calibration's pipeline factor for the preset at the output's height (what whole jobs of filmed
+/// pictures cost beyond the codecs on a clean one), plus
 /// the job's fixed seconds, times the running correction for the preset (``SpeedModel``). A preset is
 /// chosen when its estimate × ``margin`` fits the time left; `ultrafast` is still tried when its
 /// bare estimate fits (the note says the margin is not there); the work is refused up front when
@@ -46,7 +47,7 @@ public struct TranscodeEstimator: Sendable {
         let megapixelsIn = Double(work.inputWidth * work.inputHeight) / 1e6
         let megapixelsOut = Double(work.outputWidth * work.outputHeight) / 1e6
         let encodedFrames = work.frames + (calibration.overheadFrames[preset] ?? 0)
-        return ((work.frames * megapixelsIn / decodeRate + encodedFrames * megapixelsOut / encodeRate) / share * calibration.pipelineFactor(height: work.outputHeight)
+        return ((work.frames * megapixelsIn / decodeRate + encodedFrames * megapixelsOut / encodeRate) / share * calibration.pipelineFactor(preset, height: work.outputHeight)
                 + calibration.jobSeconds) * correction
     }
 

@@ -17,7 +17,8 @@ struct BudgetCommand: Command {
         prints a table: without files, the estimated time per second of media at 480p, 720p and
         1080p per source codec and preset; with files, each prepared under the profile as prepare
         would (a transcoded video once per preset), timed. Each row gives the time per unit
-        (second of media, megapixel) and the longest input that fits the deadline.
+        (second of media, megapixel) and the longest input that fits the deadline. A file that
+        cannot be read is reported before the calibration starts (exit 1).
 
           --profile P   apple | ios (default) | path to a JSON policy
           --deadline S  the time budget the last column is computed for (default 30, the
@@ -60,14 +61,24 @@ struct BudgetCommand: Command {
         }
         let overheads = EncoderSpeed.allCases.compactMap { p in calibration.overheadFrames[p].map { "\(p.rawValue) \(Int($0.rounded())) frames" } }
         let decoding = calibration.decode.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) Mpx/s" }
-        let factors = calibration.pipeline.keys.sorted().map { "\($0)p × \((calibration.pipeline[$0]! * 100).rounded() / 100)" }
+        let factors = calibration.pipeline.keys.sorted().map { height in
+            "\(height)p " + EncoderSpeed.allCases.compactMap { p in calibration.pipeline[height]?[p].map { "\(p.rawValue) × \(($0 * 100).rounded() / 100)" } }
+                .joined(separator: ", ")
+        }
         let fixed = (calibration.jobSeconds * 100).rounded() / 100
         let parts: [String] = [rates.joined(separator: "; "), "start and flush " + overheads.joined(separator: ", "),
-                               "whole jobs " + factors.joined(separator: ", ") + " + \(fixed) s", "decoding " + decoding.joined(separator: ", ")]
+                               "whole jobs " + factors.joined(separator: "; ") + "; + \(fixed) s each", "decoding " + decoding.joined(separator: ", ")]
         return parts.joined(separator: "; ")
     }
 
     func run() -> ExitCode {
+        // Checked before a minute of calibration: files that cannot be read, or none at all.
+        if let inputs {
+            let unreadable = Self.unreadable(inputs.files)
+            for (path, reason) in unreadable { Output.error("attachkit: cannot read \(path): \(reason)") }
+            if inputs.files.isEmpty { Output.error("attachkit: no files to measure in the folder(s) named") }
+            if !unreadable.isEmpty || inputs.files.isEmpty { return .failure }
+        }
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
         // Everything this run writes goes here, removed at the end or on SIGINT/SIGTERM.
         guard let scratch = ScratchFolder(name: "budget") else {
@@ -115,6 +126,19 @@ struct BudgetCommand: Command {
             Output.line("\ncalibration: " + Self.describe(calibration) + (saved.map { "\ncached in \($0)" } ?? ""))
         }
         return rows.contains { $0.error != nil } ? .failure : .success
+    }
+
+    /// The files that cannot be opened for reading (not there, no permission), each with the reason.
+    /// Opened without blocking, so a FIFO named is not waited on (its row says what it is).
+    private static func unreadable(_ files: [String]) -> [(path: String, reason: String)] {
+        files.compactMap { path in
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor < 0 else {
+                close(descriptor)
+                return nil
+            }
+            return (path, String(cString: strerror(errno)))
+        }
     }
 
     /// The files' rows, prepared into `scratch` (a folder named keeps its files' links inside it).

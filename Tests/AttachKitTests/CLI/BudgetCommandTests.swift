@@ -50,4 +50,25 @@ struct BudgetCommandTests {
             #expect(row["error"] == nil)
         }
     }
+
+    @Test("a file that cannot be read, or a folder with nothing in it, is reported before the calibration")
+    func unreadableFirst() throws {
+        let folder = TestEnvironment.temporaryFolder("budget-unreadable")
+        let empty = folder.appendingPathComponent("empty").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let cache = TestEnvironment.temporaryFolder("budget-cache").path
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache]) { $1 }
+        let started = Date()
+        // Without --quick: a calibration would take most of a minute.
+        let missing = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", folder.appendingPathComponent("missing.webm").path,
+                                                                          TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm")],
+                                              environment: environment)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot read \(folder.appendingPathComponent("missing.webm").path): No such file or directory"), "\(missing.stderr)")
+        let nothing = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", empty], environment: environment)
+        #expect(nothing.status == 1)
+        #expect(nothing.stderr.contains("no files to measure"), "\(nothing.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
+    }
 }

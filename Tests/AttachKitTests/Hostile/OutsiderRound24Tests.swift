@@ -55,7 +55,7 @@ struct OutsiderRound24Tests {
             #expect(SpeedCalibration(json: .object(pairs)) == nil, "\(key)")
         }
         var measured = TranscodeEstimatorTests.calibration
-        measured.pipeline = [1080: 0.9]
+        measured.pipeline = [1080: TranscodeEstimatorTests.factors(0.9)]
         #expect(SpeedCalibration(json: measured.json) == measured)
     }
 

@@ -37,7 +37,7 @@ struct CalibrationAttackTests {
         let store = CalibrationStore(folder: folder)
         try FFmpegLibrary.require()  // the key names the FFmpeg build loaded: the same before and after
         let mine = SpeedCalibration(key: MachineKey.current(), measuredAt: Calibrator.now, encode: [1080: [.veryfast: 100, .superfast: 200, .ultrafast: 400]],
-                                    overheadFrames: [.veryfast: 10, .superfast: 5, .ultrafast: 2], pipeline: [1080: 1], decode: ["h264": 500])
+                                    overheadFrames: [.veryfast: 10, .superfast: 5, .ultrafast: 2], pipeline: [1080: TranscodeEstimatorTests.factors(1)], decode: ["h264": 500])
         try store.save(mine)
         let model = SpeedModel(store: store)
         model.prefetch()

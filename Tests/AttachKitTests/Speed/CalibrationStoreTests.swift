@@ -74,7 +74,9 @@ struct CalibrationStoreTests {
         #expect(Set(measured.overheadFrames.keys) == Set(EncoderSpeed.allCases))
         #expect(measured.overheadFrames.values.allSatisfy { SpeedCalibration.plausibleOverhead.contains($0) })
         #expect(Set(measured.pipeline.keys) == [90, 180], "a factor at the two largest heights")
-        #expect(measured.pipeline.values.allSatisfy { SpeedCalibration.plausiblePipeline.contains($0) })
+        #expect(measured.pipeline.values.allSatisfy { factors in
+            factors.count == EncoderSpeed.allCases.count && factors.values.allSatisfy { SpeedCalibration.plausiblePipeline.contains($0) }
+        }, "a factor for every preset at each")
         #expect(SpeedCalibration.plausibleJobSeconds.contains(measured.jobSeconds))
         #expect(steps.contains("whole transcodes"))
         #expect(SpeedCalibration(json: measured.json) == measured)

@@ -12,7 +12,10 @@ struct TranscodeEstimatorTests {
                                               encode: [1080: [.veryfast: 100, .superfast: 200, .ultrafast: 400],
                                                        480: [.veryfast: 50, .superfast: 100, .ultrafast: 200]],
                                               overheadFrames: [.veryfast: 0, .superfast: 0, .ultrafast: 0],
-                                              pipeline: [1080: 1], decode: ["h264": 500, "vp9": 250])
+                                              pipeline: [1080: factors(1)], decode: ["h264": 500, "vp9": 250])
+
+    /// The same pipeline factor for every preset.
+    static func factors(_ value: Double) -> [EncoderSpeed: Double] { [.veryfast: value, .superfast: value, .ultrafast: value] }
 
     /// 20 s of 1080p30 VP9 to 1080p: 600 frames of 2.0736 Mpx.
     static let work = TranscodeWork(frames: 600, sourceCodec: "vp9", inputWidth: 1920, inputHeight: 1080, outputWidth: 1920, outputHeight: 1080)
@@ -75,16 +78,22 @@ struct TranscodeEstimatorTests {
         noOverhead.overheadFrames[.veryfast] = nil
         #expect(SpeedCalibration(json: noOverhead.json) == nil)
         var absurdPipeline = Self.calibration
-        absurdPipeline.pipeline = [1080: 1e9]
+        absurdPipeline.pipeline = [1080: Self.factors(1e9)]
         #expect(SpeedCalibration(json: absurdPipeline.json) == nil)
-        absurdPipeline.pipeline = [99_999: 1]
+        absurdPipeline.pipeline = [99_999: Self.factors(1)]
         #expect(SpeedCalibration(json: absurdPipeline.json) == nil)
-        // A version 2 file (one pipeline factor, decoding timed on ungrained pictures) is read as missing.
+        absurdPipeline.pipeline = [1080: [.veryfast: 1, .superfast: 1]]
+        #expect(SpeedCalibration(json: absurdPipeline.json) == nil, "a preset's factor missing")
+        absurdPipeline.pipeline = [:]
+        #expect(SpeedCalibration(json: absurdPipeline.json) == nil, "no factor at all")
+        // A version 3 file (one pipeline factor per height, from clean samples) is read as missing.
         guard case .object(var pairs) = Self.calibration.json, let version = pairs.firstIndex(where: { $0.0 == "version" }),
               let pipeline = pairs.firstIndex(where: { $0.0 == "pipeline" }) else { Issue.record("calibration JSON shape"); return }
-        pairs[version].1 = .number(2)
-        pairs[pipeline].1 = .number(1.1)
+        pairs[version].1 = .number(3)
+        pairs[pipeline].1 = .object([("1080", .number(1.1))])
         #expect(SpeedCalibration(json: .object(pairs)) == nil)
+        pairs[version].1 = .number(4)
+        #expect(SpeedCalibration(json: .object(pairs)) == nil, "a version 4 file with version 3's factors")
         var absurdJob = Self.calibration
         absurdJob.jobSeconds = 1e9
         #expect(SpeedCalibration(json: absurdJob.json) == nil)
@@ -112,7 +121,7 @@ struct TranscodeEstimatorTests {
         #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
                     - (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
         // A pipeline factor scales the whole estimate.
-        withOverhead.pipeline = [720: 1.3]
+        withOverhead.pipeline = [720: Self.factors(1.3)]
         #expect(abs(TranscodeEstimator(calibration: withOverhead, cores: 2).seconds(.veryfast, work)
                     - 1.3 * (300 * megapixels / 250 + 340 * megapixels / 50)) < 1e-9)
         // A job's fixed seconds are added once, after the factor.
@@ -121,20 +130,24 @@ struct TranscodeEstimatorTests {
                     - (1.3 * (300 * megapixels / 250 + 340 * megapixels / 50) + 0.25)) < 1e-9)
     }
 
-    @Test("the pipeline factor is interpolated between measured heights, held outside them, and 1 when not measured")
+    @Test("each preset's pipeline factor is interpolated between measured heights, held outside them, and 1 when not measured")
     func pipelineByHeight() {
         var c = Self.calibration
-        c.pipeline = [720: 1.1, 1080: 0.8]
-        #expect(abs(c.pipelineFactor(height: 900) - 0.95) < 1e-12)
-        #expect(c.pipelineFactor(height: 480) == 1.1)
-        #expect(c.pipelineFactor(height: 2160) == 0.8)
+        c.pipeline = [720: [.veryfast: 1.1, .superfast: 0.9, .ultrafast: 1], 1080: [.veryfast: 0.8, .superfast: 1.2, .ultrafast: 1]]
+        #expect(abs(c.pipelineFactor(.veryfast, height: 900) - 0.95) < 1e-12)
+        #expect(abs(c.pipelineFactor(.superfast, height: 900) - 1.05) < 1e-12)
+        #expect(c.pipelineFactor(.veryfast, height: 480) == 1.1)
+        #expect(c.pipelineFactor(.superfast, height: 2160) == 1.2)
         c.pipeline = [:]
-        #expect(c.pipelineFactor(height: 1080) == 1)
-        // Each height's factor scales the estimate of work at that output height.
-        c.pipeline = [480: 2, 1080: 1]
+        #expect(c.pipelineFactor(.veryfast, height: 1080) == 1)
+        // Each height's factor scales the estimate of work at that output height, each preset's its own.
+        c.pipeline = [480: [.veryfast: 2, .superfast: 3, .ultrafast: 1], 1080: Self.factors(1)]
         let small = TranscodeWork(frames: 300, sourceCodec: "vp9", inputWidth: 854, inputHeight: 480, outputWidth: 854, outputHeight: 480)
-        let bare = TranscodeEstimator(calibration: Self.calibration, cores: 2).seconds(.veryfast, small)
-        #expect(abs(TranscodeEstimator(calibration: c, cores: 2).seconds(.veryfast, small) - 2 * bare) < 1e-9)
+        let plain = TranscodeEstimator(calibration: Self.calibration, cores: 2)
+        let factored = TranscodeEstimator(calibration: c, cores: 2)
+        #expect(abs(factored.seconds(.veryfast, small) - 2 * plain.seconds(.veryfast, small)) < 1e-9)
+        #expect(abs(factored.seconds(.superfast, small) - 3 * plain.seconds(.superfast, small)) < 1e-9)
+        #expect(abs(factored.seconds(.ultrafast, small) - plain.seconds(.ultrafast, small)) < 1e-9)
     }
 
     @Test("the machine key reads versions from mapped library names")
