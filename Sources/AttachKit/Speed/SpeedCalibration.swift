@@ -19,11 +19,11 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// rates above are measured on the encoder and the decoder alone, while a real job also probes,
     /// demuxes, converts pixels, encodes the audio, muxes and checks its output, with the decoder
     /// and x264's threads sharing the cores. How far they overlap depends on the preset: measured
-    /// on two cores at 1080p, `veryfast` and `ultrafast` 0.7–0.85, `superfast` 0.9–1.0 (one factor
+    /// on two cores at 1080p, `veryfast` and `ultrafast` 0.6–0.85, `superfast` 0.8–1.0 (one factor
     /// for all presets made `superfast` estimates 0.62–0.93 of the real time). Measured by
     /// transcoding short VP9 samples of the calibration picture for `ios` at every preset at the
-    /// two largest calibrated heights, at the margin (``Calibrator``). Interpolated between the
-    /// heights like ``encodeRate(_:height:)``.
+    /// two largest calibrated heights (``Calibrator``). Interpolated between the heights like
+    /// ``encodeRate(_:height:)``.
     public var pipeline: [Int: [EncoderSpeed: Double]]
     /// Seconds a whole transcode costs whatever its length (probing, opening the codecs and the
     /// muxer, finishing and checking the output): the real time of an 8-frame sample's transcode
