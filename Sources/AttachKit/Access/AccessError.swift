@@ -37,7 +37,7 @@ public enum AccessError: CodedError, Equatable, CustomStringConvertible {
         case .outsideScope(let path, let resolved):
             return "\(path) resolves to \(resolved), which escapes every allowed scope"
         case .noScope(let path): return "\(path): no access scope was granted"
-        case .changed(let path): return "\(path) changed while it was being opened (a symbolic link in it was swapped), refused"
+        case .changed(let path): return "\(path) changed while it was being opened (the file was replaced, or a symbolic link on its path swapped), refused"
         case .unusable(let path, let reason): return "\(path): \(reason)"
         case .doubleRelease(let path, let site): return "access handle for \(path) (acquired at \(site)) released twice"
         case .leaked(let path, let site): return "access handle for \(path) (acquired at \(site)) was never released"

@@ -24,17 +24,21 @@ struct InputSet {
     let ledger: AccessLedger
     /// The scopes of ``ledger``: each folder named, each file named, and `allow`.
     let scopes: [AccessScope]
+    /// The folders named, as given.
+    let folders: [String]
 
     /// - Throws: ``UsageError`` when nothing is named or a named path does not exist.
     init(_ paths: [String], allow: [String] = []) throws(UsageError) {
         guard !paths.isEmpty else { throw UsageError("no input files") }
         var files: [String] = []
         var scopes: [AccessScope] = []
+        var folders: [String] = []
         do {
             for folder in allow { scopes.append(try AccessScope.folder(folder)) }
             for path in paths {
                 if FileSystem.isDirectory(path) {
                     scopes.append(try AccessScope.folder(path))
+                    folders.append(path)
                     files += FileSystem.files(under: path).map { (path.hasSuffix("/") ? path : path + "/") + $0 }
                 } else {
                     // A file named explicitly is an explicit grant; a missing one is reported per file.
@@ -47,6 +51,7 @@ struct InputSet {
         }
         if scopes.isEmpty, let anyFolder = try? AccessScope.folder(".") { scopes.append(anyFolder) }
         self.files = files
+        self.folders = folders
         self.scopes = scopes
         self.ledger = AccessLedger(scopes: scopes)
     }

@@ -18,7 +18,8 @@ struct BudgetCommand: Command {
         1080p per source codec and preset; with files, each prepared under the profile as prepare
         would (a transcoded video once per preset), timed. Each row gives the time per unit
         (second of media, megapixel) and the longest input that fits the deadline. A file that
-        cannot be read is reported before the calibration starts (exit 1).
+        cannot be read (or is not a regular file) and a folder that cannot be listed are reported
+        before the calibration starts (exit 1).
 
           --profile P   apple | ios (default) | path to a JSON policy
           --deadline S  the time budget the last column is computed for (default 30, the
@@ -72,11 +73,13 @@ struct BudgetCommand: Command {
     }
 
     func run() -> ExitCode {
-        // Checked before a minute of calibration: files that cannot be read, or none at all.
+        // Checked before a minute of calibration: folders that cannot be listed, files that cannot
+        // be read (or are not regular files), or nothing at all to measure.
         if let inputs {
-            let unreadable = Self.unreadable(inputs.files)
+            let unreadable = inputs.folders.compactMap { path in FileSystem.unlistableReason(folder: path).map { (path, $0) } }
+                + inputs.files.compactMap { path in FileSystem.unreadableReason(file: path).map { (path, $0) } }
             for (path, reason) in unreadable { Output.error("attachkit: cannot read \(path): \(reason)") }
-            if inputs.files.isEmpty { Output.error("attachkit: no files to measure in the folder(s) named") }
+            if unreadable.isEmpty && inputs.files.isEmpty { Output.error("attachkit: no files to measure in the folder(s) named") }
             if !unreadable.isEmpty || inputs.files.isEmpty { return .failure }
         }
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
@@ -126,19 +129,6 @@ struct BudgetCommand: Command {
             Output.line("\ncalibration: " + Self.describe(calibration) + (saved.map { "\ncached in \($0)" } ?? ""))
         }
         return rows.contains { $0.error != nil } ? .failure : .success
-    }
-
-    /// The files that cannot be opened for reading (not there, no permission), each with the reason.
-    /// Opened without blocking, so a FIFO named is not waited on (its row says what it is).
-    private static func unreadable(_ files: [String]) -> [(path: String, reason: String)] {
-        files.compactMap { path in
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor < 0 else {
-                close(descriptor)
-                return nil
-            }
-            return (path, String(cString: strerror(errno)))
-        }
     }
 
     /// The files' rows, prepared into `scratch` (a folder named keeps its files' links inside it).

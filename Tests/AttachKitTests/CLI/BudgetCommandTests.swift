@@ -71,4 +71,22 @@ struct BudgetCommandTests {
         #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
     }
+
+    @Test("a FIFO or a device named is refused before the calibration, not waited on (outside finding)")
+    func irregularFirst() throws {
+        let folder = TestEnvironment.temporaryFolder("budget-irregular")
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path]) { $1 }
+        let started = Date()
+        let result = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", fifo, "/dev/null"], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot read \(fifo): a FIFO, not a regular file"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot read /dev/null: a character device, not a regular file"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
+        // A folder that cannot be listed says why (as root, a file named as a folder is the case at hand).
+        #expect(FileSystem.unlistableReason(folder: fifo) == "Not a directory")
+        #expect(FileSystem.unlistableReason(folder: folder.path) == nil)
+        #expect(FileSystem.unreadableReason(file: TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm")) == nil)
+    }
 }
