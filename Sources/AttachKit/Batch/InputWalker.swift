@@ -8,17 +8,25 @@ import Glibc
 /// is then recorded as that file's failure, never silently dropped).
 enum InputWalker {
     /// Paths relative to `root`, sorted, using `/` separators.
-    static func files(under root: String) -> [String] { walk(root, hidden: false) }
+    static func files(under root: String) -> [String] { walk(root, hidden: false).files }
 
     /// The same, hidden entries included (to find stale temporaries).
-    static func filesIncludingHidden(under root: String) -> [String] { walk(root, hidden: true) }
+    static func filesIncludingHidden(under root: String) -> [String] { walk(root, hidden: true).files }
 
-    private static func walk(_ root: String, hidden: Bool) -> [String] {
+    /// ``files(under:)`` and the folders of the walk that could not be listed (relative to `root`,
+    /// `""` for `root` itself), each with the reason.
+    static func listing(under root: String) -> FolderListing { walk(root, hidden: false) }
+
+    private static func walk(_ root: String, hidden: Bool) -> FolderListing {
         var out: [String] = []
+        var unlistable: [(folder: String, reason: String)] = []
         var pending = [""]
         while let relative = pending.popLast() {
             let folder = relative.isEmpty ? root : root + "/" + relative
-            guard let directory = opendir(folder) else { continue }
+            guard let directory = opendir(folder) else {
+                unlistable.append((relative, String(cString: strerror(errno))))
+                continue
+            }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
                 let (name, valid) = withUnsafePointer(to: entry.pointee.d_name) {
@@ -38,6 +46,15 @@ enum InputWalker {
                 }
             }
         }
-        return out.sorted()
+        return FolderListing(files: out.sorted(), unlistable: unlistable.sorted { $0.folder < $1.folder })
     }
+}
+
+/// What a folder's walk found (``FileSystem/listing(under:)``).
+public struct FolderListing: Sendable {
+    /// Paths relative to the folder, sorted, `/` separators.
+    public var files: [String]
+    /// Folders of the walk that could not be listed (relative; `""` is the folder itself), with
+    /// the reason (`strerror`): their files are not in ``files``.
+    public var unlistable: [(folder: String, reason: String)]
 }

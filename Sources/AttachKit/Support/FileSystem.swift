@@ -32,13 +32,6 @@ public enum FileSystem {
         return Descriptors.irregularKind(of: descriptor).map { "\($0), not a regular file" }
     }
 
-    /// Why the folder at `path` cannot be listed ("Permission denied"...), or `nil` when it can.
-    public static func unlistableReason(folder path: String) -> String? {
-        guard let folder = opendir(path) else { return String(cString: strerror(errno)) }
-        closedir(folder)
-        return nil
-    }
-
     /// Creates `path` and any missing parents (mode 0755); `true` when it exists as a folder afterwards.
     @discardableResult
     public static func makeFolders(_ path: String) -> Bool {
@@ -61,6 +54,9 @@ public enum FileSystem {
     /// Every file under `folder` (relative paths, sorted), hidden entries skipped, linked folders
     /// not descended: the walk batches use.
     public static func files(under folder: String) -> [String] { InputWalker.files(under: folder) }
+
+    /// The same walk, with the folders in it that could not be listed.
+    public static func listing(under folder: String) -> FolderListing { InputWalker.listing(under: folder) }
 }
 
 private extension String {

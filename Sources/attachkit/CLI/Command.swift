@@ -24,22 +24,25 @@ struct InputSet {
     let ledger: AccessLedger
     /// The scopes of ``ledger``: each folder named, each file named, and `allow`.
     let scopes: [AccessScope]
-    /// The folders named, as given.
-    let folders: [String]
+    /// Folders named, or beneath them, that could not be listed (their files are missing from
+    /// ``files``), each with the reason.
+    let unlistable: [(path: String, reason: String)]
 
     /// - Throws: ``UsageError`` when nothing is named or a named path does not exist.
     init(_ paths: [String], allow: [String] = []) throws(UsageError) {
         guard !paths.isEmpty else { throw UsageError("no input files") }
         var files: [String] = []
         var scopes: [AccessScope] = []
-        var folders: [String] = []
+        var unlistable: [(path: String, reason: String)] = []
         do {
             for folder in allow { scopes.append(try AccessScope.folder(folder)) }
             for path in paths {
                 if FileSystem.isDirectory(path) {
                     scopes.append(try AccessScope.folder(path))
-                    folders.append(path)
-                    files += FileSystem.files(under: path).map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+                    let listing = FileSystem.listing(under: path)
+                    let prefix = path.hasSuffix("/") ? path : path + "/"
+                    files += listing.files.map { prefix + $0 }
+                    unlistable += listing.unlistable.map { ($0.folder.isEmpty ? path : prefix + $0.folder, $0.reason) }
                 } else {
                     // A file named explicitly is an explicit grant; a missing one is reported per file.
                     if let scope = try? AccessScope.file(path) { scopes.append(scope) }
@@ -51,7 +54,7 @@ struct InputSet {
         }
         if scopes.isEmpty, let anyFolder = try? AccessScope.folder(".") { scopes.append(anyFolder) }
         self.files = files
-        self.folders = folders
+        self.unlistable = unlistable
         self.scopes = scopes
         self.ledger = AccessLedger(scopes: scopes)
     }

@@ -17,9 +17,9 @@ struct BudgetCommand: Command {
         prints a table: without files, the estimated time per second of media at 480p, 720p and
         1080p per source codec and preset; with files, each prepared under the profile as prepare
         would (a transcoded video once per preset), timed. Each row gives the time per unit
-        (second of media, megapixel) and the longest input that fits the deadline. A file that
-        cannot be read (or is not a regular file) and a folder that cannot be listed are reported
-        before the calibration starts (exit 1).
+        (second of media, megapixel) and the longest input that fits the deadline. A file the
+        run would refuse (missing, unreadable, not a regular file, a link out of the folder named)
+        and a folder that cannot be listed are reported before the calibration starts (exit 1).
 
           --profile P   apple | ios (default) | path to a JSON policy
           --deadline S  the time budget the last column is computed for (default 30, the
@@ -73,14 +73,12 @@ struct BudgetCommand: Command {
     }
 
     func run() -> ExitCode {
-        // Checked before a minute of calibration: folders that cannot be listed, files that cannot
-        // be read (or are not regular files), or nothing at all to measure.
+        // Checked before a minute of calibration: what the run would refuse, or nothing to measure.
         if let inputs {
-            let unreadable = inputs.folders.compactMap { path in FileSystem.unlistableReason(folder: path).map { (path, $0) } }
-                + inputs.files.compactMap { path in FileSystem.unreadableReason(file: path).map { (path, $0) } }
-            for (path, reason) in unreadable { Output.error("attachkit: cannot read \(path): \(reason)") }
-            if unreadable.isEmpty && inputs.files.isEmpty { Output.error("attachkit: no files to measure in the folder(s) named") }
-            if !unreadable.isEmpty || inputs.files.isEmpty { return .failure }
+            let refusals = Self.refusals(inputs)
+            for refusal in refusals { Output.error("attachkit: cannot measure: \(refusal)") }
+            if refusals.isEmpty && inputs.files.isEmpty { Output.error("attachkit: no files to measure in the folder(s) named") }
+            if !refusals.isEmpty || inputs.files.isEmpty { return .failure }
         }
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
         // Everything this run writes goes here, removed at the end or on SIGINT/SIGTERM.
@@ -129,6 +127,18 @@ struct BudgetCommand: Command {
             Output.line("\ncalibration: " + Self.describe(calibration) + (saved.map { "\ncached in \($0)" } ?? ""))
         }
         return rows.contains { $0.error != nil } ? .failure : .success
+    }
+
+    /// What the run would refuse, as `code: message`: folders that cannot be listed, and files the
+    /// access ledger refuses (missing, outside the folder named, not a regular file) or that do not
+    /// open for reading. A FIFO is not waited on.
+    private static func refusals(_ inputs: InputSet) -> [String] {
+        inputs.unlistable.map { "\(ErrorCode.unreadable.rawValue): \($0.path): the folder cannot be listed: \($0.reason)" }
+            + inputs.files.compactMap { path in
+                inputs.ledger.withAccess(path, refused: { "\($0.code.rawValue): \($0.message)" }) { handle in
+                    FileSystem.unreadableReason(file: handle.path).map { "\(ErrorCode.unreadable.rawValue): \(path): \($0)" }
+                }
+            }
     }
 
     /// The files' rows, prepared into `scratch` (a folder named keeps its files' links inside it).

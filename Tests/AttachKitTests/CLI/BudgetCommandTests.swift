@@ -64,7 +64,8 @@ struct BudgetCommandTests {
                                                                           TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm")],
                                               environment: environment)
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("cannot read \(folder.appendingPathComponent("missing.webm").path): No such file or directory"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("cannot measure: not-found: \(folder.appendingPathComponent("missing.webm").path): no such file or folder"),
+                "\(missing.stderr)")
         let nothing = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", empty], environment: environment)
         #expect(nothing.status == 1)
         #expect(nothing.stderr.contains("no files to measure"), "\(nothing.stderr)")
@@ -72,7 +73,7 @@ struct BudgetCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
     }
 
-    @Test("a FIFO or a device named is refused before the calibration, not waited on (outside finding)")
+    @Test("a FIFO, a device, or a link out of a folder named is refused before the calibration, not waited on (outside findings)")
     func irregularFirst() throws {
         let folder = TestEnvironment.temporaryFolder("budget-irregular")
         let fifo = folder.appendingPathComponent("fifo").path
@@ -81,12 +82,24 @@ struct BudgetCommandTests {
         let started = Date()
         let result = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", fifo, "/dev/null"], environment: environment)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("cannot read \(fifo): a FIFO, not a regular file"), "\(result.stderr)")
-        #expect(result.stderr.contains("cannot read /dev/null: a character device, not a regular file"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot measure: unreadable: \(fifo): a FIFO, not a regular file"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot measure: unreadable: /dev/null: a character device, not a regular file"), "\(result.stderr)")
+        // A link in a folder named that leads out of it, or to a folder, is what the run would refuse.
+        let named = folder.appendingPathComponent("named")
+        try FileManager.default.createDirectory(at: named.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let outside = folder.appendingPathComponent("outside.jpg").path
+        try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("images/jpeg_progressive_800x600.jpg"))).write(to: URL(fileURLWithPath: outside))
+        try FileManager.default.createSymbolicLink(atPath: named.appendingPathComponent("out").path, withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: named.appendingPathComponent("loop").path, withDestinationPath: "sub")
+        let links = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", named.path], environment: environment)
+        #expect(links.status == 1)
+        #expect(links.stderr.contains("cannot measure: access-denied: \(named.path)/out resolves to"), "\(links.stderr)")
+        #expect(links.stderr.contains("cannot measure: unreadable: \(named.path)/loop: a folder, not a regular file"), "\(links.stderr)")
         #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
-        // A folder that cannot be listed says why (as root, a file named as a folder is the case at hand).
-        #expect(FileSystem.unlistableReason(folder: fifo) == "Not a directory")
-        #expect(FileSystem.unlistableReason(folder: folder.path) == nil)
+        // A folder that cannot be listed says why (as root, a FIFO walked as a folder is the case at hand).
+        let listing = FileSystem.listing(under: fifo)
+        #expect(listing.files.isEmpty && listing.unlistable.map(\.folder) == [""] && listing.unlistable.first?.reason == "Not a directory")
+        #expect(FileSystem.listing(under: folder.path).unlistable.isEmpty)
         #expect(FileSystem.unreadableReason(file: TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm")) == nil)
     }
 }
