@@ -118,14 +118,14 @@ public struct Calibrator: Sendable {
     /// What whole jobs cost beyond the codecs (``SpeedCalibration/jobSeconds`` and
     /// ``SpeedCalibration/pipeline``), from VP9 samples of the calibration picture prepared for
     /// `ios` at the two largest of ``heights`` (720p and 1080p by default): ``pipelineFrames`` and
-    /// a third as many frames at each preset and height, in three rounds. The fixed seconds are the
-    /// median intercept (a short sample's real seconds less its model times the height's marginal
-    /// slope); each preset's factor at a height is the median over the rounds of the longer
-    /// sample's real seconds, less the fixed ones, over its modelled seconds. The samples are not
-    /// grained: grained samples at a filmed clip's bitrate made whole jobs 1.3–1.65× slower than
-    /// the harness's filmed-like clips, while the model's decode rate is already a filmed clip's,
-    /// so the factor also takes in how far decoding overlaps encoding on the cores. Unchanged when
-    /// it cannot be measured.
+    /// a third as many frames at each preset and height, in three rounds. Each preset's factor at
+    /// a height is the median of its three marginal ratios (the longer sample's extra real seconds
+    /// over its extra modelled seconds); the fixed seconds are the median intercept (a short
+    /// sample's real seconds less its factored model). The samples are not grained: x264 encodes
+    /// grain far slower than what a decoded filmed clip holds (grained samples at a filmed clip's
+    /// bitrate gave factors of 1.0–1.4 and estimates 1.3–1.65× the real time of the harness's
+    /// clips), while the model's decode rate is already a filmed clip's, so the factor also takes
+    /// in how far decoding overlaps encoding on the cores. Unchanged when it cannot be measured.
     private func measureJobs(_ calibration: inout SpeedCalibration, folder: String) {
         let jobHeights = Array(Set(heights).sorted().suffix(2))
         guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }), !jobHeights.isEmpty else { return }
@@ -143,37 +143,27 @@ public struct Calibrator: Sendable {
             guard report.ok, let before = report.before, let work = TranscodeWork(before: before, after: report.after) else { return nil }
             return (report.elapsedMilliseconds / 1000, estimator.seconds(preset, work))
         }
-        var samples: [Int: [EncoderSpeed: [(short: (real: Double, model: Double), long: (real: Double, model: Double))]]] = [:]
+        // Marginal: the extra real time of the longer sample over the extra the model gives it, so
+        // what a job costs once (opening at that size, threads starting, the output's check) is
+        // not spread over the frames of a short sample (that made 1080p factors swing 0.75–1.28);
+        // what it costs once is the fixed seconds, the line's intercept.
+        var ratios: [Int: [EncoderSpeed: [Double]]] = [:]
+        var intercepts: [(real: Double, model: Double, height: Int, preset: EncoderSpeed)] = []
         for _ in 0..<Self.runs {
             for height in jobHeights {
                 for preset in EncoderSpeed.allCases {
                     guard let short = time(frames: max(1, pipelineFrames / 3), height: height, preset: preset),
                           let long = time(frames: pipelineFrames, height: height, preset: preset) else { return }
-                    samples[height, default: [:]][preset, default: []].append((short, long))
+                    ratios[height, default: [:]][preset, default: []].append((long.real - short.real) / max(long.model - short.model, 1e-6))
+                    intercepts.append((short.real, short.model, height, preset))
                 }
             }
         }
-        // What a job costs once (opening at that size, threads starting, the output's check): the
-        // intercept of each height's line, whose slope is taken at the margin (the longer sample's
-        // extra real seconds over its extra modelled seconds, pooled over the presets), so it is not
-        // spread over the frames of a short sample.
-        var intercepts: [Double] = []
-        for byPreset in samples.values {
-            let runs = byPreset.values.flatMap { $0 }
-            let slope = Self.median(runs.map { ($0.long.real - $0.short.real) / max($0.long.model - $0.short.model, 1e-6) }, by: { $0 })
-            intercepts += runs.map { $0.short.real - slope * $0.short.model }
+        let pipeline = ratios.mapValues { byPreset in
+            byPreset.mapValues { min(SpeedCalibration.plausiblePipeline.upperBound, max(SpeedCalibration.plausiblePipeline.lowerBound, Self.median($0, by: { $0 }))) }
         }
-        let fixed = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, Self.median(intercepts, by: { $0 })))
-        // Each preset's factor: the longer sample's real seconds less the fixed ones over its model,
-        // the median of the rounds. (A factor per preset at the margin was a difference of two
-        // short timings: `ultrafast`'s swung 0.51–0.87 between calibrations.)
-        let pipeline = samples.mapValues { byPreset in
-            byPreset.mapValues { runs in
-                min(SpeedCalibration.plausiblePipeline.upperBound, max(SpeedCalibration.plausiblePipeline.lowerBound,
-                    Self.median(runs.map { ($0.long.real - fixed) / max($0.long.model, 1e-6) }, by: { $0 })))
-            }
-        }
-        calibration.jobSeconds = fixed
+        let fixed = intercepts.map { $0.real - (pipeline[$0.height]?[$0.preset] ?? 1) * $0.model }
+        calibration.jobSeconds = min(SpeedCalibration.plausibleJobSeconds.upperBound, max(0, Self.median(fixed, by: { $0 })))
         calibration.pipeline = pipeline
     }
 

@@ -98,6 +98,46 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// The cache file's format version.
     static let version = 4
 
+    /// Figures that contradict each other, in words (empty when none): a faster preset measured
+    /// more than 10 % slower than a slower one at the same height, a preset whose rate differs more
+    /// than 3× between two heights, or whose pipeline factor differs more than 2× between two
+    /// heights. Each is within the plausible ranges, but a machine does not work that way: such a
+    /// calibration was measured while something else took the cores for a while, and `attachkit
+    /// budget` does not cache it.
+    public var inconsistencies: [String] {
+        var found: [String] = []
+        for height in encode.keys.sorted() {
+            guard let rates = encode[height] else { continue }
+            for (slower, faster) in zip(EncoderSpeed.allCases, EncoderSpeed.allCases.dropFirst()) {
+                if let a = rates[slower], let b = rates[faster], b < a * 0.9 {
+                    found.append("at \(height)p x264 \(faster.rawValue) measured \(Self.figure(b)) Mpx/s, slower than \(slower.rawValue)'s \(Self.figure(a))")
+                }
+            }
+        }
+        for preset in EncoderSpeed.allCases {
+            if let spread = Self.spread(encode.compactMapValues { $0[preset] }), spread.high.value > spread.low.value * 3 {
+                found.append("x264 \(preset.rawValue) measured \(Self.figure(spread.low.value)) Mpx/s at \(spread.low.height)p but "
+                             + "\(Self.figure(spread.high.value)) at \(spread.high.height)p")
+            }
+            if let spread = Self.spread(pipeline.compactMapValues { $0[preset] }), spread.high.value > spread.low.value * 2 {
+                found.append("x264 \(preset.rawValue)'s whole-job factor is \(Self.figure(spread.low.value)) at \(spread.low.height)p but "
+                             + "\(Self.figure(spread.high.value)) at \(spread.high.height)p")
+            }
+        }
+        return found
+    }
+
+    /// The lowest and the highest of `values` by height; `nil` with fewer than two.
+    private static func spread(_ values: [Int: Double]) -> (low: (height: Int, value: Double), high: (height: Int, value: Double))? {
+        guard values.count >= 2, let low = values.min(by: { $0.value < $1.value }), let high = values.max(by: { $0.value < $1.value }) else { return nil }
+        return ((low.key, low.value), (high.key, high.value))
+    }
+
+    /// `value` with two decimals below 10, whole above.
+    private static func figure(_ value: Double) -> String {
+        value < 10 ? "\((value * 100).rounded() / 100)" : "\(Int(value.rounded()))"
+    }
+
     /// Throughputs a real machine can measure, in Mpx per second (the unit of ``encode`` and
     /// ``decode``): from 1 (a 1080p frame every two seconds) to 100,000. A cache file outside it was
     /// not written by a calibration: it is ignored, like a damaged one (the estimate falls back to

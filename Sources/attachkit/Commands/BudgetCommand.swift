@@ -20,12 +20,14 @@ struct BudgetCommand: Command {
         (second of media, megapixel) and the longest input that fits the deadline. A file the
         run would refuse (missing, unreadable, not a regular file, a link out of the folder named)
         and a folder that cannot be listed are reported before the calibration starts (exit 1).
+        A calibration whose figures contradict each other (measured while something else took
+        the cores) is reported and not cached.
 
           --profile P   apple | ios (default) | path to a JSON policy
           --deadline S  the time budget the last column is computed for (default 30, the
                         Notification Service Extension's)
           --json        one JSON object: calibration, cache path (null when not cached),
-                        deadline, rows
+                        warnings (figures of the calibration that disagree), deadline, rows
           --quick       a smoke run: calibrates on 320×180 frames and caches nothing
         """
     static let options: Set<String> = ["profile", "deadline"]
@@ -102,7 +104,14 @@ struct BudgetCommand: Command {
             return .failure
         }
         progress.finish()
-        let store = quick ? nil : CalibrationStore.standard(environment: CalibrationStore.processEnvironment)
+        // Figures that contradict each other were measured under someone else's load: shown, used
+        // for this table, never cached (the cache keeps what it had).
+        let warnings = calibration.inconsistencies
+        for warning in warnings { Output.error("attachkit: the calibration's figures disagree: \(warning)") }
+        if !warnings.isEmpty {
+            Output.error("attachkit: the calibration is not cached: the machine was probably busy while it was measured; run budget again when it is quieter")
+        }
+        let store = quick || !warnings.isEmpty ? nil : CalibrationStore.standard(environment: CalibrationStore.processEnvironment)
         var saved: String?
         if let store {
             do {
@@ -118,7 +127,8 @@ struct BudgetCommand: Command {
         if json {
             var o = JSONObjectBuilder()
             o.set("calibration", calibration.json)
-            o.set("cache", saved.map(JSONValue.string) ?? .null)  // null when not cached (--quick, or the write failed)
+            o.set("cache", saved.map(JSONValue.string) ?? .null)  // null when not cached (--quick, figures that disagree, or the write failed)
+            o.set("warnings", JSONValue.array(warnings.map(JSONValue.string)))
             o.set("deadline", deadline)
             o.set("rows", JSONValue.array(rows.map { $0.json(deadline: deadline) }))
             Output.line(o.value.serialized)
