@@ -13,8 +13,8 @@ enum InputWalker {
     /// The same, hidden entries included (to find stale temporaries).
     static func filesIncludingHidden(under root: String) -> [String] { walk(root, hidden: true).files }
 
-    /// ``files(under:)`` and the folders of the walk that could not be listed (relative to `root`,
-    /// `""` for `root` itself), each with the reason.
+    /// ``files(under:)`` and what the walk could not list or look at (relative to `root`, `""` for
+    /// `root` itself), each with the reason.
     static func listing(under root: String) -> FolderListing { walk(root, hidden: false) }
 
     private static func walk(_ root: String, hidden: Bool) -> FolderListing {
@@ -38,7 +38,12 @@ enum InputWalker {
                 // (with U+FFFD) so the batch records it as a failure instead of dropping it.
                 guard valid else { out.append(childRelative); continue }
                 var status = stat()
-                guard lstat(root + "/" + childRelative, &status) == 0 else { continue }
+                guard lstat(root + "/" + childRelative, &status) == 0 else {
+                    // Listed but not looked at (a folder without search permission, a path past
+                    // PATH_MAX): said, not dropped; gone since the listing is nothing to say.
+                    if errno != ENOENT { unlistable.append((childRelative, String(cString: strerror(errno)))) }
+                    continue
+                }
                 switch status.st_mode & S_IFMT {
                 case S_IFDIR: pending.append(childRelative)
                 case S_IFREG, S_IFLNK: out.append(childRelative)
@@ -54,7 +59,8 @@ enum InputWalker {
 public struct FolderListing: Sendable {
     /// Paths relative to the folder, sorted, `/` separators.
     public var files: [String]
-    /// Folders of the walk that could not be listed (relative; `""` is the folder itself), with
-    /// the reason (`strerror`): their files are not in ``files``.
+    /// Folders of the walk that could not be listed, and entries that could not be looked at
+    /// (relative; `""` is the folder itself), with the reason (`strerror`): their files are not in
+    /// ``files``.
     public var unlistable: [(folder: String, reason: String)]
 }

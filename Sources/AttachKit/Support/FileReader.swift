@@ -11,10 +11,11 @@ struct FileReader: ~Copyable {
     /// File size in bytes when opened.
     let size: Int64
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading, without blocking (a FIFO is refused as not a regular file, not
+    /// waited on; reads of a regular file are not affected).
     /// - Throws: ``FileReadError`` with the `errno` meaning (missing, permission, not a regular file).
     init(path: String) throws(FileReadError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileReadError(path: path, errno: errno) }
         var status = stat()
         guard fstat(fd, &status) == 0 else {

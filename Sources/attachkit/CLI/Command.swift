@@ -24,8 +24,8 @@ struct InputSet {
     let ledger: AccessLedger
     /// The scopes of ``ledger``: each folder named, each file named, and `allow`.
     let scopes: [AccessScope]
-    /// Folders named, or beneath them, that could not be listed (their files are missing from
-    /// ``files``), each with the reason.
+    /// Folders named, or what beneath them, that could not be listed or looked at (their files are
+    /// missing from ``files``), each with the reason.
     let unlistable: [(path: String, reason: String)]
 
     /// - Throws: ``UsageError`` when nothing is named or a named path does not exist.

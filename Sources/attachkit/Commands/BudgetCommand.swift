@@ -143,7 +143,7 @@ struct BudgetCommand: Command {
     /// access ledger refuses (missing, outside the folder named, not a regular file) or that do not
     /// open for reading. A FIFO is not waited on.
     private static func refusals(_ inputs: InputSet) -> [String] {
-        inputs.unlistable.map { "\(ErrorCode.unreadable.rawValue): \($0.path): the folder cannot be listed: \($0.reason)" }
+        inputs.unlistable.map { "\(ErrorCode.unreadable.rawValue): \($0.path): cannot be walked: \($0.reason)" }
             + inputs.files.compactMap { path in
                 inputs.ledger.withAccess(path, refused: { "\($0.code.rawValue): \($0.message)" }) { handle in
                     FileSystem.unreadableReason(file: handle.path).map { "\(ErrorCode.unreadable.rawValue): \(path): \($0)" }
