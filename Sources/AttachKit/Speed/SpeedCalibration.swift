@@ -98,13 +98,16 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// The cache file's format version.
     static let version = 4
 
-    /// Figures that contradict each other, in words (empty when none): a faster preset measured
-    /// more than 10 % slower than a slower one at the same height, a preset whose rate differs more
-    /// than 3× between two heights, or whose pipeline factor differs more than 2× between two
-    /// heights. Each is within the plausible ranges, but a machine does not work that way: such a
+    /// Figures that contradict each other, in words (empty when none): a figure outside the ranges
+    /// the cache reader believes (``init(json:)``), a faster preset measured more than 10 % slower
+    /// than a slower one at the same height, a preset whose rate differs more than 3× between two
+    /// heights, a pipeline factor at a bound of ``plausiblePipeline`` (clamped), or one that differs
+    /// more than 2× between two heights. Each is within the plausible ranges, but a machine does not work that way: such a
     /// calibration was measured while something else took the cores for a while, and `attachkit
     /// budget` does not cache it.
     public var inconsistencies: [String] {
+        // Outside the ranges the cache reader believes: cached, it would be read as missing.
+        guard SpeedCalibration(json: json) != nil else { return ["a figure is outside the plausible ranges (see json)"] }
         var found: [String] = []
         for height in encode.keys.sorted() {
             guard let rates = encode[height] else { continue }
@@ -118,6 +121,11 @@ public struct SpeedCalibration: Sendable, Equatable {
             if let spread = Self.spread(encode.compactMapValues { $0[preset] }), spread.high.value > spread.low.value * 3 {
                 found.append("x264 \(preset.rawValue) measured \(Self.figure(spread.low.value)) Mpx/s at \(spread.low.height)p but "
                              + "\(Self.figure(spread.high.value)) at \(spread.high.height)p")
+            }
+            for (height, factors) in pipeline.sorted(by: { $0.key < $1.key }) {
+                if let factor = factors[preset], factor <= Self.plausiblePipeline.lowerBound || factor >= Self.plausiblePipeline.upperBound {
+                    found.append("x264 \(preset.rawValue)'s whole-job factor at \(height)p is at its bound (\(Self.figure(factor)))")
+                }
             }
             if let spread = Self.spread(pipeline.compactMapValues { $0[preset] }), spread.high.value > spread.low.value * 2 {
                 found.append("x264 \(preset.rawValue)'s whole-job factor is \(Self.figure(spread.low.value)) at \(spread.low.height)p but "

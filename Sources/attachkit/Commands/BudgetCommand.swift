@@ -108,7 +108,7 @@ struct BudgetCommand: Command {
         // for this table, never cached (the cache keeps what it had).
         let warnings = calibration.inconsistencies
         for warning in warnings { Output.error("attachkit: the calibration's figures disagree: \(warning)") }
-        if !warnings.isEmpty {
+        if !warnings.isEmpty && !quick {
             Output.error("attachkit: the calibration is not cached: the machine was probably busy while it was measured; run budget again when it is quieter")
         }
         let store = quick || !warnings.isEmpty ? nil : CalibrationStore.standard(environment: CalibrationStore.processEnvironment)
@@ -139,14 +139,22 @@ struct BudgetCommand: Command {
         return rows.contains { $0.error != nil } ? .failure : .success
     }
 
-    /// What the run would refuse, as `code: message`: folders that cannot be listed, and files the
-    /// access ledger refuses (missing, outside the folder named, not a regular file) or that do not
-    /// open for reading. A FIFO is not waited on.
+    /// What the run would refuse, as `code: message`: what the folder walk could not list or look
+    /// at, files the access ledger refuses (missing, outside the folder named, not a regular file)
+    /// or that do not open for reading, and files whose header probe fails (empty, not media,
+    /// damaged: a probe reads headers only). A FIFO is not waited on.
     private static func refusals(_ inputs: InputSet) -> [String] {
-        inputs.unlistable.map { "\(ErrorCode.unreadable.rawValue): \($0.path): cannot be walked: \($0.reason)" }
+        let prober = Prober()
+        return inputs.unlistable.map { "\(ErrorCode.unreadable.rawValue): \($0.path): cannot be walked: \($0.reason)" }
             + inputs.files.compactMap { path in
-                inputs.ledger.withAccess(path, refused: { "\($0.code.rawValue): \($0.message)" }) { handle in
-                    FileSystem.unreadableReason(file: handle.path).map { "\(ErrorCode.unreadable.rawValue): \(path): \($0)" }
+                inputs.ledger.withAccess(path, refused: { "\($0.code.rawValue): \($0.message)" }) { handle -> String? in
+                    if let reason = FileSystem.unreadableReason(file: handle.path) { return "\(ErrorCode.unreadable.rawValue): \(path): \(reason)" }
+                    do throws(ProbeError) {
+                        _ = try prober.probe(handle)
+                        return nil
+                    } catch {
+                        return "\(error.code.rawValue): \(path): \(error.message)"
+                    }
                 }
             }
     }

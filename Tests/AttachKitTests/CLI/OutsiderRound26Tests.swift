@@ -48,4 +48,30 @@ struct OutsiderRound26Tests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot be walked: File name too long"), "\(result.stderr.suffix(300))")
     }
+
+    @Test("an empty or a non-media file is refused before the calibration (a header probe)")
+    func probedFirst() throws {
+        let folder = TestEnvironment.temporaryFolder("r26-probe")
+        let empty = folder.appendingPathComponent("empty.png").path
+        let text = folder.appendingPathComponent("note.txt").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        FileManager.default.createFile(atPath: text, contents: Data("just words, not media\n".utf8))
+        let started = Date()
+        let result = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", empty, text],
+                                             environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.path]) { $1 })
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot measure: empty: \(empty)"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot measure: unrecognized-type: \(text)"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
+    }
+
+    @Test("a calibration with a figure the cache reader would not believe, or a factor at its clamp, is flagged")
+    func implausibleFlagged() {
+        var absurd = TranscodeEstimatorTests.calibration
+        absurd.overheadFrames[.ultrafast] = 1348.6
+        #expect(absurd.inconsistencies == ["a figure is outside the plausible ranges (see json)"])
+        var clamped = TranscodeEstimatorTests.calibration
+        clamped.pipeline = [1080: [.veryfast: 5, .superfast: 1, .ultrafast: 1]]
+        #expect(clamped.inconsistencies == ["x264 veryfast's whole-job factor at 1080p is at its bound (5.0)"])
+    }
 }
