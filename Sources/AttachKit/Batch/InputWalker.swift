@@ -40,7 +40,7 @@ enum InputWalker {
                 var status = stat()
                 guard lstat(root + "/" + childRelative, &status) == 0 else {
                     // Listed but not looked at (a folder without search permission, a path past
-                    // PATH_MAX): said, not dropped; gone since the listing is nothing to say.
+                    // PATH_MAX): reported, not dropped. An entry removed since the listing is not.
                     if errno != ENOENT { unlistable.append((childRelative, String(cString: strerror(errno)))) }
                     continue
                 }

@@ -26,8 +26,8 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// ``encodeRate(_:height:)``.
     public var pipeline: [Int: [EncoderSpeed: Double]]
     /// Seconds a whole transcode costs whatever its length (probing, opening the codecs and the
-    /// muxer, finishing and checking the output): the real time of an 8-frame sample's transcode
-    /// less what the model says its frames take (0 when not measured).
+    /// muxer, finishing and checking the output): the median intercept of the calibration's whole
+    /// transcodes (a short sample's real time less its factored model; 0 when not measured).
     public var jobSeconds: Double
     /// Input megapixels per wall-clock second each source codec decodes at (`"h264"`, `"hevc"`,
     /// `"vp9"`; a codec FFmpeg cannot encode here to measure is absent), measured at the largest
@@ -102,9 +102,9 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// the cache reader believes (``init(json:)``), a faster preset measured more than 10 % slower
     /// than a slower one at the same height, a preset whose rate differs more than 3× between two
     /// heights, a pipeline factor at a bound of ``plausiblePipeline`` (clamped), or one that differs
-    /// more than 2× between two heights. Each is within the plausible ranges, but a machine does not work that way: such a
-    /// calibration was measured while something else took the cores for a while, and `attachkit
-    /// budget` does not cache it.
+    /// more than 2× between two heights. A machine does not work that way: such a calibration was
+    /// measured while something else took the cores for a while, and `attachkit budget` does not
+    /// cache it.
     public var inconsistencies: [String] {
         // Outside the ranges the cache reader believes: cached, it would be read as missing.
         guard SpeedCalibration(json: json) != nil else { return ["a figure is outside the plausible ranges (see json)"] }

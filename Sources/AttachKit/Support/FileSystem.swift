@@ -22,16 +22,6 @@ public enum FileSystem {
         return stat(path, &status) == 0 ? Int64(status.st_size) : 0
     }
 
-    /// Why the file at `path` cannot be read, in words for a message ("No such file or
-    /// directory", "Permission denied", "a FIFO, not a regular file"), or `nil` when it opens for
-    /// reading and is a regular file. Opened without blocking, so a FIFO is not waited on.
-    public static func unreadableReason(file path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        defer { close(descriptor) }
-        return Descriptors.irregularKind(of: descriptor).map { "\($0), not a regular file" }
-    }
-
     /// Creates `path` and any missing parents (mode 0755); `true` when it exists as a folder afterwards.
     @discardableResult
     public static func makeFolders(_ path: String) -> Bool {
@@ -55,7 +45,7 @@ public enum FileSystem {
     /// not descended: the walk batches use.
     public static func files(under folder: String) -> [String] { InputWalker.files(under: folder) }
 
-    /// The same walk, with the folders in it that could not be listed.
+    /// The same walk, with what it could not list or look at (``FolderListing/unlistable``).
     public static func listing(under folder: String) -> FolderListing { InputWalker.listing(under: folder) }
 }
 

@@ -140,15 +140,14 @@ struct BudgetCommand: Command {
     }
 
     /// What the run would refuse, as `code: message`: what the folder walk could not list or look
-    /// at, files the access ledger refuses (missing, outside the folder named, not a regular file)
-    /// or that do not open for reading, and files whose header probe fails (empty, not media,
-    /// damaged: a probe reads headers only). A FIFO is not waited on.
+    /// at, files the access ledger refuses (missing, outside the folder named, not a regular file),
+    /// and files whose header probe fails (unreadable, empty, not media, damaged: a probe opens the
+    /// file without blocking and reads headers only).
     private static func refusals(_ inputs: InputSet) -> [String] {
         let prober = Prober()
         return inputs.unlistable.map { "\(ErrorCode.unreadable.rawValue): \($0.path): cannot be walked: \($0.reason)" }
             + inputs.files.compactMap { path in
                 inputs.ledger.withAccess(path, refused: { "\($0.code.rawValue): \($0.message)" }) { handle -> String? in
-                    if let reason = FileSystem.unreadableReason(file: handle.path) { return "\(ErrorCode.unreadable.rawValue): \(path): \(reason)" }
                     do throws(ProbeError) {
                         _ = try prober.probe(handle)
                         return nil
