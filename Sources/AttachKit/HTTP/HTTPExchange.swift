@@ -2,14 +2,17 @@
 import Glibc
 #endif
 
-/// One request of `attachkit http`, from its headers to its end, as the daemon drives it:
-/// ``early`` (an answer decided from the headers alone: a refusal, or a `GET`), else
+/// One request of `attachkit http`, from its head to its end, as the daemon drives it:
+/// ``early`` (an answer decided from the head alone: a refusal, or a `GET`), else
 /// ``receive(_:)`` for each piece of the body and ``finish()`` for the answer; ``complete(_:)``
 /// once, however it ended (answered, or the client went away). Used by one connection thread.
 ///
 /// A media body goes straight to a file in a request folder of the spool, never held whole in
 /// memory; the request folder goes when the answer's file is open, and at the latest in
 /// ``complete(_:)``.
+///
+/// Every answer says `Connection: close`: the connection ends with it, so no second request can
+/// follow on it unseen by ``RequestHead``.
 package final class HTTPExchange: @unchecked Sendable {
     private let server: HTTPServer
     private let started = HTTPServer.now
@@ -26,27 +29,26 @@ package final class HTTPExchange: @unchecked Sendable {
     private var answered: (status: Int, code: ErrorCode?, bytes: Int64)?
     private var completed = false
 
-    /// The answer decided from the headers alone; `nil` when the body is to be read.
+    /// The answer decided from the head alone; `nil` when the body is to be read.
     package private(set) var early: HTTPResponse?
 
-    /// - Parameter contentLength: the body's declared length (``RequestFraming``), or why its
-    ///   framing is refused (answered 400 with `Connection: close`, before anything else).
-    init(server: HTTPServer, method: String, target: String, contentLength: Result<Int64?, ServiceError>) {
+    /// - Parameter head: the request's head, or why ``RequestHead`` refused it (answered with
+    ///   that error).
+    init(server: HTTPServer, head: Result<RequestHead, ServiceError>) {
         self.server = server
-        switch contentLength {
-        case .success(let length):
-            early = decide(method: method, target: target, contentLength: length).map(note)
-        case .failure(let error):
-            early = note(.error(error, headers: [("Connection", "close")]))
+        switch head {
+        case .success(let head): early = decide(head).map(note)
+        case .failure(let error): early = note(.error(error))
         }
     }
 
     /// The endpoint, for logs and metrics (`unknown` when none matched).
     package var operation: String { route?.rawValue ?? "unknown" }
 
-    private func decide(method: String, target: String, contentLength: Int64?) -> HTTPResponse? {
+    private func decide(_ head: RequestHead) -> HTTPResponse? {
+        let method = head.method
         let parsed: RequestTarget
-        do throws(ServiceError) { parsed = try RequestTarget.parse(target) } catch { return .error(error) }
+        do throws(ServiceError) { parsed = try RequestTarget.parse(head.target) } catch { return .error(error) }
         guard let route = HTTPRoute(path: parsed.path) else {
             return .error(ServiceError(code: .notFound, message: "no endpoint \(parsed.path.debugDescription) (POST /v1/prepare, /v1/probe, /v1/validate, /v1/jobs; GET /healthz, /readyz, /metrics)"))
         }
@@ -68,10 +70,8 @@ package final class HTTPExchange: @unchecked Sendable {
             return .error(error)
         }
         maxBody = route.takesMedia ? server.limits.maxBodyBytes : Int64(ServiceRequest.maxLineBytes)
-        if let contentLength, contentLength > maxBody { return .error(tooLarge(contentLength)) }
-        guard server.admit() else {
-            return .error(ServiceError(code: .busy, message: "all \(server.capacity) work slots are taken (--jobs \(server.service.jobs) and the queue); try again shortly"))
-        }
+        if let length = head.framing.declaredLength, length > maxBody { return .error(tooLarge(length)) }
+        guard server.admit() else { return .error(workSlotsTaken()) }
         holdsSlot = true
         guard let plan else { return nil }
         guard let folder = server.spool.makeRequestFolder() else {
@@ -126,9 +126,12 @@ package final class HTTPExchange: @unchecked Sendable {
         server.ended()
     }
 
+    /// Every answer passes here: counted for the metrics, and told to close the connection.
     private func note(_ response: HTTPResponse) -> HTTPResponse {
         answered = (response.status, response.errorCode, response.bodyBytes)
-        return response
+        var closing = response
+        closing.headers.append(("Connection", "close"))
+        return closing
     }
 
     /// Closes the upload, removes the request folder, frees the work slot; once.
@@ -143,6 +146,10 @@ package final class HTTPExchange: @unchecked Sendable {
     private func closeUpload() {
         if upload >= 0 { close(upload) }
         upload = -1
+    }
+
+    private func workSlotsTaken() -> ServiceError {
+        ServiceError(code: .busy, message: server.workSlotsTaken + "; try again shortly")
     }
 
     private func tooLarge(_ bytes: Int64) -> ServiceError {

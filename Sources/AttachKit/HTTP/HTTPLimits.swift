@@ -12,9 +12,9 @@ public struct HTTPLimits: Sendable {
     /// Seconds a client has to send a whole request, headers and body (a client that sends one
     /// byte a second is cut off when they run out). Default 30.
     public var readTimeoutSeconds: Int = 30
-    /// Seconds a connection has to send a request's headers, from its opening or from its
-    /// previous answer (kept alive): a connection that sends nothing is closed after this long.
-    /// Default 10; never more than ``readTimeoutSeconds``.
+    /// Seconds a connection has to send a request's headers, from its opening: a connection that
+    /// sends nothing (or not a whole head) is closed after this long, unanswered. Default 10;
+    /// never more than ``readTimeoutSeconds``.
     public var headerTimeoutSeconds: Int = 10
     /// Connections open at once (each has a thread, idle ones cost little). Past it, new
     /// connections are refused (closed at once). Default 1024.

@@ -30,13 +30,13 @@ package final class HTTPServer: Sendable {
         self.capacity = limits.admitted(jobs: service.jobs)
     }
 
-    /// A request whose headers have arrived: what to do with it (an answer before the body, or
-    /// a body to read). Never throws: what is wrong is the exchange's early answer.
-    /// - Parameter contentLength: the body's declared length, or why its framing is refused
-    ///   (``RequestFraming``).
-    package func begin(method: String, target: String, contentLength: Result<Int64?, ServiceError>) -> HTTPExchange {
+    /// A request whose head has arrived: what to do with it (an answer before the body, or a
+    /// body to read). Never throws: what is wrong is the exchange's early answer.
+    /// - Parameter head: the head as ``RequestHead`` read it, or why it refused it (then answered
+    ///   with that error alone).
+    package func begin(_ head: Result<RequestHead, ServiceError>) -> HTTPExchange {
         open.add(1, ordering: .acquiringAndReleasing)
-        return HTTPExchange(server: self, method: method, target: target, contentLength: contentLength)
+        return HTTPExchange(server: self, head: head)
     }
 
     /// A request has ended (see ``HTTPExchange/complete(_:)``).
@@ -54,6 +54,9 @@ package final class HTTPServer: Sendable {
     }
 
     func release() { admitted.subtract(1, ordering: .acquiringAndReleasing) }
+
+    /// Why a request is refused (429) when every work slot and queue place is taken.
+    var workSlotsTaken: String { "all \(capacity) work slots are taken (--jobs \(service.jobs) and the queue)" }
 
     /// Work requests admitted and not yet answered.
     package var inFlight: Int { admitted.load(ordering: .acquiring) }

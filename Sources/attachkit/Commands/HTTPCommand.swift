@@ -17,7 +17,8 @@ struct HTTPCommand: Command {
           POST /v1/probe, POST /v1/validate  body: the media; answer: the same JSON as --json
           POST /v1/jobs                      body: {"op", "path", "options"} on files under --allow
           GET /healthz, /readyz, /metrics    liveness, readiness, Prometheus text
-        Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 500, 503 or 504.
+        Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 431, 500, 501, 503, 504 or 505.
+        Every answer closes its connection (Connection: close).
           --listen HOST:PORT  address to listen on (127.0.0.1:8080; port 0: any free port); the
                               ready line on stdout says the address bound
           --allow DIR         a root /v1/jobs may read from and write into (repeatable; required)
@@ -26,8 +27,8 @@ struct HTTPCommand: Command {
           --profile P         default profile (apple | ios, default ios | a policy file)
           --max-body N        largest request body (default 100MB); over it: 413
           --read-timeout S    seconds a client has to send a whole request (default 30); then it is cut off
-          --header-timeout S  seconds a connection has to send a request's headers, new or kept alive
-                              (default 10, at most --read-timeout); then it is closed
+          --header-timeout S  seconds a new connection has to send its request's headers (default 10,
+                              at most --read-timeout); then it is closed
           --deadline S        the longest time a prepare may take (requests may ask less)
           --drain S           on SIGTERM, seconds to finish the requests in flight (default 30)
           --spool DIR         where bodies and outputs wait (default $TMPDIR/attachkit-http)
