@@ -4,7 +4,7 @@ import Glibc
 
 /// Cuts off clients that take too long to send a request: libmicrohttpd's own timeout counts
 /// idle time only, so a client sending one byte a second would hold its connection (and its
-/// thread) for ever. Each connection libmicrohttpd serves is timed from its
+/// thread, and an upload slot) for ever. Each connection libmicrohttpd serves is timed from its
 /// acceptance (its head was read before, within the header timeout, by ``HeadReader``): it has
 /// `readSeconds` to send the whole request, head and body. Past that its socket is shut down
 /// (`shutdown(2)`, which ends MHD's read; MHD then closes it) and it is marked cut

@@ -130,7 +130,7 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
 
     /// Answers a refused head (as an exchange, so the metrics count it) and closes.
     private func refuse(_ fd: Int32, _ error: ServiceError, client: ClientAddress) {
-        let exchange = server.begin(.failure(error))
+        let exchange = server.begin(.failure(error), client: client.text)
         let sent = exchange.early.map { DirectAnswer.send($0, to: fd) } ?? false
         exchange.complete(sent ? .delivered : .clientGone)
         DirectAnswer.close(fd)
@@ -198,7 +198,7 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
     /// `GET`) is sent at once, before any body is read; MHD then closes the connection.
     private func begin(_ pending: Pending, on connection: OpaquePointer) -> MHD_Result {
         guard let handed = served.withLock({ $0[Int(bitPattern: connection)] }) else { return .NO }
-        let exchange = server.begin(.success(handed.head))
+        let exchange = server.begin(.success(handed.head), client: handed.client.text)
         pending.exchange = exchange
         guard let early = exchange.early else { return .YES }
         pending.answered = true
