@@ -150,4 +150,24 @@ print(json.dumps({name: exchange(base64.b64decode(data)) for name, data in plan.
         }
         #expect(server.stop().status == 0)
     }
+
+    @Test("a client that closes its side in the middle of its head is let go at once, not after --header-timeout", .needsPython)
+    func halfHead() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--header-timeout", "5"])
+        let script = """
+        import socket, time, json
+        s = socket.create_connection(("127.0.0.1", \(server.port))); s.settimeout(8)
+        s.sendall(b"POST /v1/probe HTTP/1.1\\r\\nHost: x\\r\\nContent-Le"); time.sleep(0.3)
+        start = time.time(); s.shutdown(socket.SHUT_WR)
+        try: data = s.recv(4096)
+        except Exception as e: data = type(e).__name__.encode()
+        print(json.dumps({"seconds": time.time() - start, "data": data.decode("latin-1")}))
+        """
+        let url = server.folder.appendingPathComponent("half-head.py")
+        try script.write(to: url, atomically: true, encoding: .utf8)
+        let out = try JSONValue.parse(TestEnvironment.run("python3", [url.path]).stdout)
+        #expect(out["data"]?.stringValue == "", "\(out.serialized)")
+        #expect((out["seconds"]?.doubleValue ?? 99) < 1, "\(out.serialized)")
+        #expect(server.stop().status == 0)
+    }
 }

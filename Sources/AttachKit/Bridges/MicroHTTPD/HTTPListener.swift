@@ -13,7 +13,8 @@ final class HTTPListener: @unchecked Sendable {
     /// The address bound (with the port the kernel chose for port 0).
     let address: ListenAddress
     private let fd: Int32
-    private let listening = Locked(true)
+    /// Whether it still accepts, and whether the accepting thread was started (it closes the socket).
+    private let state = Locked((listening: true, started: false))
 
     /// Binds and listens (`SO_REUSEADDR`; an IPv6 address listens on IPv6 only).
     /// - Throws: ``ServiceError`` `unavailable` when it cannot (address in use, not an address
@@ -37,8 +38,12 @@ final class HTTPListener: @unchecked Sendable {
     /// Starts the accepting thread: `accepted` gets each new connection's socket (its own to
     /// close) and address, on that thread.
     func start(_ accepted: @escaping @Sendable (Int32, ClientAddress) -> Void) {
+        guard state.withLock({ state in
+            defer { state.started = true }
+            return state.listening && !state.started
+        }) else { return }
         NativeThread.start(stackSize: 256 << 10) { [self] in
-            while listening.withLock({ $0 }) {
+            while state.withLock({ $0.listening }) {
                 var storage = sockaddr_storage()
                 var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
                 let client = withUnsafeMutablePointer(to: &storage) {
@@ -54,15 +59,16 @@ final class HTTPListener: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting: the accepting thread ends and closes the socket (new connections are
-    /// refused). Idempotent.
+    /// Stops accepting: the accepting thread ends and closes the socket (or it is closed here
+    /// when no thread was started); new connections are refused. Idempotent.
     func close() {
-        listening.withLock { listening in
-            guard listening else { return }
-            listening = false
+        state.withLock { state in
+            guard state.listening else { return }
+            state.listening = false
             // Wakes the thread blocked in accept(2) (Linux: EINVAL on a listening socket shut
             // down); under the lock, so it is done before that thread can close the socket.
             shutdown(fd, Int32(SHUT_RDWR))
+            if !state.started { Glibc.close(fd) }
         }
     }
 

@@ -29,11 +29,16 @@ enum HeadReader {
         defer { setLowMark(fd, 1) }
         while true {
             setLowMark(fd, seen + 1)
-            guard waitReadable(fd, until: deadline) else { return .timedOut }
+            guard let events = waitReadable(fd, until: deadline) else { return .timedOut }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
-            if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-            // Woken with no byte more than the mark asked for: the end of the stream, or an error.
-            guard count > seen else { return .closed }
+            if count < 0 && errno != EAGAIN && errno != EINTR { return .closed }
+            guard count > seen else {
+                // No byte more: the client closed its side (or the socket failed), or the kernel
+                // woke us early (memory pressure); then wait a little rather than spin.
+                if events & (hangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0 { return .closed }
+                usleep(5_000)
+                continue
+            }
             seen = count
             do throws(ServiceError) {
                 guard case .complete(let length) = try scanner.scan(buffer[0..<count]) else { continue }
@@ -44,15 +49,19 @@ enum HeadReader {
         }
     }
 
-    /// Whether `fd` became readable (at its low mark, or at its end) before `deadline`.
-    private static func waitReadable(_ fd: Int32, until deadline: Double) -> Bool {
+    /// `POLLRDHUP` (Linux: the peer shut down its sending side), which Swift's Glibc does not export.
+    private static let hangUp: Int16 = 0x2000
+
+    /// The events once `fd` became readable (at its low mark, or at its end) before `deadline`;
+    /// `nil` when the deadline came first.
+    private static func waitReadable(_ fd: Int32, until deadline: Double) -> Int16? {
         while true {
             let remaining = deadline - HTTPServer.now
-            guard remaining > 0 else { return false }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard remaining > 0 else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN) | hangUp, revents: 0)
             let ready = poll(&poller, 1, Int32((remaining * 1000).rounded(.up)))
-            if ready > 0 { return true }
-            if ready < 0 && errno != EINTR { return true }   // the peek then reports the error
+            if ready > 0 { return poller.revents }
+            if ready < 0 && errno != EINTR { return Int16(POLLERR) }   // the peek then reports the error
         }
     }
 
