@@ -2,21 +2,28 @@
 import Glibc
 #endif
 
-/// One request of `attachkit http`, from its headers to its end, as the daemon drives it:
-/// ``early`` (an answer decided from the headers alone: a refusal, or a `GET`), else
+/// One request of `attachkit http`, from its head to its end, as the daemon drives it:
+/// ``early`` (an answer decided from the head alone: a refusal, or a `GET`), else
 /// ``receive(_:)`` for each piece of the body and ``finish()`` for the answer; ``complete(_:)``
 /// once, however it ended (answered, or the client went away). Used by one connection thread.
 ///
-/// A media body goes straight to a file in a request folder of the spool, never held whole in
-/// memory; the request folder goes when the answer's file is open, and at the latest in
-/// ``complete(_:)``.
+/// While its body arrives a request holds an upload slot (``HTTPServer/uploads``), never a work
+/// slot: it queues for a work slot only once the body is in (429 `busy` when none is left), so
+/// slow uploads cannot keep whole requests from being worked on. A media body goes straight to a
+/// file in a request folder of the spool, never held whole in memory; the request folder goes
+/// when the answer's file is open, and at the latest in ``complete(_:)``.
+///
+/// Every answer says `Connection: close`: the connection ends with it, so no second request can
+/// follow on it unseen by ``RequestHead``.
 package final class HTTPExchange: @unchecked Sendable {
     private let server: HTTPServer
+    private let client: String
     private let started = HTTPServer.now
     private var route: HTTPRoute?
     private var plan: UploadPlan?
     private var maxBody: Int64 = 0
     private var holdsSlot = false
+    private var holdsUpload = false
     private var folder: String?
     private var upload: Int32 = -1
     private var received: Int64 = 0
@@ -26,27 +33,28 @@ package final class HTTPExchange: @unchecked Sendable {
     private var answered: (status: Int, code: ErrorCode?, bytes: Int64)?
     private var completed = false
 
-    /// The answer decided from the headers alone; `nil` when the body is to be read.
+    /// The answer decided from the head alone; `nil` when the body is to be read.
     package private(set) var early: HTTPResponse?
 
-    /// - Parameter contentLength: the body's declared length (``RequestFraming``), or why its
-    ///   framing is refused (answered 400 with `Connection: close`, before anything else).
-    init(server: HTTPServer, method: String, target: String, contentLength: Result<Int64?, ServiceError>) {
+    /// - Parameters:
+    ///   - head: the request's head, or why ``RequestHead`` refused it (answered with that error).
+    ///   - client: the client's address.
+    init(server: HTTPServer, head: Result<RequestHead, ServiceError>, client: String) {
         self.server = server
-        switch contentLength {
-        case .success(let length):
-            early = decide(method: method, target: target, contentLength: length).map(note)
-        case .failure(let error):
-            early = note(.error(error, headers: [("Connection", "close")]))
+        self.client = client
+        switch head {
+        case .success(let head): early = decide(head).map(note)
+        case .failure(let error): early = note(.error(error))
         }
     }
 
     /// The endpoint, for logs and metrics (`unknown` when none matched).
     package var operation: String { route?.rawValue ?? "unknown" }
 
-    private func decide(method: String, target: String, contentLength: Int64?) -> HTTPResponse? {
+    private func decide(_ head: RequestHead) -> HTTPResponse? {
+        let method = head.method
         let parsed: RequestTarget
-        do throws(ServiceError) { parsed = try RequestTarget.parse(target) } catch { return .error(error) }
+        do throws(ServiceError) { parsed = try RequestTarget.parse(head.target) } catch { return .error(error) }
         guard let route = HTTPRoute(path: parsed.path) else {
             return .error(ServiceError(code: .notFound, message: "no endpoint \(parsed.path.debugDescription) (POST /v1/prepare, /v1/probe, /v1/validate, /v1/jobs; GET /healthz, /readyz, /metrics)"))
         }
@@ -68,11 +76,12 @@ package final class HTTPExchange: @unchecked Sendable {
             return .error(error)
         }
         maxBody = route.takesMedia ? server.limits.maxBodyBytes : Int64(ServiceRequest.maxLineBytes)
-        if let contentLength, contentLength > maxBody { return .error(tooLarge(contentLength)) }
-        guard server.admit() else {
-            return .error(ServiceError(code: .busy, message: "all \(server.capacity) work slots are taken (--jobs \(server.service.jobs) and the queue); try again shortly"))
+        if let length = head.framing.declaredLength, length > maxBody { return .error(tooLarge(length)) }
+        guard server.hasWorkRoom else { return .error(workSlotsTaken()) }
+        if head.framing.hasBody {
+            if let refusal = server.uploads.take(client) { return .error(uploadsTaken(refusal)) }
+            holdsUpload = true
         }
-        holdsSlot = true
         guard let plan else { return nil }
         guard let folder = server.spool.makeRequestFolder() else {
             return .error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes"))
@@ -98,16 +107,20 @@ package final class HTTPExchange: @unchecked Sendable {
         writeError = HTTPSpool.write(bytes, to: upload)
     }
 
-    /// The answer, once the whole body has arrived: the work is done here (this thread waits).
-    /// The work slot and the spool folder are given back as soon as it is made (an answer's file
-    /// stays open), not when the client has read it.
+    /// The answer, once the whole body has arrived: the upload slot is given back, a work slot
+    /// taken (429 `busy` when every one is taken), and the work done here (this thread waits).
+    /// The work slot and the spool folder are given back as soon as the answer is made (an
+    /// answer's file stays open), not when the client has read it.
     package func finish() -> HTTPResponse {
         closeUpload()
+        releaseUpload()
         defer { releaseResources() }
         if overLimit { return note(.error(tooLarge(received))) }
         if writeError != 0 {
             return note(.error(ServiceError(code: .writeFailed, message: "cannot write the upload into the spool: \(String(cString: strerror(writeError)))")))
         }
+        guard server.admit() else { return note(.error(workSlotsTaken())) }
+        holdsSlot = true
         if let plan, let folder { return note(plan.run(in: folder, server: server)) }
         return note(JobWork.run(body: jsonBody, server: server))
     }
@@ -126,23 +139,42 @@ package final class HTTPExchange: @unchecked Sendable {
         server.ended()
     }
 
+    /// Every answer passes here: counted for the metrics, and told to close the connection.
     private func note(_ response: HTTPResponse) -> HTTPResponse {
         answered = (response.status, response.errorCode, response.bodyBytes)
-        return response
+        var closing = response
+        closing.headers.append(("Connection", "close"))
+        return closing
     }
 
-    /// Closes the upload, removes the request folder, frees the work slot; once.
+    /// Closes the upload, removes the request folder, frees the upload and work slots; once.
     private func releaseResources() {
         closeUpload()
+        releaseUpload()
         if let folder { HTTPSpool.remove(folder) }
         folder = nil
         if holdsSlot { server.release() }
         holdsSlot = false
     }
 
+    private func releaseUpload() {
+        if holdsUpload { server.uploads.release(client) }
+        holdsUpload = false
+    }
+
     private func closeUpload() {
         if upload >= 0 { close(upload) }
         upload = -1
+    }
+
+    private func workSlotsTaken() -> ServiceError {
+        ServiceError(code: .busy, message: server.workSlotsTaken + "; try again shortly")
+    }
+
+    private func uploadsTaken(_ refusal: ClientSlots.Refusal) -> ServiceError {
+        let message = refusal == .full ? server.uploadSlotsTaken
+            : "this client has \(server.uploads.perClient) uploads in progress already (--uploads-per-client)"
+        return ServiceError(code: .busy, message: message + "; try again shortly")
     }
 
     private func tooLarge(_ bytes: Int64) -> ServiceError {

@@ -13,6 +13,8 @@ package final class HTTPServer: Sendable {
     package let spool: HTTPSpool
     package let limits: HTTPLimits
     package let metrics = HTTPMetrics()
+    /// The uploads in progress (``HTTPLimits/uploads``, per client ``HTTPLimits/uploadsPerClient``).
+    package let uploads: ClientSlots
     /// Work requests admitted at once (working and waiting): the service's jobs plus the queue.
     package let capacity: Int
     private let admitted = Atomic<Int>(0)
@@ -28,15 +30,18 @@ package final class HTTPServer: Sendable {
         self.spool = spool
         self.limits = limits
         self.capacity = limits.admitted(jobs: service.jobs)
+        self.uploads = ClientSlots(total: limits.uploads, perClient: limits.uploadsPerClient)
     }
 
-    /// A request whose headers have arrived: what to do with it (an answer before the body, or
-    /// a body to read). Never throws: what is wrong is the exchange's early answer.
-    /// - Parameter contentLength: the body's declared length, or why its framing is refused
-    ///   (``RequestFraming``).
-    package func begin(method: String, target: String, contentLength: Result<Int64?, ServiceError>) -> HTTPExchange {
+    /// A request whose head has arrived: what to do with it (an answer before the body, or a
+    /// body to read). Never throws: what is wrong is the exchange's early answer.
+    /// - Parameters:
+    ///   - head: the head as ``RequestHead`` read it, or why it refused it (then answered with
+    ///     that error alone).
+    ///   - client: the client's address (uploads are counted per address).
+    package func begin(_ head: Result<RequestHead, ServiceError>, client: String) -> HTTPExchange {
         open.add(1, ordering: .acquiringAndReleasing)
-        return HTTPExchange(server: self, method: method, target: target, contentLength: contentLength)
+        return HTTPExchange(server: self, head: head, client: client)
     }
 
     /// A request has ended (see ``HTTPExchange/complete(_:)``).
@@ -54,6 +59,15 @@ package final class HTTPServer: Sendable {
     }
 
     func release() { admitted.subtract(1, ordering: .acquiringAndReleasing) }
+
+    /// Whether a work slot is free now (taken only once a body is in: ``admit()``).
+    var hasWorkRoom: Bool { admitted.load(ordering: .acquiring) < capacity }
+
+    /// Why a request is refused (429) or readiness fails when every work slot and queue place is taken.
+    var workSlotsTaken: String { "all \(capacity) work slots are taken (--jobs \(service.jobs) and the queue)" }
+
+    /// Why an upload is refused (429) or readiness fails when every upload slot is taken.
+    var uploadSlotsTaken: String { "all \(uploads.total) upload slots are taken (--uploads)" }
 
     /// Work requests admitted and not yet answered.
     package var inFlight: Int { admitted.load(ordering: .acquiring) }
@@ -74,11 +88,13 @@ package final class HTTPServer: Sendable {
         return true
     }
 
-    /// Why the server is not ready, `nil` when it is: shutting down, or the spool refuses writes.
-    /// (Worker processes are started before the server listens, and a dead one is replaced by
-    /// the next request.)
+    /// Why the server cannot take work now, `nil` when it can: shutting down, every work slot and
+    /// queue place taken, every upload slot taken, or the spool refuses writes. (Worker processes
+    /// are started before the server listens, and a dead one is replaced by the next request.)
     package var notReadyReason: String? {
         if isDraining { return "shutting down" }
+        if !hasWorkRoom { return workSlotsTaken }
+        if uploads.isFull { return uploadSlotsTaken }
         if !spool.isWritable { return "the spool \(spool.root) is not writable" }
         return nil
     }

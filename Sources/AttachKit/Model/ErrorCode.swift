@@ -77,6 +77,16 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Not ready (workers down, spool not writable) or shutting down (HTTP 503).
     case unavailable
 
+    // MARK: A request's head (`attachkit http`, RFC 9112)
+
+    /// A `Transfer-Encoding` naming a coding other than `chunked` (with `chunked` last): the
+    /// server cannot decode the body (HTTP 501).
+    case unsupportedCoding = "unsupported-coding"
+    /// An HTTP version other than 1.0 and 1.1 (HTTP 505).
+    case unsupportedVersion = "unsupported-version"
+    /// A request's head (request line and header fields) over ``RequestHead/maxBytes`` (HTTP 431).
+    case headerTooLarge = "header-too-large"
+
     // MARK: Access-handle misuse (a bug in the caller)
 
     /// An access handle was released a second time.
@@ -104,6 +114,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     public var exitStatus: Int32 {
         switch self {
         case .badOptions, .unknownProfile, .invalidProfile, .malformedRequest, .unknownOp: return 64
+        case .unsupportedCoding, .unsupportedVersion, .headerTooLarge: return 64
         case .doubleRelease, .handleLeak: return 70
         default: return 1
         }
@@ -123,6 +134,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
         case .timedOut, .deadlineExceeded: return 504
         case .busy: return 429
         case .unavailable: return 503
+        case .unsupportedCoding: return 501
+        case .unsupportedVersion: return 505
+        case .headerTooLarge: return 431
         case .processingFailed, .writeFailed, .outputInvalid, .crashed, .doubleRelease, .handleLeak: return 500
         }
     }

@@ -3,13 +3,14 @@ import AttachKit
 import Glibc
 #endif
 
-/// `attachkit http --listen HOST:PORT --allow DIR... [--jobs N] [--profile P] [--max-body N] ...`
+/// `attachkit http --listen HOST:PORT --allow DIR... [--jobs N] [--profile P] [--max-body N] [--uploads N] ...`
 struct HTTPCommand: Command {
     static let name = "http"
     static let summary = "serve the same operations over HTTP, with health, readiness, metrics and limits"
     static let usage = """
         usage: attachkit http --listen HOST:PORT --allow DIR [--allow DIR...] [--jobs N] [--profile P]
-                              [--max-body N] [--queue N] [--read-timeout S] [--header-timeout S] [--deadline S] [--drain S]
+                              [--max-body N] [--queue N] [--uploads N] [--uploads-per-client N]
+                              [--read-timeout S] [--header-timeout S] [--deadline S] [--drain S]
                               [--spool DIR] [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
 
         An HTTP API over the same service as `serve` (README.md, "attachkit http"):
@@ -17,25 +18,29 @@ struct HTTPCommand: Command {
           POST /v1/probe, POST /v1/validate  body: the media; answer: the same JSON as --json
           POST /v1/jobs                      body: {"op", "path", "options"} on files under --allow
           GET /healthz, /readyz, /metrics    liveness, readiness, Prometheus text
-        Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 500, 503 or 504.
+        Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 431, 500, 501, 503, 504 or 505.
+        Every answer closes its connection (Connection: close).
           --listen HOST:PORT  address to listen on (127.0.0.1:8080; port 0: any free port); the
                               ready line on stdout says the address bound
           --allow DIR         a root /v1/jobs may read from and write into (repeatable; required)
           --jobs N            requests worked on at once (default: cores)
-          --queue N           requests that may wait beyond those (default jobs × 4); more get 429
+          --queue N           requests that may wait beyond those, bodies in (default jobs × 4); more get 429
+          --uploads N         request bodies arriving at once (default 128): a request takes a work
+                              slot only once its body is in, so slow uploads hold these, not work slots
+          --uploads-per-client N  of those, from one client address (default 32); more get 429
           --profile P         default profile (apple | ios, default ios | a policy file)
           --max-body N        largest request body (default 100MB); over it: 413
           --read-timeout S    seconds a client has to send a whole request (default 30); then it is cut off
-          --header-timeout S  seconds a connection has to send a request's headers, new or kept alive
-                              (default 10, at most --read-timeout); then it is closed
+          --header-timeout S  seconds a new connection has to send its request's headers (default 10,
+                              at most --read-timeout); then it is closed
           --deadline S        the longest time a prepare may take (requests may ask less)
           --drain S           on SIGTERM, seconds to finish the requests in flight (default 30)
           --spool DIR         where bodies and outputs wait (default $TMPDIR/attachkit-http)
         \(Arguments.isolationUsage)
         SIGTERM/SIGINT: stop accepting, answer what was accepted (within --drain), exit 0.
         """
-    static let options: Set<String> = Set(["listen", "allow", "jobs", "queue", "profile", "max-body", "read-timeout", "header-timeout",
-                                           "deadline", "drain", "spool"]).union(Arguments.isolationOptions)
+    static let options: Set<String> = Set(["listen", "allow", "jobs", "queue", "uploads", "uploads-per-client", "profile", "max-body",
+                                           "read-timeout", "header-timeout", "deadline", "drain", "spool"]).union(Arguments.isolationOptions)
     static let flags: Set<String> = Arguments.isolationFlags
 
     let server: HTTPServer
@@ -50,6 +55,8 @@ struct HTTPCommand: Command {
         var limits = HTTPLimits()
         if let bytes = try arguments.bytes("max-body", OptionLimits.maxBytes) { limits.maxBodyBytes = bytes }
         limits.queue = try arguments.int("queue", in: 0...100_000)
+        if let uploads = try arguments.int("uploads", in: 1...100_000) { limits.uploads = uploads }
+        if let uploads = try arguments.int("uploads-per-client", in: 1...100_000) { limits.uploadsPerClient = uploads }
         if let seconds = try arguments.int("read-timeout", in: 1...3_600) { limits.readTimeoutSeconds = seconds }
         if let seconds = try arguments.int("header-timeout", in: 1...3_600) { limits.headerTimeoutSeconds = seconds }
         if let seconds = try arguments.int("drain", in: 0...3_600) { limits.drainSeconds = Double(seconds) }
@@ -71,7 +78,7 @@ struct HTTPCommand: Command {
             return .failure
         }
         Output.line("listening on http://\(daemon.address)")
-        Output.error("attachkit http: ready on \(daemon.address) (spool: \(server.spool.root); jobs: \(server.service.jobs), queue: \(server.capacity - server.service.jobs); \(server.service.isolationSummary))")
+        Output.error("attachkit http: ready on \(daemon.address) (spool: \(server.spool.root); jobs: \(server.service.jobs), queue: \(server.capacity - server.service.jobs), uploads: \(server.limits.uploads) (\(server.limits.uploadsPerClient) per client); \(server.service.isolationSummary))")
         while !stop.isStopped { usleep(100_000) }
         // Stop taking work: readiness fails, new work gets 503, the listening socket closes; then
         // what was accepted is answered (within --drain) before the connections are closed.

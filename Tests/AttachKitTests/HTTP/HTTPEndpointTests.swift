@@ -47,28 +47,34 @@ struct HTTPEndpointTests {
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
     }
 
-    @Test("429 when every work slot is taken (a slow upload holds the only one), with Retry-After; curl", .needsCurl)
+    @Test("429 when every work slot is held by work, with Retry-After; readiness 503 meanwhile, health answers; the slot is free once the work ends; curl", .needsCurl)
     func busy() throws {
-        let server = try HTTPServerProcess(["--jobs", "1", "--queue", "0", "--read-timeout", "3"])
-        // Given an upload trickling at 1 KB/s into the only slot
-        let big = server.folder.appendingPathComponent("big.bin")
-        try Data(count: 200_000).write(to: big)
-        let holder = Process()
+        let server = try HTTPServerProcess(["--jobs", "1", "--queue", "0", "--worker-timeout", "3"], fault: "hang:hold.gif")
+        // Given the only work slot held by a request whose worker hangs (until --worker-timeout)
+        let holder = Process(), holderStatus = Pipe()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["curl", "-s", "-o", "/dev/null", "--limit-rate", "1K", "--data-binary", "@" + big.path, server.url + "/v1/probe"]
+        holder.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@" + server.file("gif_static_320x240.gif"),
+                            server.url + "/v1/probe?name=hold.gif"]
+        holder.standardOutput = holderStatus
         try holder.run()
-        Thread.sleep(forTimeInterval: 0.8)
+        Thread.sleep(forTimeInterval: 1)
         // When another request comes
         let item = HTTPCase(name: "429", method: "POST", path: "/v1/probe", body: .file("gif_static_320x240.gif"), status: 429, code: "busy")
         let answer = try Self.curl(item, server)
-        // Then it is refused at once, and health still answers
+        // Then it is refused at once, readiness says no work can be taken, and health still answers
         #expect(item.problems(answer).isEmpty, "\(item.problems(answer))")
+        let ready = try Self.curl(HTTPCase(name: "readiness", method: "GET", path: "/readyz", body: .none, status: 503, code: "unavailable"), server)
+        #expect(ready.status == 503 && ready.json?["message"]?.stringValue?.contains("work slots") == true, "\(ready.json?.serialized ?? "")")
         let health = try Self.curl(HTTPCase(name: "health", method: "GET", path: "/healthz", body: .none, status: 200, code: nil), server)
         #expect(health.status == 200)
-        // And once the slow client is cut off (read timeout), the slot is free again
+        // And once the work ends (the hung worker is timed out: 504), the slot is free again
         holder.waitUntilExit()
+        let held = String(decoding: holderStatus.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(held == "504", "the held request got \(held)")
         let again = try Self.curl(HTTPCase(name: "after", method: "POST", path: "/v1/probe", body: .file("gif_static_320x240.gif"), status: 200, code: nil), server)
         #expect(again.status == 200)
+        let readyAgain = try Self.curl(HTTPCase(name: "readiness", method: "GET", path: "/readyz", body: .none, status: 200, code: nil), server)
+        #expect(readyAgain.status == 200)
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")

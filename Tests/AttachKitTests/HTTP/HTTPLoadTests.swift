@@ -104,11 +104,12 @@ struct HTTPLoadTests {
         print("http load: 1000 requests in \(Int(Date().timeIntervalSince(start))) s, RSS \(residentKB[0]) KB after 200 → \(residentKB[1]) KB after 1000")
     }
 
-    @Test("SIGTERM under load: what was accepted is answered, new work gets 503, readiness fails, exit 0, nothing left", .needsPython)
+    @Test("SIGTERM under load: what was accepted is answered, new work gets 503, new connections are refused, exit 0, nothing left", .needsPython)
     func terminateUnderLoad() throws {
         let server = try HTTPServerProcess(["--jobs", "2", "--read-timeout", "3"])
         let flag = server.folder.appendingPathComponent("terminated").path
-        // Given a slow upload holding a slot (so the drain lasts), a kept-alive client, and a stream of prepares
+        // Given a slow upload (so the drain lasts), two clients that ask again after SIGTERM (each
+        // answer closed its connection, so on a new one), and a stream of prepares
         let plan = [Self.request(.slow, server),
                     HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/probe")),
                                           ("file", .string(server.file("gif_static_320x240.gif"))), ("again", .string(flag))),
@@ -131,11 +132,12 @@ struct HTTPLoadTests {
         // Then the server exits 0 after answering everything it accepted
         #expect(status == 0, "\(log)")
         #expect(!log.contains("still in flight"), "\(log)")
-        #expect(results[1]?["status"]?.intValue == 200)
-        #expect(results[1]?["second"]?.intValue == 503, "\(results[1]?.serialized ?? "")")
-        #expect(results[1]?["secondJSON"]?["code"]?.stringValue == "unavailable")
-        #expect(results[2]?["status"]?.intValue == 200)
-        #expect(results[2]?["second"]?.intValue == 503, "readiness fails while draining: \(results[2]?.serialized ?? "")")
+        // A request after SIGTERM finds the listening socket closed (readiness while draining:
+        // HTTPOutsiderTests); the first answers said Connection: close, so nothing was asked on them.
+        for index in 1...2 {
+            #expect(results[index]?["status"]?.intValue == 200, "\(results[index]?.serialized ?? "")")
+            #expect(results[index]?["error"]?.stringValue == "ConnectionRefusedError", "\(results[index]?.serialized ?? "")")
+        }
         var answered = 0, refused = 0
         for index in 3..<plan.count {
             let result = try #require(results[index])

@@ -10,7 +10,8 @@ import Foundation
 /// as a careful client does with a big body), `chunked` (no length, chunked encoding), `slow`
 /// (a raw socket trickling one byte every 0.25 s: records when the server cut it off), `delay`
 /// (seconds to wait first), `again` (after the answer, wait for the file `again` names to exist,
-/// then send the same request once more on the same kept-alive connection).
+/// then send the same request once more: `http.client` reconnects, as every answer closes its
+/// connection).
 /// A result: `i`, `status`, `type`, `length`, `declared` (Content-Length), `json`, `report`
 /// (the decoded AttachKit-Report), `text` (a text/plain body), `retryAfter`, `cut` (seconds, for slow ones), `error`
 /// (the exception's class), `second` (the status of `again`), `elapsed`.

@@ -2,7 +2,8 @@ import Testing
 @testable import AttachKit
 
 /// The parts of `attachkit http` that need no socket: request targets, the report header's
-/// encoding, listen addresses, metrics text, and the status of every error code.
+/// encoding, listen addresses, metrics text, the status of every error code, and the bounded
+/// client slots (connections, uploads).
 @Suite("attachkit http: parts")
 struct HTTPUnitTests {
     @Test("request targets: path and parameters, percent-decoded strictly")
@@ -58,11 +59,25 @@ struct HTTPUnitTests {
         #expect(text.contains(#"attachkit_http_refusals_total{code="corrupt"} 1"#))
     }
 
-    @Test("the statuses issue 15 names, from the one table in ErrorCode")
+    @Test("the statuses issue 15 and issue 27 name, from the one table in ErrorCode")
     func statuses() {
         let expected: [ErrorCode: Int] = [.badOptions: 400, .malformedRequest: 400, .overCap: 413, .unrecognizedType: 415,
                                           .unsupported: 415, .corrupt: 422, .cannotFit: 422, .busy: 429,
-                                          .processingFailed: 500, .crashed: 500, .unavailable: 503]
+                                          .processingFailed: 500, .crashed: 500, .unavailable: 503,
+                                          .headerTooLarge: 431, .unsupportedCoding: 501, .unsupportedVersion: 505]
         for (code, status) in expected { #expect(code.httpStatus == status, "\(code)") }
+    }
+
+    @Test("ClientSlots: a total bound and a per-client bound, given back on release")
+    func clientSlots() {
+        let slots = ClientSlots(total: 3, perClient: 2)
+        #expect(slots.take("a") == nil && slots.take("a") == nil)
+        #expect(slots.take("a") == .clientFull)
+        #expect(slots.take("b") == nil)
+        #expect(slots.take("c") == .full && slots.isFull)
+        slots.release("a")
+        #expect(slots.take("c") == nil && slots.inUse == 3)
+        slots.release("a"); slots.release("b"); slots.release("c")
+        #expect(slots.inUse == 0 && slots.take("a") == nil && slots.take("a") == nil)
     }
 }

@@ -162,7 +162,7 @@ struct ErrorAgreementTests {
             "not-found", "access-denied", "unreadable", "empty", "unrecognized-type", "corrupt", "over-cap", "cannot-fit",
             "unsupported", "encrypted", "deadline-exceeded", "processing-failed", "write-failed", "output-invalid", "crashed", "over-memory",
             "timed-out", "malformed-request", "unknown-op", "bad-options", "unknown-profile", "invalid-profile",
-            "busy", "unavailable", "double-release", "handle-leak",
+            "busy", "unavailable", "unsupported-coding", "unsupported-version", "header-too-large", "double-release", "handle-leak",
         ])
         #expect(Set(ErrorCode.allCases.filter(\.isRetryable)) ==
                 ["write-failed", "deadline-exceeded", "processing-failed", "access-denied", "unreadable", "not-found", "busy", "unavailable"])

@@ -3,117 +3,179 @@ import CMicroHTTPD
 import Glibc
 #endif
 
-/// The libmicrohttpd daemon behind `attachkit http`, with one owner: it listens, gives every
-/// connection a thread of its own, and drives each request through an ``HTTPExchange`` of the
-/// ``HTTPServer`` (headers → early answer or body pieces → answer → completion). Stopped in
-/// ``stop()`` or when dropped.
+/// The HTTP front of `attachkit http`, with one owner. Its ``HTTPListener`` accepts each
+/// connection (at most ``HTTPLimits/connections``, ``HTTPLimits/connectionsPerClient`` from one
+/// address: past them it is closed at once); a thread of its own reads the request's head with
+/// ``HeadReader`` within the header timeout, and ``RequestHead`` — the one authority on framing —
+/// accepts or refuses it. A refused head is answered here (``DirectAnswer``) and libmicrohttpd
+/// never sees the connection; an accepted one is handed to the libmicrohttpd daemon
+/// (`MHD_add_connection`; it runs without a listening socket), which gives it a thread, reads the
+/// same head again and the body, and drives the request through an ``HTTPExchange`` built from
+/// the head as ``RequestHead`` read it (headers → early answer or body pieces → answer →
+/// completion). Every answer closes the connection, so libmicrohttpd never parses a second
+/// request on it. Stopped in ``stop()`` or when dropped.
 ///
-/// Calls: `MHD_start_daemon` (through the shim's fixed-arity `ak_mhd_start`), `MHD_get_connection_values`
-/// (every `Content-Length` and `Transfer-Encoding` header), `MHD_quiesce_daemon`,
+/// Calls: `MHD_start_daemon` (through the shim's fixed-arity `ak_mhd_start`), `MHD_add_connection`,
 /// `MHD_stop_daemon`, `MHD_queue_response` with responses from `MHD_create_response_from_buffer`
 /// (copied) or `MHD_create_response_from_fd` (MHD owns and closes the descriptor).
 package final class MicroHTTPDaemon: @unchecked Sendable {
-    /// Per request: the raw target (from the URI callback, before MHD splits and unescapes it)
-    /// and the exchange once the headers are in.
+    /// Per request: its exchange, once begun.
     private final class Pending {
-        let target: String
         var exchange: HTTPExchange?
         var answered = false
-        init(target: String) { self.target = target }
+    }
+
+    /// A connection whose head was accepted, from its hand-over to its close.
+    private struct Handed: Sendable {
+        let head: RequestHead
+        let client: ClientAddress
+        let acceptedAt: Double
+        /// Tells this hand-over from a later one on the same descriptor number.
+        let serial: Int
     }
 
     private let server: HTTPServer
     private let watch: ConnectionWatch
-    private var daemon: OpaquePointer?
-    private var quiesced = false
+    private let listener: HTTPListener
+    private let connections: ClientSlots
+    private let headerSeconds: Double
+    /// The running daemon (`MHD_Daemon *` as a bit pattern: 0 once stopped), under a lock so
+    /// ``stop()`` cannot free it while a connection is being handed over.
+    private let daemon = Locked<Int>(0)
+    /// Handed to `MHD_add_connection`, by socket, until MHD reports the connection started.
+    private let arriving = Locked<(serial: Int, bySocket: [Int32: Handed])>((0, [:]))
+    /// Connections MHD serves, by connection, until MHD reports them closed.
+    private let served = Locked<[Int: Handed]>([:])
+    /// Sockets whose head is being read, so ``stop()`` can end them.
+    private let reading = Locked<Set<Int32>>([])
+
     /// The address bound (with the port the kernel chose for port 0).
-    package private(set) var address: ListenAddress
+    package var address: ListenAddress { listener.address }
 
     /// Starts listening.
-    /// - Throws: ``ServiceError`` `unavailable` when the daemon cannot start (address in use,
-    ///   no permission).
+    /// - Throws: ``ServiceError`` `unavailable` when it cannot listen (address in use, no
+    ///   permission) or libmicrohttpd does not start.
     package init(server: HTTPServer, address: ListenAddress) throws(ServiceError) {
-        self.server = server
-        self.address = address
-        self.watch = ConnectionWatch(headerSeconds: Double(server.limits.headerTimeoutSeconds),
-                                     readSeconds: Double(server.limits.readTimeoutSeconds))
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-            | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-            | (address.isIPv6 ? MHD_USE_IPv6.rawValue : 0)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        // Each connection holds a thread; past these limits, new connections are closed at once.
         let limits = server.limits
-        let started = Self.withSocketAddress(address) { socketAddress in
-            ak_mhd_start(flags, socketAddress, Self.access, Self.uriLog, Self.completed, Self.notify, context,
-                         UInt32(limits.connections), UInt32(limits.connectionsPerClient), UInt32(limits.readTimeoutSeconds), 128, Self.connectionMemory)
+        self.server = server
+        self.watch = ConnectionWatch(readSeconds: Double(limits.readTimeoutSeconds))
+        self.headerSeconds = Double(min(limits.headerTimeoutSeconds, limits.readTimeoutSeconds))
+        self.connections = ClientSlots(total: limits.connections, perClient: limits.connectionsPerClient)
+        self.listener = try HTTPListener(address: address, backlog: 128)
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+            | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // MHD's own connection limit is only a backstop (twice ours): ours counts a connection
+        // from its acceptance to its close, MHD forgets a closed one a little later.
+        guard let started = ak_mhd_start(flags, Self.access, Self.completed, Self.notify, context, UInt32(limits.connections * 2),
+                                         UInt32(limits.readTimeoutSeconds), Self.connectionMemory) else {
+            listener.close()
+            throw ServiceError(code: .unavailable, message: "libmicrohttpd did not start")
         }
-        guard let started else {
-            throw ServiceError(code: .unavailable, message: "cannot listen on \(address) (in use, or not an address of this machine)")
-        }
-        daemon = started
-        self.address = address.with(port: ak_mhd_bound_port(started))
+        daemon.withLock { $0 = Int(bitPattern: started) }
         watch.start()
+        listener.start { [self] fd, client in accepted(fd, client) }
     }
 
     /// Memory per connection for its headers and read buffer (MHD's default is 32 KiB, which reads
     /// a body 16 KiB at a time): 256 KiB reads an upload in pieces 8 times larger, so a 2 MB photo
     /// costs 16 reads and spool writes instead of 128 (a `/v1/probe` of a 2 MB JPEG over loopback:
     /// 3 ms more than the same probe by path, was 17 ms). The pool is mapped per connection but its
-    /// pages are touched only as they fill (250 connections each holding 20 KB of headers: +7 MB
-    /// resident), and a body is read only for a request that holds a work slot (`--jobs` + `--queue`).
+    /// pages are touched only as they fill. It is far over ``RequestHead/maxBytes``, so MHD never
+    /// refuses a head that was accepted.
     static let connectionMemory = 256 << 10
 
     deinit { stop() }
 
     /// Stops accepting connections (the listening socket is closed); connections already
     /// accepted are still served.
-    package func quiesce() {
-        guard let daemon, !quiesced else { return }
-        quiesced = true
-        let socket = MHD_quiesce_daemon(daemon)
-        if socket >= 0 { close(socket) }
-    }
+    package func quiesce() { listener.close() }
 
     /// Closes every connection and joins the daemon's threads. Idempotent.
     package func stop() {
-        guard let daemon else { return }
-        self.daemon = nil
-        MHD_stop_daemon(daemon)
+        listener.close()
+        let running = daemon.withLock { daemon in
+            defer { daemon = 0 }
+            return daemon
+        }
+        if let running = OpaquePointer(bitPattern: running) { MHD_stop_daemon(running) }
         watch.stop()
+        reading.withLock { sockets in
+            for fd in sockets { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
     }
 
-    private static func withSocketAddress<T>(_ address: ListenAddress, _ body: (UnsafePointer<sockaddr>) -> T) -> T {
-        if address.isIPv6 {
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = address.port.bigEndian
-            _ = inet_pton(AF_INET6, address.host, &socketAddress.sin6_addr)
-            return withUnsafePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+    // MARK: Before libmicrohttpd (the listener's thread, then the connection's own)
+
+    private func accepted(_ fd: Int32, _ client: ClientAddress) {
+        guard connections.take(client.text) == nil else {
+            close(fd)
+            return
         }
-        var socketAddress = sockaddr_in()
-        socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = address.port.bigEndian
-        _ = inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
-        return withUnsafePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+        let acceptedAt = HTTPServer.now
+        reading.withLock { _ = $0.insert(fd) }
+        NativeThread.start(stackSize: 256 << 10) { [self] in
+            let outcome = HeadReader.read(fd, until: acceptedAt + headerSeconds)
+            reading.withLock { _ = $0.remove(fd) }
+            switch outcome {
+            case .head(let head): handOver(fd, head: head, client: client, acceptedAt: acceptedAt)
+            case .refused(let error): refuse(fd, error, client: client)
+            case .timedOut, .closed:
+                shutdown(fd, Int32(SHUT_RDWR))
+                close(fd)
+                connections.release(client.text)
+            }
+        }
+    }
+
+    /// Answers a refused head (as an exchange, so the metrics count it) and closes.
+    private func refuse(_ fd: Int32, _ error: ServiceError, client: ClientAddress) {
+        let exchange = server.begin(.failure(error), client: client.text)
+        let sent = exchange.early.map { DirectAnswer.send($0, to: fd) } ?? false
+        exchange.complete(sent ? .delivered : .clientGone)
+        DirectAnswer.close(fd)
+        connections.release(client.text)
+    }
+
+    /// Hands the connection to MHD (which closes the socket even when it refuses it).
+    private func handOver(_ fd: Int32, head: RequestHead, client: ClientAddress, acceptedAt: Double) {
+        let serial = arriving.withLock { arriving in
+            arriving.serial += 1
+            arriving.bySocket[fd] = Handed(head: head, client: client, acceptedAt: acceptedAt, serial: arriving.serial)
+            return arriving.serial
+        }
+        let added = daemon.withLock { daemon in
+            guard let daemon = OpaquePointer(bitPattern: daemon) else {
+                close(fd)
+                return false
+            }
+            return client.withSocketAddress { MHD_add_connection(daemon, fd, $0, $1) } == .YES
+        }
+        guard !added else { return }
+        let forgotten = arriving.withLock { arriving in
+            guard arriving.bySocket[fd]?.serial == serial else { return false }
+            arriving.bySocket[fd] = nil
+            return true
+        }
+        if forgotten { connections.release(client.text) }
     }
 
     private static func owner(_ context: UnsafeMutableRawPointer?) -> MicroHTTPDaemon {
         Unmanaged<MicroHTTPDaemon>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    // MARK: Callbacks (each on the connection's own thread)
+    // MARK: libmicrohttpd's callbacks (each on the connection's own thread)
 
-    /// The first thing MHD knows of a request: its raw target. What it returns becomes the
-    /// request's context (released in ``completed``).
-    private static let uriLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
-        Unmanaged.passRetained(Pending(target: uri.map { String(cString: $0) } ?? "/")).toOpaque()
-    }
-
-    private static let access: MHD_AccessHandlerCallback = { context, connection, _, method, _, uploadData, uploadSize, requestContext in
+    private static let access: MHD_AccessHandlerCallback = { context, connection, _, _, _, uploadData, uploadSize, requestContext in
         let daemon = owner(context)
-        guard let connection, let requestContext, let raw = requestContext.pointee else { return .NO }
+        guard let connection, let requestContext else { return .NO }
+        guard let raw = requestContext.pointee else {
+            let pending = Pending()
+            requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
+            return daemon.begin(pending, on: connection)
+        }
         let pending = Unmanaged<Pending>.fromOpaque(raw).takeUnretainedValue()
-        guard let exchange = pending.exchange else { return daemon.begin(pending, method: method, on: connection) }
+        guard let exchange = pending.exchange else { return .NO }
         if let uploadSize, uploadSize.pointee > 0 {
             if !pending.answered, let uploadData {
                 exchange.receive(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee))
@@ -131,19 +193,14 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         return daemon.queue(response, on: connection)
     }
 
-    /// The first call for a request, its headers in: the exchange, from every `Content-Length`
-    /// and `Transfer-Encoding` header (``RequestFraming``). A refusal of a request with a body is
-    /// sent before the body is read (MHD then closes the connection); one without a body is sent
-    /// on the next call, which keeps it alive.
-    private func begin(_ pending: Pending, method: UnsafePointer<CChar>?, on connection: OpaquePointer) -> MHD_Result {
-        watch.headersArrived(connection)
-        let lengths = Self.headerValues("Content-Length", of: connection)
-        let encodings = Self.headerValues("Transfer-Encoding", of: connection)
-        let length = Result { () throws(ServiceError) in try RequestFraming.contentLength(lengths, transferEncodings: encodings) }
-        let exchange = server.begin(method: method.map { String(cString: $0) } ?? "GET", target: pending.target, contentLength: length)
+    /// The first call for a request, its headers in: the exchange, from the head as
+    /// ``RequestHead`` read it (MHD's own reading is not used). An early answer (a refusal, a
+    /// `GET`) is sent at once, before any body is read; MHD then closes the connection.
+    private func begin(_ pending: Pending, on connection: OpaquePointer) -> MHD_Result {
+        guard let handed = served.withLock({ $0[Int(bitPattern: connection)] }) else { return .NO }
+        let exchange = server.begin(.success(handed.head), client: handed.client.text)
         pending.exchange = exchange
-        let hasBody = lengths.contains { $0 != "0" } || !encodings.isEmpty
-        guard let early = exchange.early, hasBody else { return .YES }
+        guard let early = exchange.early else { return .YES }
         pending.answered = true
         watch.received(connection)
         return queue(early, on: connection)
@@ -155,7 +212,6 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         let pending = Unmanaged<Pending>.fromOpaque(raw).takeRetainedValue()
         let watch = owner(context).watch
         pending.exchange?.complete(ending(code, cut: connection.map(watch.wasCut) ?? false))
-        if let connection { watch.receiving(connection) }
     }
 
     /// How a request ended, from MHD's termination code and whether the watch cut it off.
@@ -171,30 +227,22 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
 
     private static let notify: MHD_NotifyConnectionCallback = { context, connection, _, event in
         guard let connection else { return }
-        let watch = owner(context).watch
+        let daemon = owner(context)
         if event == .CONNECTION_NOTIFY_STARTED {
-            watch.add(connection, fd: ak_mhd_connection_fd(connection))
+            daemon.started(connection)
         } else {
-            watch.remove(connection)
+            daemon.watch.remove(connection)
+            let handed = daemon.served.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }
+            if let handed { daemon.connections.release(handed.client.text) }
         }
     }
 
-    /// Every value of the request header `name` (any case), in order (`MHD_get_connection_values`).
-    private static func headerValues(_ name: String, of connection: OpaquePointer) -> [String] {
-        final class Found {
-            let name: String
-            var values: [String] = []
-            init(_ name: String) { self.name = name }
-        }
-        let found = Found(name)
-        _ = withExtendedLifetime(found) {
-            MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, key, value in
-                let found = Unmanaged<Found>.fromOpaque(cls!).takeUnretainedValue()
-                if let key, strcasecmp(key, found.name) == 0 { found.values.append(value.map { String(cString: $0) } ?? "") }
-                return .YES
-            }, Unmanaged.passUnretained(found).toOpaque())
-        }
-        return found.values
+    /// MHD took a connection handed over: it is timed from its acceptance.
+    private func started(_ connection: OpaquePointer) {
+        let fd = ak_mhd_connection_fd(connection)
+        guard let handed = arriving.withLock({ $0.bySocket.removeValue(forKey: fd) }) else { return }
+        served.withLock { $0[Int(bitPattern: connection)] = handed }
+        watch.add(connection, fd: fd, since: handed.acceptedAt)
     }
 
     /// Whether the client has closed its side of the connection (a peek reads end of file or an
@@ -207,8 +255,7 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
-    /// Queues the answer; while the server drains, with `Connection: close`, so a kept-alive
-    /// client sends no further request on a connection about to close.
+    /// Queues the answer (its headers include `Connection: close`: ``HTTPExchange``).
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
         switch response.body {
@@ -221,9 +268,7 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         }
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
-        var headers = response.headers
-        if server.isDraining, !headers.contains(where: { $0.name == "Connection" }) { headers.append(("Connection", "close")) }
-        for header in headers { _ = MHD_add_response_header(made, header.name, header.value) }
+        for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
 }

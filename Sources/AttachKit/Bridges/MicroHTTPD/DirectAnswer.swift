@@ -1,0 +1,68 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers on a socket libmicrohttpd never saw (a head ``RequestHead`` refused) and closes it:
+/// the status line (reason phrase from `MHD_get_reason_phrase_for`), `Date`, the answer's headers
+/// (it says `Connection: close`, ``HTTPExchange``), `Content-Length` and the body, as libmicrohttpd
+/// would have sent it; then the sending
+/// side is shut down and what the client still sends is read and dropped for at most
+/// ``lingerSeconds`` before the socket is closed, so the kernel does not reset the connection
+/// (which can destroy the answer before the client reads it) while the client is still sending
+/// the body the refusal never read.
+enum DirectAnswer {
+    /// Longest wait for the client to stop sending after a refusal, seconds.
+    static let lingerSeconds = 1.0
+
+    /// Writes `response` (a body held in memory) to `fd`; whether all of it was written. A
+    /// client that does not read gets 5 s (`SO_SNDTIMEO`).
+    static func send(_ response: HTTPResponse, to fd: Int32) -> Bool {
+        guard case .bytes(let body) = response.body else { return false }
+        let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
+        var head = "HTTP/1.1 \(response.status) \(reason)\r\nDate: \(date(time(nil)))\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return (Array(head.utf8) + body).withUnsafeBytes { sendAll($0, to: fd) }
+    }
+
+    /// Shuts down the sending side, drains what the client still sends (until it closes, or
+    /// ``lingerSeconds``), and closes `fd`.
+    static func close(_ fd: Int32) {
+        shutdown(fd, Int32(SHUT_WR))
+        let end = HTTPServer.now + lingerSeconds
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        while HTTPServer.now < end {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(((end - HTTPServer.now) * 1000).rounded(.up))) > 0 else { break }
+            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { break }
+        }
+        Glibc.close(fd)
+    }
+
+    /// IMF-fixdate (RFC 9110 §5.6.7): `Tue, 01 Dec 2026 21:52:43 GMT`.
+    static func date(_ seconds: time_t) -> String {
+        var parts = tm()
+        var copy = seconds
+        gmtime_r(&copy, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+
+    private static func sendAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// Slow uploads cannot starve `attachkit http` (issue 27): a body still arriving holds an upload
+/// slot, never a work slot; uploads are bounded, in all and per client address; readiness says
+/// when no more work can be taken; and slow uploads are still cut off by `--read-timeout`. Raw
+/// sockets from Python, each from the loopback address the plan names (127.0.0.x).
+@Suite("attachkit http: slow uploads", .serialized)
+struct HTTPSlowUploadTests {
+    /// Modes (`argv[1]`), each printing one JSON object:
+    /// - `trickle N SECONDS FILE`: N sockets send a prepare's head and then its body one byte a
+    ///   second; meanwhile readiness, and a whole prepare of FILE (its status, type, seconds); then
+    ///   when each trickling socket was cut off, and whether any got an answer.
+    /// - `bounds`: the per-client and the total upload bounds (server `--uploads 4
+    ///   --uploads-per-client 2`), readiness with every upload slot taken, and after they are freed.
+    /// - `connections`: 256 idle sockets from 127.0.0.1 (the per-client connection limit), one more,
+    ///   and `/healthz` from 127.0.0.2.
+    static let script = #"""
+import sys, json, socket, time, http.client, threading
+mode, port = sys.argv[1], int(sys.argv[2])
+
+def connect(source):
+    return socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
+
+def trickler(source, length=100000, path="/v1/prepare?name=a.png"):
+    s = connect(source)
+    s.sendall(("POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (path, length)).encode())
+    return s
+
+def whole(method, path, source="127.0.0.1", body=None):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    start = time.time()
+    c.request(method, path, body=body)
+    r = c.getresponse(); data = r.read(); c.close()
+    out = {"status": r.status, "type": r.getheader("Content-Type"), "seconds": time.time() - start, "length": len(data),
+           "retryAfter": r.getheader("Retry-After")}
+    if (out["type"] or "").startswith("application/json"): out["json"] = json.loads(data)
+    return out
+
+def answer_or_cut(s, wait):
+    """What a socket sees within wait seconds: an answer's first line, a close, or nothing."""
+    s.settimeout(wait)
+    try:
+        d = s.recv(4096)
+        return d.split(b"\r\n")[0].decode("latin-1") if d else "closed"
+    except socket.timeout: return "nothing"
+    except OSError: return "closed"
+
+if mode == "trickle":
+    count, seconds, photo = int(sys.argv[3]), float(sys.argv[4]), open(sys.argv[5], "rb").read()
+    start = time.time()
+    socks = [trickler("127.0.0.1") for _ in range(count)]
+    cut, answered = {}, {}
+    def trickle():
+        while len(cut) < count and time.time() - start < seconds:
+            for i, s in enumerate(socks):
+                if i in cut: continue
+                try: s.send(b"x")
+                except OSError: cut[i] = time.time() - start; continue
+                s.setblocking(False)
+                try:
+                    d = s.recv(4096)
+                    if d: answered[i] = d.split(b"\r\n")[0].decode("latin-1")
+                    cut[i] = time.time() - start
+                except BlockingIOError: pass
+                except OSError: cut[i] = time.time() - start
+                s.setblocking(True)
+            time.sleep(1)
+    t = threading.Thread(target=trickle); t.start()
+    time.sleep(2.5)
+    out = {"readyz": whole("GET", "/readyz")["status"],
+           "prepare": whole("POST", "/v1/prepare?name=photo.png&maxEdge=100", body=photo)}
+    t.join()
+    out.update(cut=sorted(cut.values()), answered=list(answered.values()))
+elif mode == "bounds":
+    media = open(sys.argv[3], "rb").read()
+    a = [trickler("127.0.0.1", path="/v1/probe") for _ in range(2)]
+    time.sleep(0.3)
+    third = trickler("127.0.0.1", path="/v1/probe")
+    out = {"thirdFromOne": answer_or_cut(third, 2), "otherClient": whole("POST", "/v1/probe", "127.0.0.2", media),
+           "readyBefore": whole("GET", "/readyz")["status"]}
+    b = [trickler("127.0.0.3", path="/v1/probe") for _ in range(2)]
+    time.sleep(0.3)
+    out.update(readyFull=whole("GET", "/readyz"), uploadWhenFull=whole("POST", "/v1/probe", "127.0.0.4", media),
+               getWhenFull=whole("GET", "/healthz", "127.0.0.4")["status"])
+    for s in a + b + [third]: s.close()
+    time.sleep(0.5)
+    out.update(readyAfter=whole("GET", "/readyz")["status"], uploadAfter=whole("POST", "/v1/probe", "127.0.0.4", media)["status"])
+elif mode == "connections":
+    socks = [connect("127.0.0.1") for _ in range(256)]
+    time.sleep(0.3)
+    one_more = connect("127.0.0.1")
+    out = {"oneMore": answer_or_cut(one_more, 1), "otherClient": whole("GET", "/healthz", "127.0.0.2")["status"]}
+    for s in socks: s.close()
+print(json.dumps(out))
+"""#
+
+    static func client(_ arguments: [String], _ server: HTTPServerProcess) throws -> JSONValue {
+        let url = server.folder.appendingPathComponent("slow-uploads.py")
+        try script.write(to: url, atomically: true, encoding: .utf8)
+        let result = try TestEnvironment.run("python3", [url.path, arguments[0], String(server.port)] + arguments.dropFirst())
+        guard result.status == 0 else { throw HTTPTestError("the Python client failed: \(result.stderr)") }
+        return try JSONValue.parse(result.stdout)
+    }
+
+    @Test("24 clients trickling bodies (1 byte a second) hold no work slot: a whole prepare is answered in seconds, readiness stays 200, the trickles are cut off by --read-timeout", .needsPython)
+    func tricklesHoldNoWorkSlot() throws {
+        // Given one work slot and no queue, and 24 uploads trickling into it
+        let server = try HTTPServerProcess(["--jobs", "1", "--queue", "0", "--read-timeout", "6"])
+        let out = try Self.client(["trickle", "24", "12", server.file("png_palette_400x300.png")], server)
+        // Then a whole prepare is worked on at once, and readiness says the server can take work
+        let prepare = try #require(out["prepare"])
+        #expect(prepare["status"]?.intValue == 200, "\(out.serialized)")
+        #expect(prepare["type"]?.stringValue == "image/png", "\(prepare.serialized)")
+        let seconds = prepare["seconds"]?.doubleValue ?? 99
+        #expect(seconds < 3, "the whole prepare took \(seconds) s")
+        #expect(out["readyz"]?.intValue == 200, "\(out.serialized)")
+        // And every trickling upload is cut off, unanswered, when --read-timeout runs out
+        let cut = (out["cut"]?.arrayValue ?? []).compactMap(\.doubleValue)
+        #expect(cut.count == 24 && cut.allSatisfy { $0 >= 5.5 && $0 < 9 }, "cut after \(cut) s")
+        #expect(out["answered"]?.arrayValue?.isEmpty == true, "\(out.serialized)")
+        let metrics = try HTTPPythonClient.run([HTTPPythonClient.spec(("method", .string("GET")), ("path", .string("/metrics")))], on: server)
+        let text = metrics[0]?["text"]?.stringValue ?? ""
+        #expect(text.contains(#"attachkit_http_requests_total{op="prepare",outcome="timed-out",status="408"} 24"#), "\(text)")
+        #expect(!text.contains(#"outcome="busy""#), "\(text)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+        print("http slow uploads: a whole prepare beside 24 trickling uploads answered in \(seconds) s; trickles cut after \(cut.min() ?? 0)–\(cut.max() ?? 0) s")
+    }
+
+    @Test("uploads are bounded: past --uploads-per-client 429 at once, another address is served; every upload slot taken: readiness 503, uploads 429, GETs answered", .needsPython)
+    func uploadBounds() throws {
+        let server = try HTTPServerProcess(["--jobs", "2", "--uploads", "4", "--uploads-per-client", "2", "--read-timeout", "10"])
+        let out = try Self.client(["bounds", server.file("gif_static_320x240.gif")], server)
+        #expect(out["thirdFromOne"]?.stringValue == "HTTP/1.1 429 Too Many Requests", "\(out.serialized)")
+        #expect(out["otherClient"]?["status"]?.intValue == 200, "\(out.serialized)")
+        #expect(out["readyBefore"]?.intValue == 200, "\(out.serialized)")
+        let full = try #require(out["readyFull"])
+        #expect(full["status"]?.intValue == 503 && full["json"]?["code"]?.stringValue == "unavailable", "\(full.serialized)")
+        #expect(full["json"]?["message"]?.stringValue?.contains("upload slots") == true, "\(full.serialized)")
+        let refused = try #require(out["uploadWhenFull"])
+        #expect(refused["status"]?.intValue == 429 && refused["json"]?["code"]?.stringValue == "busy" && refused["retryAfter"]?.stringValue == "1",
+                "\(refused.serialized)")
+        #expect(out["getWhenFull"]?.intValue == 200, "\(out.serialized)")
+        #expect(out["readyAfter"]?.intValue == 200 && out["uploadAfter"]?.intValue == 200, "slots not given back: \(out.serialized)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+    }
+
+    @Test("connections are bounded per client address: the 257th from one address is closed at once, another address is served", .needsPython)
+    func connectionsPerClient() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--header-timeout", "5"])
+        let out = try Self.client(["connections"], server)
+        #expect(out["oneMore"]?.stringValue == "closed", "\(out.serialized)")
+        #expect(out["otherClient"]?.intValue == 200, "\(out.serialized)")
+        #expect(server.stop().status == 0)
+    }
+}
