@@ -81,7 +81,7 @@ class Serve:
         self.process.stdin.close(); self.process.wait()
 
 class HTTP:
-    """attachkit http: the photo in each request's body, one kept-alive connection per client thread."""
+    """attachkit http: the photo in each request's body, one connection per request per client thread (every answer closes its connection)."""
     def __init__(self):
         self.process = subprocess.Popen([attachkit, "http", "--listen", "127.0.0.1:0", "--allow", out, "--spool", out + "/spool",
                                          "--jobs", str(c)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
