@@ -55,14 +55,20 @@ public struct ProbeLimits: Sendable, Equatable {
 /// many threads at once.
 public struct Prober: Sendable {
     public var limits: ProbeLimits
+    /// The caps held against what libavformat would build before it reads the header: an
+    /// MP4/MOV's sample tables (``SafetyLimits/maxSamples``: libavformat allocates for every
+    /// sample they declare). Default ``SafetyLimits/init()``; the verbs set their own.
+    public var safety: SafetyLimits
 
-    public init(limits: ProbeLimits = ProbeLimits()) {
+    public init(limits: ProbeLimits = ProbeLimits(), safety: SafetyLimits = SafetyLimits()) {
         self.limits = limits
+        self.safety = safety
     }
 
     /// Probes the file behind `handle`.
     /// - Throws: ``ProbeError``: `unreadable`, `empty`, `unrecognized-type` (not media),
-    ///   `corrupt` (a known format whose header cannot be read).
+    ///   `corrupt` (a known format whose header cannot be read), `over-cap` (sample tables over
+    ///   ``SafetyLimits/maxSamples``: not handed to libavformat).
     public func probe(_ handle: borrowing AccessHandle) throws(ProbeError) -> MediaInfo {
         try probeWithSniff(path: handle.path, displayPath: handle.requestedPath).info
     }
@@ -84,7 +90,7 @@ public struct Prober: Sendable {
             try readImage(path: path, reader: reader, into: &info)
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         case .video, .audio:
-            try readAudioVideo(path: path, demuxer: Demuxers.name(for: sniff.container), into: &info)
+            try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
             try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
@@ -117,6 +123,7 @@ public struct Prober: Sendable {
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
             }
             try FFmpegLibrary.requireForProbe(path: info.path)
+            try screenIndex(reader, demuxer: demuxer, info: info)
             do {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
@@ -140,11 +147,12 @@ public struct Prober: Sendable {
         }
     }
 
-    private func readAudioVideo(path: String, demuxer: String?, into info: inout MediaInfo) throws(ProbeError) {
+    private func readAudioVideo(path: String, reader: borrowing FileReader, demuxer: String?, into info: inout MediaInfo) throws(ProbeError) {
         guard let demuxer else {
             throw .unrecognized(path: info.path, detail: "\(info.container) has no reader")
         }
         try FFmpegLibrary.requireForProbe(path: info.path)
+        try screenIndex(reader, demuxer: demuxer, info: info)
         do {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
@@ -152,6 +160,17 @@ public struct Prober: Sendable {
                                              configuration: limits.readsCodecConfiguration && info.container.isISOBaseMedia, into: &info)
         } catch {
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
+        }
+    }
+
+    /// What libavformat would allocate reading the header, held against ``safety`` first: for the
+    /// `mov` demuxer, what the sample tables declare (``ISOBMFFSampleTables``), whatever bytes
+    /// stand behind them. Their consistency with the file is the structure check's to judge.
+    /// - Throws: ``ProbeError/overCap(path:violation:)``.
+    private func screenIndex(_ reader: borrowing FileReader, demuxer: String, info: MediaInfo) throws(ProbeError) {
+        guard demuxer == Demuxers.name(for: .mp4) else { return }
+        if let violation = ISOBMFFSampleTables.read(reader).violation(of: safety) {
+            throw .overCap(path: info.path, violation: violation)
         }
     }
 
@@ -174,7 +193,7 @@ public struct Prober: Sendable {
             try readImage(path: path, reader: reader, into: &info)
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         } else {
-            try readAudioVideo(path: path, demuxer: guess.demuxer, into: &info)
+            try readAudioVideo(path: path, reader: reader, demuxer: guess.demuxer, into: &info)
         }
     }
 
