@@ -132,6 +132,12 @@ public struct Prober: Sendable {
                 throw .corruptHeader(path: info.path, container: info.container, detail: detail)
             }
         }
+        if info.container == .gif, let screen = GIFStructure.screen(reader) {
+            // Pixels and memory are judged by the canvas the device decodes, not the part of it
+            // libnsgif composes (a 65535² screen with a 100×100 frame read as 100×100).
+            info.width = max(info.width ?? 0, screen.width)
+            info.height = max(info.height ?? 0, screen.height)
+        }
         if info.container == .gif, (info.frames ?? 1) >= 4096, let frames = GIFStructure.frameCount(reader) {
             // libnsgif stops counting at 4096 frames; the block walk counts them all (a frame-count
             // bomb must be seen whole to be refused).
