@@ -99,6 +99,14 @@ public struct Prober: Sendable {
     }
 
     private func readImage(path: String, reader: borrowing FileReader, into info: inout MediaInfo) throws(ProbeError) {
+        if info.container == .jpeg, let frame = JPEGFrameHeader.read(reader) {
+            // A coding process no decoder here reads is refused by name, not judged by a failed load.
+            guard frame.decoder != nil else {
+                throw .unsupported(path: info.path, container: info.container,
+                                   detail: "a \(frame.process) JPEG: neither libjpeg-turbo 2.1 (libvips) nor FFmpeg 5.1 decodes it, so it cannot be verified or converted here")
+            }
+            info.profile = Int(frame.marker)
+        }
         var vipsFailure: VipsError?
         if !info.container.isReadOnlyByFFmpeg {
             do {
