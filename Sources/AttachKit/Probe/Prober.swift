@@ -177,15 +177,24 @@ public struct Prober: Sendable {
         }
     }
 
-    /// What libavformat would allocate reading the header, held against ``safety`` first: for the
-    /// `mov` demuxer, what the sample tables declare (``ISOBMFFSampleTables``), whatever bytes
-    /// stand behind them. Their consistency with the file is the structure check's to judge.
-    /// - Throws: ``ProbeError/overCap(path:violation:)``.
+    /// What libavformat would build reading the header, held against ``safety`` first: for the
+    /// `mov` demuxer, the samples the sample tables declare (``ISOBMFFSampleTables``), whatever
+    /// bytes stand behind them (their consistency with the file is the structure check's to
+    /// judge); for `matroska`, the index entries the `Cues` declare and their order
+    /// (``MatroskaCues``: out of order, libavformat sorts them in quadratic time); for `avi`, the
+    /// `idx1` entries (``AVIIndex``). MPEG-TS and the other demuxers build no index from the header.
+    /// - Throws: ``ProbeError/overCap(path:violation:)``, ``ProbeError/corruptHeader(path:container:detail:)``.
     private func screenIndex(_ reader: borrowing FileReader, demuxer: String, info: MediaInfo) throws(ProbeError) {
-        guard demuxer == Demuxers.name(for: .mp4) else { return }
-        if let violation = ISOBMFFSampleTables.read(reader).violation(of: safety) {
+        if demuxer == Demuxers.name(for: .mp4), let violation = ISOBMFFSampleTables.read(reader).violation(of: safety) {
             throw .overCap(path: info.path, violation: violation)
         }
+        if demuxer == Demuxers.name(for: .avi), let violation = AVIIndex.violation(reader, of: safety) {
+            throw .overCap(path: info.path, violation: violation)
+        }
+        guard demuxer == Demuxers.name(for: .matroska) else { return }
+        let cues = MatroskaCues.read(reader)
+        if let violation = cues.violation(of: safety) { throw .overCap(path: info.path, violation: violation) }
+        if let disorder = cues.disorder { throw .corruptHeader(path: info.path, container: info.container, detail: disorder) }
     }
 
     /// Bytes the sniffer does not know: libavformat's own detection (no file name, score at least
