@@ -33,6 +33,14 @@ extension ISOBMFFSampleTables {
         return fragmentProblem
     }
 
+    /// Why libavformat could not take the fragments as they come: fragments that start before
+    /// ones ahead of them, past ``IndexReorder/maximumMoves`` entry moves (libavformat makes
+    /// room in its index for each such fragment: quadratic in their number); `nil` otherwise.
+    var disorder: String? {
+        guard fragmentReorderCost > IndexReorder.maximumMoves else { return nil }
+        return "\(lateFragments) movie fragments start ('tfdt') before fragments of their track ahead of them: libavformat would insert them into its index one at a time (quadratic)"
+    }
+
     /// The tables of the track libavformat numbers `id` (its `tkhd` track ID).
     func track(id: Int) -> Track? { tracks.first { $0.id == id } }
 

@@ -46,6 +46,9 @@ struct ISOBMFFSampleTables: Sendable, Equatable {
         var syncGroupedSamples: Int64 = 0
         /// The first table whose entries do not fit in its box, said with its offset.
         var problem: String?
+        /// The latest fragment start (`tfdt`) of the track so far, and its fragment samples.
+        var fragmentTime: UInt64?
+        var fragmentSamples: Int64 = 0
 
         /// Whether libavformat reads this track chunk by chunk, grouping samples into entries
         /// (its "old uncompressed audio" path: sound whose `stts` is one entry of delta 1, i.e.
@@ -67,6 +70,11 @@ struct ISOBMFFSampleTables: Sendable, Equatable {
     var fragmentSamples: Int64 = 0
     /// The first `trun` whose per-sample fields do not fit in its box.
     var fragmentProblem: String?
+    /// Fragments that start (`tfdt`) before one of their track ahead of them in the file, and an
+    /// upper bound of the index entries libavformat moves to insert them (it makes room in the
+    /// index for each: for each such fragment, the track's fragment samples before it).
+    var lateFragments = 0
+    var fragmentReorderCost: Int64 = 0
 
     /// Tracks summarised: libavformat's own stream limit (`max_streams`, 1000); it refuses the
     /// header past it.
@@ -92,6 +100,9 @@ private struct SampleTableWalk {
     /// The `stsc` run not yet closed: its first chunk and samples per chunk (the next run's first
     /// chunk, or the chunk count at the end of the track, closes it).
     var openRun: (first: Int64, perChunk: Int64)?
+    /// In a `traf`: the track its `tfhd` names (an index into the tracks) and its `tfdt` start.
+    var fragmentTrack: Int?
+    var fragmentStart: UInt64?
 
     mutating func level(_ reader: borrowing FileReader, from start: Int64, to end: Int64, into tables: inout ISOBMFFSampleTables) {
         var position = start
@@ -125,6 +136,7 @@ private struct SampleTableWalk {
                 tables.tracks.append(.init())
                 openRun = nil
             }
+            if box.type == "traf" { (fragmentTrack, fragmentStart) = (nil, nil) }
             depth += 1
             level(reader, from: box.dataOffset, to: box.end, into: &tables)
             depth -= 1
@@ -133,6 +145,8 @@ private struct SampleTableWalk {
         }
         if box.type == "trun" {
             readFragmentRun(box, reader, into: &tables)
+        } else if box.type == "tfhd" || box.type == "tfdt" {
+            readFragmentHeader(box, reader, tracks: tables.tracks)
         } else if !tables.tracks.isEmpty {
             read(box, reader, into: &tables.tracks[tables.tracks.count - 1])
         }
@@ -240,10 +254,32 @@ extension SampleTableWalk {
         let flags = head.be32(0) & 0xFF_FFFF
         let count = Int64(head.be32(4))
         tables.fragmentSamples = tables.fragmentSamples.saturatingAdd(count)
+        if let index = fragmentTrack {
+            var track = tables.tracks[index]
+            if let start = fragmentStart, let latest = track.fragmentTime, start < latest {
+                tables.lateFragments += 1
+                tables.fragmentReorderCost = tables.fragmentReorderCost.saturatingAdd(track.fragmentSamples)
+            }
+            track.fragmentTime = max(track.fragmentTime ?? 0, fragmentStart ?? 0)
+            track.fragmentSamples = track.fragmentSamples.saturatingAdd(count)
+            tables.tracks[index] = track
+        }
         let fixed: Int64 = 8 + (flags & 0x1 != 0 ? 4 : 0) + (flags & 0x4 != 0 ? 4 : 0)
         let perSample = Int64((flags >> 8) & 0xF).nonzeroBitCount * 4
         let body = box.size - box.headerSize - fixed
         guard tables.fragmentProblem == nil, count.saturatingMultiply(Int64(perSample)) > body else { return }
         tables.fragmentProblem = "'trun' at byte \(box.offset) declares \(count) samples of \(perSample) bytes but holds \(max(0, body)) bytes"
+    }
+
+    /// A `traf`'s `tfhd` (the track it belongs to, among the `moov`'s) or `tfdt` (where it starts,
+    /// 32 or 64 bits by its version).
+    mutating func readFragmentHeader(_ box: ISOBMFFStructure.Box, _ reader: borrowing FileReader, tracks: [ISOBMFFSampleTables.Track]) {
+        let head = window.bytes(at: box.dataOffset, count: 12, in: reader)
+        if box.type == "tfhd" {
+            let id = Int(head.be32(4))
+            fragmentTrack = tracks.firstIndex { $0.id == id }
+        } else {
+            fragmentStart = head.u8(0) == 1 ? head.be64(4) : UInt64(head.be32(4))
+        }
     }
 }

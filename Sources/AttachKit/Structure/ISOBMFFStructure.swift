@@ -61,7 +61,7 @@ enum ISOBMFFStructure {
             }
             if types.contains("moov") {
                 let tables = ISOBMFFSampleTables.read(reader)
-                if let problem = tables.inconsistency(fileSize: reader.size) { return .corrupt(reason: problem) }
+                if let problem = tables.inconsistency(fileSize: reader.size) ?? tables.disorder { return .corrupt(reason: problem) }
                 if let violation = tables.violation(of: limits) { return .overCap(violation) }
                 let samples = try samplesInsideFile(path: path, fileSize: reader.size, tables: tables)
                 // An init segment (tracks with empty sample tables, `mvex`, no fragment after it)

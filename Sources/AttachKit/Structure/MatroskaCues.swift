@@ -6,8 +6,8 @@
 /// later one. Writers list cue points in time order; a 10.8 MB file of 200,000 cue points in
 /// falling time took 18 s to probe (0.25 s in rising time), and the time grows with the square of
 /// the count. So the count is held against ``SafetyLimits/maxSamples`` (each entry counted as
-/// ``samplesPerEntry`` samples) and the disorder against ``maximumReorder`` (``violation(of:)``,
-/// ``disorder``) before libavformat opens the file.
+/// ``samplesPerEntry`` samples) and the disorder against ``IndexReorder/maximumMoves``
+/// (``violation(of:)``, ``disorder``) before libavformat opens the file.
 ///
 /// Constant memory: one pass over the Segment's top-level elements (up to an unknown-size one)
 /// and over each `Cues` found, through a read-ahead window.
@@ -21,11 +21,6 @@ struct MatroskaCues: Sendable, Equatable {
     /// An upper bound of the index entries libavformat moves to insert the late cue points: for
     /// each, the entries already in the index.
     var reorderCost: Int64 = 0
-
-    /// Index entries libavformat may move sorting the cues: 100 M, about 0.1 s here (200,000
-    /// points in falling time, 2·10¹⁰ moves, took 18 s). A few cue points out of order cost
-    /// nothing near it.
-    static let maximumReorder: Int64 = 100_000_000
 
     /// What one cue entry costs libavformat, in MP4 samples: about 100 bytes (its parsed
     /// `CuePoint` and `CueTrackPositions` beside the 24-byte index entry: 200,000 took 20 MB),
@@ -45,9 +40,9 @@ struct MatroskaCues: Sendable, Equatable {
     }
 
     /// Why libavformat could not take this index as it is: cue points out of time order past
-    /// ``maximumReorder``; `nil` when in order (or nearly).
+    /// ``IndexReorder/maximumMoves``; `nil` when in order (or nearly).
     var disorder: String? {
-        guard reorderCost > Self.maximumReorder else { return nil }
+        guard reorderCost > IndexReorder.maximumMoves else { return nil }
         return "the Cues list \(latePoints) of their \(points) cue points out of time order: libavformat would sort them into its index one at a time (quadratic)"
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// whose cue points come in falling time made libavformat sort them one insert at a time (200,000
 /// of them, 10.8 MB, took 18 s to probe and grew with the square); an AVI's `idx1` costs 24 bytes
 /// of memory per 16-byte entry. The counts are held against ``SafetyLimits/maxSamples`` and the
-/// cues' disorder against ``MatroskaCues/maximumReorder`` by the header probe itself.
+/// cues' disorder against ``IndexReorder/maximumMoves`` by the header probe itself.
 @Suite("Index claims: Matroska cues and AVI idx1 bounded before libavformat reads them")
 struct IndexClaimTests {
     /// TestMedia's Matroska clip rebuilt with `count` cue points (CueTime falling when `falling`)

@@ -143,4 +143,44 @@ struct SampleTableTests {
             #expect(error.message.contains("the picture (stream 0) gives no packet inside the clip"), "\(error.message)")
         }
     }
+
+    /// TestMedia's fragmented clip: its header and first fragment (moof + mdat), the fragment
+    /// repeated `count` times, each starting (`tfdt`) earlier than the one before when `falling`.
+    static func fragments(_ count: Int, falling: Bool) throws -> (path: String, folder: URL) {
+        let source = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("video/mp4_fragmented_h264_160x120_2s.mp4"))))
+        // ftyp + moov end where the first moof starts; the fragment ends where the second starts.
+        let moofs = (4..<source.count - 4).filter { source[$0..<$0 + 4].elementsEqual("moof".utf8) }.map { $0 - 4 }
+        let header = Array(source[..<moofs[0]]), fragment = Array(source[moofs[0]..<moofs[1]])
+        let tfdt = try #require((0..<fragment.count - 4).first { fragment[$0..<$0 + 4].elementsEqual("tfdt".utf8) })
+        var file = header
+        for k in 0..<count {
+            var copy = fragment
+            let start = (falling ? count - k : k) * 1000
+            copy.replaceSubrange(tfdt + 8..<tfdt + 12 + (fragment[tfdt + 4] == 1 ? 4 : 0),
+                                 with: fragment[tfdt + 4] == 1 ? SyntheticMedia.be64(start) : SyntheticMedia.be32(start))
+            file += copy
+        }
+        let folder = TestEnvironment.temporaryFolder("fragments")
+        let url = folder.appendingPathComponent("fragments_\(count)_\(falling ? "falling" : "rising").mp4")
+        try Data(file).write(to: url)
+        return (url.path, folder)
+    }
+
+    @Test("movie fragments in falling time are corrupt before libavformat sorts them one insert at a time; rising ones prepare")
+    func fallingFragments() throws {
+        // Given 15,000 ten-sample fragments, latest first (libavformat would move 1.1·10⁹ index entries)
+        let (falling, folder) = try Self.fragments(15_000, falling: true)
+        let tables = ISOBMFFSampleTables.read(try FileReader(path: falling))
+        #expect(tables.lateFragments == 14_999 && tables.fragmentSamples == 150_000)
+        // When it is validated and prepared
+        let report = try Through.validate(falling, scope: folder, profile: .ios)
+        let outcome = try AVPrepare.run(falling, scope: folder) { PrepareOptions(profile: .ios, outputFolder: $0) }
+        // Then both call it corrupt, naming the fragments
+        #expect(report.errors.first?.code == .corrupt)
+        #expect(report.errors.first?.message.contains("movie fragments start ('tfdt') before") == true, "\(report.errors.map(\.message))")
+        #expect(outcome.report.error?.code == .corrupt)
+        // And the same fragments in rising time are not out of order
+        let (rising, _) = try Self.fragments(200, falling: false)
+        #expect(ISOBMFFSampleTables.read(try FileReader(path: rising)).lateFragments == 0)
+    }
 }
