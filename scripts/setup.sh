@@ -3,7 +3,8 @@
 # Safe to run again and again. Needs root or sudo when something is missing.
 #   libvips-dev, FFmpeg 5.1 -dev packages (libavfilter-dev for HDR tone mapping with zscale/tonemap),
 #   zlib1g-dev (libvips-dev pulls it too), libmicrohttpd-dev (attachkit http), pkg-config: to build
-#   ffmpeg, libvips-tools: the reference CLIs the tests and benchmarks compare against
+#   ffmpeg, libvips-tools: the reference CLIs the tests and benchmarks compare against;
+#   libjpeg-turbo-progs: jpegtran, which writes the arithmetic-coded JPEGs the tests refuse to pass on
 set -euo pipefail
 
 packages=(
@@ -11,7 +12,7 @@ packages=(
   libvips-dev zlib1g-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
   libmicrohttpd-dev
-  ffmpeg libvips-tools
+  ffmpeg libvips-tools libjpeg-turbo-progs
 )
 # Extra packages callers may ask for (the benchmarks add imagemagick), e.g. scripts/setup.sh imagemagick
 packages+=("$@")

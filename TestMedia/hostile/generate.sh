@@ -186,4 +186,31 @@ sof=$(find_hex jpeg_progressive_16000x16000.jpg ffc2)
 patch jpeg_progressive_16000x16000.jpg $(( sof + 5 )) "$(printf '%04x%04x' 16000 16000)"
 expect jpeg_progressive_16000x16000.jpg refused:over-cap "SOF2 patched to 16000x16000: libjpeg would hold every coefficient (768 MB); scans are for 800x600"
 
+# 8. Sample-table bombs: MP4s whose sample tables declare samples no byte stands behind. libavformat
+#    allocates for every sample declared before anything is decoded (2.1-2.9 GB for 89 M), and
+#    gives up indexing a track past 2^32/24 (its video then vanished without a word). Patched in
+#    the first track (the video) of a 2 s fixture, or the first fragment of the fragmented one.
+# mp4_patch OUT TYPE OFFSET HEX: a copy of the fixture with HEX written OFFSET bytes after TYPE.
+mp4_patch() {
+  local out="$1" at; shift
+  cp "$media/video/mp4_h264_aac_320x240_2s.mp4" "$out"
+  while [ $# -gt 0 ]; do at=$(find_hex "$out" "$(ascii "$1")"); patch "$out" $(( at + $2 )) "$3"; shift 3; done
+}
+mp4_patch mp4_stsz_claims_4294967295_samples.mp4 stsz 8 "$(u32 1)ffffffff"
+expect mp4_stsz_claims_4294967295_samples.mp4 refused:over-cap "video stsz: 2^32-1 samples of 1 byte (libavformat builds no index: the video vanished)"
+mp4_patch mp4_stsz_claims_89M_samples.mp4 stsz 8 "$(u32 1)$(u32 89000000)" stsc 8 "$(u32 1)$(u32 1)$(u32 89000000)"
+expect mp4_stsz_claims_89M_samples.mp4 refused:over-cap "video stsz: 89 M samples of 1 byte in one chunk (2.1 GB of index in 7 s)"
+mp4_patch mp4_stsc_places_49_of_1000.mp4 stsz 8 "$(u32 1)$(u32 1000)" stsc 8 "$(u32 1)$(u32 1)$(u32 1)"
+expect mp4_stsc_places_49_of_1000.mp4 refused:corrupt "video stsz: 1000 samples, its 49 chunks hold one each (indexed partly)"
+mp4_patch mp4_video_without_stts.mp4 stts 0 "$(ascii free)"
+expect mp4_video_without_stts.mp4 refused:corrupt "video stts renamed: libavformat indexes none of its 50 samples"
+mp4_patch mp4_stsz_table_claims_1M.mp4 stsz 12 "$(u32 1000000)"
+expect mp4_stsz_table_claims_1M.mp4 refused:corrupt "video stsz lists 50 sizes but declares 1000000"
+mp4_patch mp4_ctts_claims_89M.mp4 ctts 8 "$(u32 1)$(u32 89000000)"
+expect mp4_ctts_claims_89M.mp4 refused:corrupt "video ctts: one entry for 89 M samples of a 50-sample track"
+cp "$media/video/mp4_fragmented_h264_160x120_2s.mp4" mp4_trun_claims_89M_samples.mp4
+at=$(find_hex mp4_trun_claims_89M_samples.mp4 "$(ascii trun)")
+patch mp4_trun_claims_89M_samples.mp4 $(( at + 4 )) "00000005$(u32 89000000)"
+expect mp4_trun_claims_89M_samples.mp4 refused:over-cap "first trun: 89 M samples without per-sample fields (2.9 GB of index in 22 s)"
+
 echo "$out"

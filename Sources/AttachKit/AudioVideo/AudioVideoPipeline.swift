@@ -30,7 +30,7 @@ struct AudioVideoPipeline: MediaPipeline {
                 return result(plan: light, outcome: outcome, source: source, attempts: attempts, notes: notes, shortened: false,
                               hdr: job.info.hdr)
             }
-            notes.append("the stream copy is \(ClipText.bytes(outcome.bytes)), over the \(ClipText.bytes(strategy.template.budget)) budget: re-encoding")
+            notes.append("the stream copy is \(ByteCount.text(outcome.bytes)), over the \(ByteCount.limit(strategy.template.budget)) budget: re-encoding")
         }
         try job.deadline.check("planning the transcode")
         // Re-encoding decodes whole frames: refuse a picture too large to hold, from the header.

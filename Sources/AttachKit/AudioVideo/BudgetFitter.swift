@@ -151,11 +151,11 @@ struct BudgetFitter {
             .write(plan(first, preset: chosen), to: output.temporaryPath, notes: &notes)
         let preset = plan.video?.encode?.preset ?? chosen
         let firstTook = job.deadline.elapsed - started
-        notes.append("attempt 1: \(describe(first, preset: preset)) → \(ClipText.bytes(outcome.bytes))" + limitText(first, bytes: outcome.bytes))
+        notes.append("attempt 1: \(describe(first, preset: preset)) → \(ByteCount.text(outcome.bytes))" + limitText(first, bytes: outcome.bytes))
         var fitted = Fitted(plan: plan, outcome: outcome, attempts: 1, notes: notes, shortened: shortened)
         try correctOnce(&fitted, sizing: first, preset: preset, seconds: seconds, firstTook: firstTook, output: output)
         guard fitted.outcome.bytes <= budget else {
-            throw .cannotFit(reason: "after \(fitted.attempts) encodes the clip is \(ClipText.bytes(fitted.outcome.bytes)), over the \(ClipText.bytes(budget)) budget")
+            throw .cannotFit(reason: "after \(fitted.attempts) encodes the clip is \(ByteCount.text(fitted.outcome.bytes)), over the \(ByteCount.limit(budget)) budget")
         }
         return fitted
     }
@@ -175,12 +175,12 @@ struct BudgetFitter {
         }
         let shorter = shortenedDuration(from: duration)
         guard shorter >= min(Self.shortestClip, duration) else {
-            throw .cannotFit(reason: "\(ClipText.bytes(budget)) cannot carry even \(ClipText.seconds(min(Self.shortestClip, duration))) at the minimum bitrates (\(minimumsText))")
+            throw .cannotFit(reason: "\(ByteCount.limit(budget)) cannot carry even \(ClipText.seconds(min(Self.shortestClip, duration))) at the minimum bitrates (\(minimumsText))")
         }
         template.window = ClipWindow(start: template.window.start, duration: shorter)
-        notes.append("shortened to \(ClipText.seconds(shorter)): \(ClipText.bytes(budget)) cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimumsText))")
+        notes.append("shortened to \(ClipText.seconds(shorter)): \(ByteCount.limit(budget)) cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimumsText))")
         guard let sizing = sizing(duration: shorter) else {
-            throw .cannotFit(reason: "\(ClipText.bytes(budget)) is too small for this clip at the minimum bitrates (\(minimumsText))")
+            throw .cannotFit(reason: "\(ByteCount.limit(budget)) is too small for this clip at the minimum bitrates (\(minimumsText))")
         }
         return (sizing, true)
     }
@@ -234,7 +234,7 @@ struct BudgetFitter {
         let timeForRetry = job.deadline.remaining.map { $0 > firstTook * 1.2 } ?? true
         guard over || (low && timeForRetry) else { return }
         guard let corrected = correct(sizing, after: fitted.outcome, target: over ? Self.retryTarget : Self.firstTarget) else {
-            throw .cannotFit(reason: "the encode at the minimum bitrates is \(ClipText.bytes(fitted.outcome.bytes)), over \(ClipText.bytes(budget))")
+            throw .cannotFit(reason: "the encode at the minimum bitrates is \(ByteCount.text(fitted.outcome.bytes)), over \(ByteCount.limit(budget))")
         }
         let retryPreset = over ? choosePreset(sizing: corrected, seconds: seconds) : preset
         let retryPlan = plan(corrected, preset: retryPreset)
@@ -246,7 +246,7 @@ struct BudgetFitter {
             } catch {
                 guard case .deadlineExceeded(let step, let deadline) = error else { throw error }
                 throw .deadlineExceeded(step: "\(step) again at x264 \(retryPreset.rawValue) (the first encode, at \(preset.rawValue), "
-                                        + "was \(ClipText.bytes(fitted.outcome.bytes)), over the \(ClipText.bytes(budget)) budget)", budget: deadline)
+                                        + "was \(ByteCount.text(fitted.outcome.bytes)), over the \(ByteCount.limit(budget)) budget)", budget: deadline)
             }
             fitted.plan = retryPlan
         } else {
@@ -332,9 +332,9 @@ struct BudgetFitter {
     private func limitText(_ sizing: Sizing, bytes: Int64) -> String {
         if sizing.aimed, let recommended = template.recommended {
             let over = bytes > recommended ? "; x264 overshot it" : ""
-            return " (aimed under the recommended \(ClipText.bytes(recommended))\(over))"
+            return " (aimed under the recommended \(ByteCount.limit(recommended))\(over))"
         }
-        return sizing.binding ? " (\(percent(bytes)) of \(ClipText.bytes(budget)))" : " (the \(ClipText.bytes(budget)) budget is not the limit)"
+        return sizing.binding ? " (\(percent(bytes)) of \(ByteCount.limit(budget)))" : " (the \(ByteCount.limit(budget)) budget is not the limit)"
     }
 
     /// Says why an encode sized by comfort or the budget will be over the recommended size: the
@@ -347,7 +347,7 @@ struct BudgetFitter {
             let video = BitrateBudget.minimumVideoBitRate(longEdge: max(cap.width, cap.height), frameRate: frameRate)
             minimum = "\(cap.width)×\(cap.height) video \(ClipText.bitRate(video))" + (template.audio == nil ? "" : " + " + minimum)
         }
-        notes.append("over the recommended \(ClipText.bytes(recommended)): it cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimum))")
+        notes.append("over the recommended \(ByteCount.limit(recommended)): it cannot carry \(ClipText.seconds(duration)) at the minimum bitrates (\(minimum))")
     }
 
     private func percent(_ bytes: Int64) -> String {

@@ -159,7 +159,9 @@ struct ClipPlanner {
         // Cover art rides along unless it would take more than a fifth of the budget.
         var cover = source.cover
         if let art = cover, Double(art.bytes) > Double(rules.maxBytes) * 0.2 {
-            notes.append("dropped the cover art: \(ClipText.bytes(Int64(art.bytes))) is over a fifth of the budget")
+            // A thumbnail is made from the attachment itself, which now has no picture.
+            let thumbnail = job.options.thumbnail ? ", so the attachment has no picture to make a thumbnail from" : ""
+            notes.append("dropped the cover art: \(ByteCount.text(Int64(art.bytes))) is over a fifth of the budget\(thumbnail)")
             cover = nil
         }
         var template = EncodeTemplate(container: .m4a, video: nil, audio: audio, window: window, maxLongEdge: nil,

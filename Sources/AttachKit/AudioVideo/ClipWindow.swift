@@ -57,10 +57,6 @@ enum ClipText {
     static func bitRate(_ value: Int) -> String {
         value >= 1_000_000 ? "\(rounded(Double(value) / 1e6, 2)) Mb/s" : "\((Double(value) / 1000).clampedInteger(in: Int.min...Int.max)) kb/s"
     }
-    /// `4.71 MB`
-    static func bytes(_ value: Int64) -> String {
-        value >= 1_000_000 ? "\(rounded(Double(value) / 1e6, 2)) MB" : "\(rounded(Double(value) / 1e3, 1)) KB"
-    }
     static func rounded(_ value: Double, _ places: Int) -> Double {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }

@@ -77,6 +77,12 @@ struct ClipWriter {
 
         let videoTally = stages.first { $0.inputIndex == plan.video?.index }?.tally
         let audioTally = stages.first { $0.inputIndex == plan.audio?.index }?.tally
+        // A movie's picture is never dropped in silence: a video stream that gives no packet to
+        // the clip (samples its container declares but cannot locate) fails it, rather than an
+        // output of sound alone described as a movie.
+        if let video = plan.video, (videoTally?.packets ?? 0) == 0 {
+            throw .corrupt(reason: "the picture (stream \(video.index)) gives no packet inside the clip: its frames cannot be read, and the output would be sound alone")
+        }
         guard (videoTally?.packets ?? 0) + (audioTally?.packets ?? 0) > 0 else {
             throw .corrupt(reason: "no packet of the input falls inside the clip")
         }

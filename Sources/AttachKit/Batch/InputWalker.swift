@@ -4,8 +4,9 @@ import Glibc
 
 /// Lists the files under a batch's input folder without leaving it: hidden entries are skipped,
 /// symbolic links to folders are not descended (no loops, no escapes), and symbolic links to files
-/// are listed so the access ledger can refuse those that point outside the folder (each refusal
-/// is then recorded as that file's failure, never silently dropped).
+/// are listed so the access ledger can refuse those that point outside the folder; FIFOs, sockets
+/// and devices are listed so it refuses them as not regular files (each refusal is then recorded
+/// as that file's failure, never silently dropped).
 enum InputWalker {
     /// Paths relative to `root`, sorted, using `/` separators.
     static func files(under root: String) -> [String] { walk(root, hidden: false).files }
@@ -44,11 +45,9 @@ enum InputWalker {
                     if errno != ENOENT { unlistable.append((childRelative, String(cString: strerror(errno)))) }
                     continue
                 }
-                switch status.st_mode & S_IFMT {
-                case S_IFDIR: pending.append(childRelative)
-                case S_IFREG, S_IFLNK: out.append(childRelative)
-                default: continue
-                }
+                // Everything that is not a folder is listed, FIFOs, sockets and devices too: the
+                // access ledger refuses what is not a regular file, by name (never skipped unseen).
+                if status.st_mode & S_IFMT == S_IFDIR { pending.append(childRelative) } else { out.append(childRelative) }
             }
         }
         return FolderListing(files: out.sorted(), unlistable: unlistable.sorted { $0.folder < $1.folder })

@@ -24,7 +24,9 @@ struct AnimationLevers: Sendable, Equatable {
 /// shrink at all), with kept frames^0.85 (fewer frames differ more from each other, so each costs
 /// more), and by a factor per palette size. Each lever is used down to its preferred limit before
 /// the next is touched (scale to ½, frames to ½, colours to 32); past all three the picture shrinks
-/// further, down to ``minimumLongEdge``. Measured sizes correct the model: see
+/// further, down to ``minimumLongEdge``, then frames go, down to one: ``floor``, the smallest GIF
+/// the levers make, which byte fitting always tries before it says a budget cannot be met (so a
+/// GIF that fits a budget fits every larger one). Measured sizes correct the model: see
 /// ``AnimationBudgetPlanner/reference(measured:with:)``.
 struct AnimationBudgetPlanner: Sendable {
     /// Frames of the animation before any lever (after the frame cap).
@@ -49,6 +51,9 @@ struct AnimationBudgetPlanner: Sendable {
     /// Every lever at rest.
     var full: AnimationLevers { AnimationLevers(scale: 1, frames: frames, colours: 256) }
 
+    /// Every lever at its limit: the smallest picture allowed, one frame, 32 colours.
+    var floor: AnimationLevers { AnimationLevers(scale: minimumScale, frames: 1, colours: Self.palettes.last!.colours) }
+
     /// The share of the unreduced size the model predicts for `levers`.
     func predictedShare(_ levers: AnimationLevers) -> Double {
         let pixels = pow(levers.scale * levers.scale, Self.pixelExponent)
@@ -57,9 +62,9 @@ struct AnimationBudgetPlanner: Sendable {
         return pixels * kept * palette
     }
 
-    /// Levers predicted to bring the size down to `share` of the unreduced size; `nil` when even
-    /// the smallest picture allowed, half the frames and 32 colours are predicted to stay above it.
-    func levers(forShare share: Double) -> AnimationLevers? {
+    /// Levers predicted to bring the size down to `share` of the unreduced size; ``floor`` when
+    /// even it is predicted to stay above.
+    func levers(forShare share: Double) -> AnimationLevers {
         guard share < 1 else { return full }
         let scaleExponent = 2 * Self.pixelExponent
         // 1. Scale alone.
@@ -80,12 +85,20 @@ struct AnimationBudgetPlanner: Sendable {
         if let palette = Self.palettes.first(where: { $0.factor <= left }) {
             return AnimationLevers(scale: preferredScale, frames: minimumFrames, colours: palette.colours)
         }
-        let smallest = Self.palettes.last!
-        left /= smallest.factor
-        // 4. Past every preference: a smaller picture still.
-        let last = preferredScale * pow(left, 1 / scaleExponent)
-        guard last >= minimumScale else { return nil }
-        return AnimationLevers(scale: last, frames: minimumFrames, colours: smallest.colours)
+        return pastPreferences(left / Self.palettes.last!.factor, scale: preferredScale, frames: minimumFrames)
+    }
+
+    /// Past every preference, `left` of the size still to go from `scale`, `frames` and 32
+    /// colours: 4. a smaller picture, down to ``minimumScale``; 5. fewer frames, down to one.
+    private func pastPreferences(_ left: Double, scale: Double, frames kept: Int) -> AnimationLevers {
+        let scaleExponent = 2 * Self.pixelExponent
+        let colours = Self.palettes.last!.colours
+        let smaller = scale * pow(left, 1 / scaleExponent)
+        if smaller >= minimumScale { return AnimationLevers(scale: smaller, frames: kept, colours: colours) }
+        let rest = left / pow(minimumScale / scale, scaleExponent)
+        // Clamped: a NaN share keeps no frame, then one.
+        let fewer = (Double(kept) * pow(rest, 1 / Self.frameExponent)).clampedInteger(in: 0...max(1, kept), rounding: .down)
+        return AnimationLevers(scale: minimumScale, frames: max(1, fewer), colours: colours)
     }
 
     /// The smallest scale allowed: ``minimumLongEdge`` pixels on the long edge (1 for smaller frames).

@@ -10,11 +10,13 @@ import Glibc
 /// Smaller levers work on the frames held in memory (frames dropped evenly from those kept, then
 /// resampled); gentler ones, or frames too big to hold, load the file again. When a fitting GIF
 /// comes out far below the budget after levers moved, one more try moves them back towards full.
-/// Never returns more bytes than the budget: ``PrepareError/cannotFit(reason:)`` says why.
+/// Never returns more bytes than the budget, and never refuses one before the smallest GIF the
+/// levers make (``AnimationBudgetPlanner/floor``) was measured over it: fitting is monotonic in
+/// the budget. ``PrepareError/cannotFit(reason:)`` says why.
 struct ImageAnimationFitStep: ImageStep {
     let name = "fit animation"
 
-    /// Encodes allowed in all.
+    /// Encodes allowed in all, the floor once more when none of them fitted.
     static let maximumAttempts = 6
     /// A fitting result below this share of the budget is worth one try with gentler levers...
     static let undershoot = 0.75
@@ -33,7 +35,7 @@ struct ImageAnimationFitStep: ImageStep {
         var applied = levers
         var best: (encoded: EncodedImage, levers: AnimationLevers, selection: FrameSelection, delays: [Int])?
         var tried: [AnimationLevers] = []
-        while tried.count < Self.maximumAttempts {
+        while true {
             try work.job.deadline.check(name)
             if work.image == nil || levers != applied {
                 try adjust(to: levers, from: applied, work: &work)
@@ -42,45 +44,58 @@ struct ImageAnimationFitStep: ImageStep {
             let encoded = try encode(colours: levers.colours, work: &work)
             tried.append(levers)
             work.attempts += 1
-            let reference = planner.reference(measured: encoded.size, with: levers)
-            let share = ImageAnimationPlanStep.aim * Double(budget) / reference
+            let share = ImageAnimationPlanStep.aim * Double(budget) / planner.reference(measured: encoded.size, with: levers)
             if encoded.size <= budget {
                 if best == nil || encoded.size > best!.encoded.size {
                     best = (encoded, levers, work.selection, work.delays)
                 }
-                let volume = encoded.width * encoded.height * max(1, work.frameCount)
-                guard Double(encoded.size) < Self.undershoot * Double(budget), levers != planner.full, volume <= Self.retryPixels,
-                      let gentler = planner.levers(forShare: share),
-                      planner.predictedShare(gentler) > planner.predictedShare(levers), !tried.contains(gentler) else { break }
+                guard tried.count < Self.maximumAttempts,
+                      let gentler = gentler(than: levers, encoded: encoded, share: share, tried: tried, planner: planner, work: work) else { break }
                 levers = gentler
                 continue
             }
-            guard let next = smaller(than: levers, share: share, measured: encoded.size, planner: planner),
-                  !tried.contains(next) else {
-                if best != nil { break }
-                throw .cannotFit(reason: "the GIF is \(encoded.size) bytes at \(encoded.width)×\(encoded.height), \(work.selection.kept.count) frames, \(levers.colours) colours: over the \(budget)-byte budget at the smallest size, frames and palette allowed")
+            // Over the budget: smaller levers while attempts last, then the floor. No budget is
+            // refused before the smallest GIF was measured over it: whatever fits a budget then
+            // fits every larger one.
+            if best != nil, tried.count >= Self.maximumAttempts { break }
+            let next = tried.count < Self.maximumAttempts ? smaller(than: levers, share: share, planner: planner) : planner.floor
+            if !tried.contains(next) {
+                levers = next
+                continue
             }
-            levers = next
+            if best != nil { break }
+            guard !tried.contains(planner.floor) else {
+                throw .cannotFit(reason: "the GIF is \(encoded.size) bytes at \(encoded.width)×\(encoded.height), \(work.selection.kept.count) frame(s), \(levers.colours) colours, the smallest picture, frames and palette allowed: over the \(budget)-byte budget")
+            }
+            levers = planner.floor
         }
-        guard let best else {
-            throw .cannotFit(reason: "no GIF within \(budget) bytes after \(tried.count) attempts")
-        }
+        guard let best else { throw .processing(step: name, reason: "no GIF was kept") }
         work.selection = best.selection
         work.delays = best.delays
         report(best.encoded, levers: best.levers, planner: planner, work: &work)
     }
 
-    /// Levers for a smaller GIF after `measured` bytes were over budget: the planner's choice for the
-    /// corrected share; when the model still predicts no reduction, the picture shrinks by the byte
-    /// ratio directly. `nil` below the smallest size allowed.
-    private func smaller(than levers: AnimationLevers, share: Double, measured: Int64,
-                         planner: AnimationBudgetPlanner) -> AnimationLevers? {
-        guard var next = planner.levers(forShare: share) else { return nil }
-        if planner.predictedShare(next) >= planner.predictedShare(levers) {
-            next = levers
-            next.scale = levers.scale * pow(share, 1 / (2 * AnimationBudgetPlanner.pixelExponent))
-        }
-        return next.scale >= planner.minimumScale ? next : nil
+    /// Gentler levers after a GIF came out far under the budget (below ``undershoot``), when a
+    /// try is cheap (``retryPixels``) and the model predicts a larger GIF; `nil` otherwise.
+    private func gentler(than levers: AnimationLevers, encoded: EncodedImage, share: Double, tried: [AnimationLevers],
+                         planner: AnimationBudgetPlanner, work: borrowing ImageWork) -> AnimationLevers? {
+        let volume = encoded.width * encoded.height * max(1, work.frameCount)
+        guard Double(encoded.size) < Self.undershoot * Double(work.plan.budget), levers != planner.full, volume <= Self.retryPixels else { return nil }
+        let gentler = planner.levers(forShare: share)
+        guard planner.predictedShare(gentler) > planner.predictedShare(levers), !tried.contains(gentler) else { return nil }
+        return gentler
+    }
+
+    /// Levers for a smaller GIF after a measured size over budget: the planner's choice for the
+    /// corrected `share`; when the model still predicts no reduction, the picture shrinks by the
+    /// byte ratio directly, down to the smallest size allowed (the same levers again when it is
+    /// there: the caller then takes the floor).
+    private func smaller(than levers: AnimationLevers, share: Double, planner: AnimationBudgetPlanner) -> AnimationLevers {
+        let next = planner.levers(forShare: share)
+        guard planner.predictedShare(next) >= planner.predictedShare(levers) else { return next }
+        var shrunk = levers
+        shrunk.scale = max(planner.minimumScale, levers.scale * pow(share, 1 / (2 * AnimationBudgetPlanner.pixelExponent)))
+        return shrunk
     }
 
     /// Brings the pixels to `levers`: frames dropped and resampled in memory when only reductions

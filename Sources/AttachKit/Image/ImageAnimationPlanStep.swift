@@ -22,9 +22,7 @@ struct ImageAnimationPlanStep: ImageStep {
         let reference = Self.estimatedSize(of: work)
         let share = Self.aim * Double(work.plan.budget) / reference
         guard share < 1 else { return }
-        let levers = planner.levers(forShare: share)
-            ?? AnimationLevers(scale: planner.minimumScale, frames: 1, colours: AnimationBudgetPlanner.palettes.last!.colours)
-        Self.apply(levers, to: &work)
+        Self.apply(planner.levers(forShare: share), to: &work)
     }
 
     /// The planner over the frames left after the frame cap and the size within the pixel caps.

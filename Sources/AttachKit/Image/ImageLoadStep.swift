@@ -37,6 +37,11 @@ struct ImageLoadStep: ImageStep {
             // Listed first: stripping goes with every re-encode, it is never the headline.
             if !blocks.isEmpty { work.actions.insert(.metadataStripped, at: 0) }
         }
+        if work.job.info.container == .gif, work.plan.reader == .vips,
+           max(work.plan.width, work.plan.height) > DecoderLimits.gifScreenEdge, width < work.plan.width || height < work.plan.height {
+            work.noteOnce(.screenCropped, "the GIF's \(work.plan.width)×\(work.plan.height) logical screen is over \(DecoderLimits.gifScreenEdge) px, "
+                          + "which libvips' GIF decoder takes for a mistake: kept as the \(width)×\(height) it composes (its first frame's extent), the rest of the screen dropped")
+        }
         if work.job.info.isAnimated, !work.plan.animated {
             work.noteOnce(.firstFrameOnly, "the profile allows no GIF: the first frame is kept as a still")
         }

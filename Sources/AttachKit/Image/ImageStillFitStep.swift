@@ -137,7 +137,7 @@ struct ImageStillFitStep: ImageStep {
     func finish(_ encoded: EncodedImage, searched: Bool, budget: Int64, work: inout ImageWork) {
         let sameFormat = encoded.format.container == work.job.info.container
         if sameFormat, searched || work.job.has(.fileTooLarge) || work.job.has(.unsupportedCodecProfile) { work.did(.reencoded) }
-        if let reason = Playability.picture(work.job.info) { work.notes.append("re-encoded to 8 bits: \(reason)") }
+        if let reason = Playability.picture(work.job.info) { work.notes.append("re-encoded as an 8-bit baseline JPEG: \(reason)") }
         var detail = "\(encoded.format.rawValue.uppercased()) \(encoded.width)×\(encoded.height)"
         if let quality = encoded.quality { detail += " at quality \(quality)" }
         let share = (Double(encoded.size) / Double(budget) * 1000).rounded() / 10

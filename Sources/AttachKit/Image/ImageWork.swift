@@ -77,4 +77,6 @@ enum LoadNote: Hashable, Sendable {
     case firstFrameOnly
     /// Only one page of a multi-page picture kept (TIFF pages, HEIF top-level images).
     case pagesDropped
+    /// A GIF screen over ``DecoderLimits/gifScreenEdge`` cut to what libnsgif composes.
+    case screenCropped
 }

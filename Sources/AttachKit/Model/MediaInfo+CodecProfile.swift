@@ -42,9 +42,12 @@ enum CodecProfile {
 }
 
 extension MediaInfo {
-    /// The video's profile by name (`"High 10"`), for reports; `nil` when unknown.
+    /// The video's profile by name (`"High 10"`), or a JPEG's coding process (`"progressive
+    /// (SOF2)"`), for reports; `nil` when unknown.
     var profileName: String? {
-        guard let profile, let codec = kind == .video ? codec : nil else { return nil }
+        guard let profile else { return nil }
+        if kind == .image, codec == .jpeg { return JPEGFrameHeader.processName(marker: profile) }
+        guard let codec = kind == .video ? codec : nil else { return nil }
         return CodecProfile.name(profile, codec: codec)
     }
 }

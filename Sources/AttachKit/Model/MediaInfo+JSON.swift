@@ -27,7 +27,8 @@ extension MediaInfo {
         o.set("alpha", hasAlpha)
         o.set("bitDepth", bitDepth)
         o.set("pixelFormat", pixelFormat)
-        o.set("profile", profileName)
+        // Not "profile": a validation report carries its policy under that key beside these fields.
+        o.set("codecProfile", profileName)
         o.set("level", level)
         o.set("chroma", chroma)
         if let hdr {

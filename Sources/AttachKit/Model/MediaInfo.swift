@@ -29,7 +29,9 @@ public struct MediaInfo: Sendable, Equatable {
     public var hasAlpha: Bool?
     /// Bits per sample of one channel (8 or 16 for images; the coded depth for video/audio when known).
     public var bitDepth: Int?
-    /// The video stream's codec profile, as libavcodec numbers it (``CodecProfile``); `nil` when unknown.
+    /// The video stream's codec profile, as libavcodec numbers it (``CodecProfile``); for a JPEG,
+    /// its frame header's `SOFn` marker (`0xC0` baseline ... `0xCF`: libavcodec numbers its MJPEG
+    /// profiles so for `0xC0`–`0xC3`); `nil` when unknown.
     public var profile: Int?
     /// The video stream's codec level (H.264 `level_idc`, HEVC `general_level_idc`); `nil` when unknown.
     public var level: Int?

@@ -24,6 +24,8 @@ struct InputScreening: Sendable {
     ///     duration cap is held against (only when screening). Default ``WorkSpan/whole``.
     /// - Throws: the ``ProbeError`` of a file that cannot be probed.
     func look(path: String, displayPath: String, screened: Bool, span: WorkSpan = .whole) throws(ProbeError) -> Look {
+        var prober = prober
+        prober.safety = safety
         let probed = try prober.probeWithSniff(path: path, displayPath: displayPath)
         if screened, let violation = safety.violation(for: probed.info, span: span) {
             return Look(info: probed.info, sniff: probed.sniff, structure: .overCap(violation))

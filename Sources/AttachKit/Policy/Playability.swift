@@ -164,11 +164,25 @@ enum Playability {
             + known.sorted().map { "'\($0)'" }.joined(separator: " or ") + " only"
     }
 
-    /// The verdict for a still picture: iOS decodes 8-bit baseline and progressive JPEG only
-    /// ([MPG] lists no 12-bit JPEG; ImageIO's JPEG decoder is 8-bit), so a 12-bit JPEG is re-encoded.
-    /// `nil` when the picture plays (or the model has no fact about it).
+    /// JPEG coding processes (`SOFn` markers, ITU-T T.81 Table B.1) handed over as they are: the
+    /// Huffman-coded DCT processes every JPEG decoder implements, baseline (`SOF0`), extended
+    /// sequential (`SOF1`, baseline's decoding with more tables) and progressive (`SOF2`), at 8
+    /// bits. [MPG] and [UN] name JPEG without its processes; lossless, arithmetic-coded and
+    /// hierarchical JPEG are left out of that conservatively (libjpeg-turbo builds without
+    /// arithmetic decoding exist; ImageIO's JPEG decoder is 8-bit): re-encoded when a decoder here
+    /// reads them, refused by name otherwise (``JPEGFrameHeader/decoder``).
+    static let playableJPEGProcesses: Set<Int> = [0xC0, 0xC1, 0xC2]
+
+    /// The verdict for a still picture: a JPEG plays when its coding process is one of
+    /// ``playableJPEGProcesses`` at 8 bits ([MPG] lists no 12-bit JPEG); otherwise it is
+    /// re-encoded, and the reason names the process. `nil` when the picture plays (or the model
+    /// has no fact about it).
     static func picture(_ info: MediaInfo) -> String? {
-        guard info.kind == .image, info.codec == .jpeg, let depth = info.bitDepth, depth > 8 else { return nil }
+        guard info.kind == .image, info.codec == .jpeg else { return nil }
+        if let marker = info.profile, !playableJPEGProcesses.contains(marker) {
+            return "a \(JPEGFrameHeader.processName(marker: marker)) JPEG: iOS decodes baseline and progressive (Huffman-coded) JPEG only"
+        }
+        guard let depth = info.bitDepth, depth > 8 else { return nil }
         return "\(depth)-bit JPEG: iOS decodes 8-bit JPEG only"
     }
 }

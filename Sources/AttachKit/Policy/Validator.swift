@@ -82,6 +82,8 @@ public struct Validator: Sendable {
             return [Diagnostic(.corrupt, error.message, fix: "re-export or re-download the original; a broken file cannot be fitted")]
         case .unsupported:
             return [Diagnostic(.unsupportedCodec, error.message, fix: nil)]
+        case .overCap:
+            return [Diagnostic(.overCap, error.message, fix: nil)]
         case .access, .unreadable:
             return [Diagnostic(.unreadable, error.message, fix: nil)]
         }

@@ -138,6 +138,8 @@ public struct Preparer: Sendable {
             report.options = Thumbnailer.options(for: info, typeHint: info.uniformType?.identifier ?? "public.data", request: options.thumbnailRequest, rendered: rendered)
         } catch {
             report.diagnostics.append(Diagnostic(.thumbnailFailed, "no thumbnail: \(error.message)", fix: nil, severity: .warning))
+            // Said among the notes too, which every front end shows: a thumbnail asked for is never missing unexplained.
+            report.notes.append("no thumbnail: \(error.message)")
         }
     }
 

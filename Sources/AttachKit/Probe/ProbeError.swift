@@ -13,9 +13,12 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
     /// A `container` whose content the decoders here cannot read (a HEIF `unci` item): neither
     /// broken nor verifiable; `detail` names what and which decoder lacks it.
     case unsupported(path: String, container: Container, detail: String)
+    /// The header declares more than a ``SafetyLimits`` cap allows of what libavformat would
+    /// build before anything is decoded (an MP4's sample tables): not handed to it.
+    case overCap(path: String, violation: SafetyViolation)
 
     /// Stable code: `not-found`, `access-denied`, `unreadable`, `empty`, `unrecognized-type`,
-    /// `corrupt`, `unsupported`.
+    /// `corrupt`, `unsupported`, `over-cap`.
     public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
@@ -24,6 +27,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
         case .unrecognized: return .unrecognizedType
         case .corruptHeader: return .corrupt
         case .unsupported: return .unsupported
+        case .overCap: return .overCap
         }
     }
 
@@ -35,6 +39,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
         case .unrecognized(_, let detail): return "not a recognised media format (\(detail))"
         case .corruptHeader(_, let container, let detail): return "looks like \(container) but its header cannot be read: \(detail)"
         case .unsupported(_, let container, let detail): return "\(container): \(detail)"
+        case .overCap(_, let violation): return "not read: \(violation)"
         }
     }
 

@@ -55,14 +55,20 @@ public struct ProbeLimits: Sendable, Equatable {
 /// many threads at once.
 public struct Prober: Sendable {
     public var limits: ProbeLimits
+    /// The caps held against what libavformat would build before it reads the header: an
+    /// MP4/MOV's sample tables (``SafetyLimits/maxSamples``: libavformat allocates for every
+    /// sample they declare). Default ``SafetyLimits/init()``; the verbs set their own.
+    public var safety: SafetyLimits
 
-    public init(limits: ProbeLimits = ProbeLimits()) {
+    public init(limits: ProbeLimits = ProbeLimits(), safety: SafetyLimits = SafetyLimits()) {
         self.limits = limits
+        self.safety = safety
     }
 
     /// Probes the file behind `handle`.
     /// - Throws: ``ProbeError``: `unreadable`, `empty`, `unrecognized-type` (not media),
-    ///   `corrupt` (a known format whose header cannot be read).
+    ///   `corrupt` (a known format whose header cannot be read), `over-cap` (sample tables over
+    ///   ``SafetyLimits/maxSamples``: not handed to libavformat).
     public func probe(_ handle: borrowing AccessHandle) throws(ProbeError) -> MediaInfo {
         try probeWithSniff(path: handle.path, displayPath: handle.requestedPath).info
     }
@@ -84,7 +90,7 @@ public struct Prober: Sendable {
             try readImage(path: path, reader: reader, into: &info)
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         case .video, .audio:
-            try readAudioVideo(path: path, demuxer: Demuxers.name(for: sniff.container), into: &info)
+            try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
             try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
@@ -93,6 +99,14 @@ public struct Prober: Sendable {
     }
 
     private func readImage(path: String, reader: borrowing FileReader, into info: inout MediaInfo) throws(ProbeError) {
+        if info.container == .jpeg, let frame = JPEGFrameHeader.read(reader) {
+            // A coding process no decoder here reads is refused by name, not judged by a failed load.
+            guard frame.decoder != nil else {
+                throw .unsupported(path: info.path, container: info.container,
+                                   detail: "a \(frame.process) JPEG: neither libjpeg-turbo 2.1 (libvips) nor FFmpeg 5.1 decodes it, so it cannot be verified or converted here")
+            }
+            info.profile = Int(frame.marker)
+        }
         var vipsFailure: VipsError?
         if !info.container.isReadOnlyByFFmpeg {
             do {
@@ -117,6 +131,7 @@ public struct Prober: Sendable {
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
             }
             try FFmpegLibrary.requireForProbe(path: info.path)
+            try screenIndex(reader, demuxer: demuxer, info: info)
             do {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
@@ -124,6 +139,12 @@ public struct Prober: Sendable {
                 let detail = vipsFailure?.detail ?? error.description
                 throw .corruptHeader(path: info.path, container: info.container, detail: detail)
             }
+        }
+        if info.container == .gif, let screen = GIFStructure.screen(reader) {
+            // Pixels and memory are judged by the canvas the device decodes, not the part of it
+            // libnsgif composes (a 65535² screen with a 100×100 frame read as 100×100).
+            info.width = max(info.width ?? 0, screen.width)
+            info.height = max(info.height ?? 0, screen.height)
         }
         if info.container == .gif, (info.frames ?? 1) >= 4096, let frames = GIFStructure.frameCount(reader) {
             // libnsgif stops counting at 4096 frames; the block walk counts them all (a frame-count
@@ -140,11 +161,12 @@ public struct Prober: Sendable {
         }
     }
 
-    private func readAudioVideo(path: String, demuxer: String?, into info: inout MediaInfo) throws(ProbeError) {
+    private func readAudioVideo(path: String, reader: borrowing FileReader, demuxer: String?, into info: inout MediaInfo) throws(ProbeError) {
         guard let demuxer else {
             throw .unrecognized(path: info.path, detail: "\(info.container) has no reader")
         }
         try FFmpegLibrary.requireForProbe(path: info.path)
+        try screenIndex(reader, demuxer: demuxer, info: info)
         do {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
@@ -153,6 +175,26 @@ public struct Prober: Sendable {
         } catch {
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
         }
+    }
+
+    /// What libavformat would build reading the header, held against ``safety`` first: for the
+    /// `mov` demuxer, the samples the sample tables declare (``ISOBMFFSampleTables``), whatever
+    /// bytes stand behind them (their consistency with the file is the structure check's to
+    /// judge); for `matroska`, the index entries the `Cues` declare and their order
+    /// (``MatroskaCues``: out of order, libavformat sorts them in quadratic time); for `avi`, the
+    /// `idx1` entries (``AVIIndex``). MPEG-TS and the other demuxers build no index from the header.
+    /// - Throws: ``ProbeError/overCap(path:violation:)``, ``ProbeError/corruptHeader(path:container:detail:)``.
+    private func screenIndex(_ reader: borrowing FileReader, demuxer: String, info: MediaInfo) throws(ProbeError) {
+        if demuxer == Demuxers.name(for: .mp4), let violation = ISOBMFFSampleTables.read(reader).violation(of: safety) {
+            throw .overCap(path: info.path, violation: violation)
+        }
+        if demuxer == Demuxers.name(for: .avi), let violation = AVIIndex.violation(reader, of: safety) {
+            throw .overCap(path: info.path, violation: violation)
+        }
+        guard demuxer == Demuxers.name(for: .matroska) else { return }
+        let cues = MatroskaCues.read(reader)
+        if let violation = cues.violation(of: safety) { throw .overCap(path: info.path, violation: violation) }
+        if let disorder = cues.disorder { throw .corruptHeader(path: info.path, container: info.container, detail: disorder) }
     }
 
     /// Bytes the sniffer does not know: libavformat's own detection (no file name, score at least
@@ -174,7 +216,7 @@ public struct Prober: Sendable {
             try readImage(path: path, reader: reader, into: &info)
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         } else {
-            try readAudioVideo(path: path, demuxer: guess.demuxer, into: &info)
+            try readAudioVideo(path: path, reader: reader, demuxer: guess.demuxer, into: &info)
         }
     }
 

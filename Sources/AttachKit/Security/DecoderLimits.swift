@@ -9,4 +9,11 @@ enum DecoderLimits {
 
     /// The cap name a violation of ``gifFrames`` reports.
     static let gifFramesCap = "gifDecoderFrames"
+
+    /// The largest GIF logical screen (either side) libvips' GIF loader composes frames on: past
+    /// it libnsgif takes the screen for a mistake and composes only the first frame's extent from
+    /// the top left (measured: a 2048² screen with a 100×100 frame loads as 2048², a 2049² one as
+    /// 100×100, a 3000² one with the frame at 500,500 as 600×600). ImageIO, browsers and FFmpeg
+    /// decode the whole screen.
+    static let gifScreenEdge = 2048
 }

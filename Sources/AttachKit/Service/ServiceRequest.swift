@@ -6,7 +6,9 @@ public struct ServiceRequest: Sendable {
     }
 
     /// Echoed in the response exactly as it was sent; any JSON value (a number keeps its text:
-    /// `1.50`, `1e3`, `9007199254740993` come back as written). `null` when absent.
+    /// `1.50`, `1e3`, `9007199254740993` come back as written). `null` when absent. A line that is
+    /// not valid JSON is still answered under its `id` when the `id` member parses before the
+    /// problem (`{"id": 7, "op": "probe", "op": ...}`); otherwise under `null`.
     public let id: JSONValue
     public let operation: Operation
     public let path: String
@@ -23,17 +25,21 @@ public struct ServiceRequest: Sendable {
         self.options = options
     }
 
+    /// Nesting a request may have (the options object holds plain values).
+    static let maxDepth = 16
+
     /// Parses one line. On failure the error comes with the request's `id` when it could be read,
     /// so even a bad request gets a response the client can match.
-    /// - Throws: ``RequestRejection`` carrying the request's `id` when it could be read, so even a
-    ///   bad request gets a response the client can match.
+    /// - Throws: ``RequestRejection`` carrying the request's `id` when it could be read (also from a
+    ///   line that is not valid JSON, when the `id` comes before the problem).
     public static func parse(_ line: String) throws(RequestRejection) -> ServiceRequest {
         guard line.utf8.count <= maxLineBytes else { throw .tooLong(bytes: line.utf8.count) }
         let json: JSONValue
         do {
-            json = try JSONValue.parse(line, maxDepth: 16)
+            json = try JSONValue.parse(line, maxDepth: maxDepth)
         } catch {
-            throw RequestRejection(id: .null, code: .malformedRequest, message: error.description)
+            let id = JSONValue.leadingMembers(of: line, maxDepth: maxDepth).first { $0.0 == "id" }?.1 ?? .null
+            throw RequestRejection(id: id, code: .malformedRequest, message: error.description)
         }
         guard case .object(let pairs) = json else {
             throw RequestRejection(id: .null, code: .malformedRequest, message: "a request must be a JSON object")
@@ -48,9 +54,7 @@ public struct ServiceRequest: Sendable {
         guard let operation = Operation(rawValue: opName) else {
             throw RequestRejection(id: id, code: .unknownOp, message: "unknown op \(opName.debugDescription) (ops: probe, validate, prepare, thumbnail)")
         }
-        guard let path = json["path"]?.stringValue, !path.isEmpty, !path.utf8.contains(0) else {
-            throw RequestRejection(id: id, code: .malformedRequest, message: "\"path\" must be a non-empty string")
-        }
+        let path = try Self.path(json["path"], id: id)
         var options: [(String, JSONValue)] = []
         if let value = json["options"], value != .null {
             guard case .object(let given) = value else {
@@ -59,6 +63,20 @@ public struct ServiceRequest: Sendable {
             options = given
         }
         return ServiceRequest(id: id, operation: operation, path: path, options: options)
+    }
+
+    /// The request's `path`: a non-empty string without NUL (which no file path can hold; the
+    /// message says where it is).
+    private static func path(_ value: JSONValue?, id: JSONValue) throws(RequestRejection) -> String {
+        guard let path = value?.stringValue, !path.isEmpty else {
+            throw RequestRejection(id: id, code: .malformedRequest, message: "\"path\" must be a non-empty string")
+        }
+        if let nul = path.unicodeScalars.firstIndex(of: "\u{0}") {
+            let at = path.unicodeScalars.distance(from: path.unicodeScalars.startIndex, to: nul)
+            throw RequestRejection(id: id, code: .malformedRequest,
+                                   message: "\"path\" contains a NUL character (\\u0000) at character \(at): no file path can hold one")
+        }
+        return path
     }
 }
 

@@ -129,6 +129,11 @@ extension DeepCheck {
             if packets > 0, duration.frames == 0 {
                 return .corrupt(reason: "\(label): \(packets) packet(s) decode to no frame")
             }
+            // A stream the container says has frames but that yields no packet cannot be shown,
+            // however well its neighbours decode (an MP4 track libavformat could not index).
+            if packets == 0, let declared = stream.frameCount, declared > 0 {
+                return .noSamples("\(label): the container declares \(declared) frames but none can be read")
+            }
             return .intact
         } catch {
             return .corrupt(reason: "\(label) does not decode: \(error)")

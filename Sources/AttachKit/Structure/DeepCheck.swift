@@ -81,14 +81,15 @@ enum DeepCheck {
     }
 
     /// Whether libvips' loader reads every valid file of this format (so its refusal means damage,
-    /// not a variant it lacks): PNG, GIF, WebP, and JPEG whose frame header is 8-bit DCT.
+    /// not a variant it lacks): PNG, GIF, WebP, and JPEG whose coding process libjpeg-turbo reads
+    /// (``JPEGFrameHeader/decoder``: 8-bit DCT, not hierarchical).
     static func libvipsReadsEveryValidFile(of container: Container, _ reader: borrowing FileReader) -> Bool {
         switch container {
         case .png, .gif, .webp:
             return true
         case .jpeg:
             guard let frame = JPEGFrameHeader.read(reader) else { return false }
-            return frame.precision == 8 && !frame.lossless
+            return frame.decoder == .libvips
         default:
             return false
         }

@@ -11,6 +11,17 @@ enum GIFStructure {
         return walk(reader, images: &images)
     }
 
+    /// The logical screen (the canvas every frame is drawn on, and what a GIF decoder allocates:
+    /// ImageIO, browsers and FFmpeg size the picture by it), from the header; `nil` without a
+    /// GIF header. libnsgif, libvips' decoder, takes a screen over 2048 px on either side for
+    /// a mistake and composes only the first frame's extent (``DecoderLimits/gifScreenEdge``),
+    /// so the size libvips reports is not always the canvas.
+    static func screen(_ reader: borrowing FileReader) -> (width: Int, height: Int)? {
+        let header = reader.read(at: 0, count: 10)
+        guard header.count == 10, header.matches("GIF87a", at: 0) || header.matches("GIF89a", at: 0) else { return nil }
+        return (Int(header.le16(6)), Int(header.le16(8)))
+    }
+
     /// Images (frames) in the file, counted by walking its blocks: exact where libnsgif stops
     /// counting (it gives up after 4096 frames). `nil` when the structure is broken before the end.
     static func frameCount(_ reader: borrowing FileReader) -> Int? {

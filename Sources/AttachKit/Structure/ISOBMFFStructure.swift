@@ -10,10 +10,13 @@
 ///   where a box header would not fit.
 /// - A movie (MP4, MOV, M4A, M4V, 3GP) must have a `moov`, or `moof` fragments. A HEIF/AVIF image
 ///   must have a `meta` (an image sequence may have a `moov` instead).
-/// - Where a `moov` exists, libavformat reads the sample tables and every sample of every stream
-///   must lie inside the file (``samplesInsideFile(path:fileSize:)``); a movie whose tracks hold no
-///   sample at all, with no `moof` fragment (an init segment alone), has nothing to show: "no
-///   samples", corrupt.
+/// - Where a `moov` exists, its sample tables are read first (``ISOBMFFSampleTables``): tables
+///   that do not fit their boxes or declare more sample bytes than the file holds are corrupt,
+///   and more samples than ``SafetyLimits/maxSamples`` are over the cap, before libavformat
+///   builds its index from them. Then libavformat reads them (edit lists ignored) and every
+///   sample the tables declare must be in its index, every indexed sample inside the file
+///   (``samplesInsideFile(path:fileSize:tables:)``); a movie whose tracks hold no sample at all,
+///   with no `moof` fragment (an init segment alone), has nothing to show: "no samples", corrupt.
 /// - The sample entries (`stsd`) decide two refusals before anything is decoded: encrypted media
 ///   (``encryption(_:entries:marker:)``) and codecs FFmpeg 5.1 cannot decode
 ///   (``undecodableCodec(_:entries:)``).
@@ -35,7 +38,7 @@ enum ISOBMFFStructure {
     private static let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "mvex", "moof", "traf", "edts", "dinf", "iprp", "ipco"]
     private static let maximumDepth = 12
 
-    static func check(_ reader: borrowing FileReader, path: String, container: Container) -> StructureVerdict {
+    static func check(_ reader: borrowing FileReader, path: String, container: Container, limits: SafetyLimits = SafetyLimits()) -> StructureVerdict {
         do throws(StructureProblem) {
             var seen = BoxSummary()
             let topLevel = try walk(reader, from: 0, to: reader.size, depth: 0, seen: &seen)
@@ -57,7 +60,10 @@ enum ISOBMFFStructure {
                 try itemLocationsInsideFile(reader, meta: meta)
             }
             if types.contains("moov") {
-                let samples = try samplesInsideFile(path: path, fileSize: reader.size)
+                let tables = ISOBMFFSampleTables.read(reader)
+                if let problem = tables.inconsistency(fileSize: reader.size) ?? tables.disorder { return .corrupt(reason: problem) }
+                if let violation = tables.violation(of: limits) { return .overCap(violation) }
+                let samples = try samplesInsideFile(path: path, fileSize: reader.size, tables: tables)
                 // An init segment (tracks with empty sample tables, `mvex`, no fragment after it)
                 // holds nothing to show, whatever its `mvhd`/`mehd` declare. HEIF images are items.
                 if samples == 0, seen.hasTracks, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {

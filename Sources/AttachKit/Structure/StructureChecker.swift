@@ -23,7 +23,7 @@ enum StructureChecker {
         case .gif: return GIFStructure.check(reader)
         case .riff: return RIFFStructure.check(reader)
         case .aiff: return AIFFStructure.check(reader)
-        case .isoBaseMedia: return ISOBMFFStructure.check(reader, path: path, container: sniff.container)
+        case .isoBaseMedia: return ISOBMFFStructure.check(reader, path: path, container: sniff.container, limits: limits)
         case .matroska: return MatroskaStructure.check(reader)
         case .mpegAudio: return MPEGAudioStructure.check(reader, from: sniff.audioOffset)
         case .adts: return ADTSStructure.check(reader, from: sniff.audioOffset)

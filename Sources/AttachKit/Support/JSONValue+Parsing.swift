@@ -7,12 +7,23 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
 extension JSONValue {
     /// Parses one JSON text (RFC 8259). Nesting deeper than `maxDepth` (default 64) is refused, so a
-    /// hostile request line cannot exhaust the stack.
+    /// hostile request line cannot exhaust the stack. A key that appears twice in one object is
+    /// refused too (RFC 8259 §4 leaves its meaning to each reader; here no reader has to guess):
+    /// requests, options and policy files all read through this parser.
     ///
     /// - Throws: ``JSONParseError`` with the offset of the first problem.
     public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8), maxDepth: maxDepth)
         return try parser.parseDocument()
+    }
+
+    /// The members of the object `text` opens with that parse completely before its first
+    /// problem, in order (a repeated key ends them: the first one stays): what can still be read of
+    /// a text ``parse(_:maxDepth:)`` refuses, e.g. a request's `id` before the bad field that
+    /// follows it. Empty when `text` does not start with an object.
+    public static func leadingMembers(of text: String, maxDepth: Int = 64) -> [(String, JSONValue)] {
+        var parser = JSONParser(bytes: Array(text.utf8), maxDepth: maxDepth)
+        return parser.leadingMembers()
     }
 }
 
@@ -63,14 +74,26 @@ private struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        index += 1
         var pairs: [(String, JSONValue)] = []
+        try parseMembers(depth: depth, into: &pairs)
+        return .object(pairs)
+    }
+
+    /// The members of the object at `index` (its `{` included), appended to `pairs` as each one
+    /// completes, so a caller still has those read before a problem.
+    mutating func parseMembers(depth: Int, into pairs: inout [(String, JSONValue)]) throws(JSONParseError) {
+        index += 1
+        var keys: Set<String> = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(pairs) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyOffset = index
             let key = try parseString()
+            guard keys.insert(key).inserted else {
+                throw JSONParseError(offset: keyOffset, reason: "duplicate key \(key.debugDescription) (each key may appear once)")
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
@@ -79,9 +102,19 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw fail("unterminated object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(pairs) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
             throw fail("expected ',' or '}'")
         }
+    }
+
+    /// The top-level object's members read before its first problem (see
+    /// ``JSONValue/leadingMembers(of:maxDepth:)``).
+    mutating func leadingMembers() -> [(String, JSONValue)] {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return [] }
+        var pairs: [(String, JSONValue)] = []
+        try? parseMembers(depth: 0, into: &pairs)
+        return pairs
     }
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {

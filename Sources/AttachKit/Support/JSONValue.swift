@@ -15,7 +15,8 @@ public enum JSONValue: Sendable, Equatable {
     case parsedNumber(Double, text: String)
     case string(String)
     case array([JSONValue])
-    /// Keys in insertion order. Duplicate keys are kept as given by the parser (last one wins on lookup).
+    /// Keys in insertion order. A parsed object never repeats a key (``parse(_:maxDepth:)`` refuses
+    /// one); of a built object that does, lookup finds the last.
     case object([(String, JSONValue)])
 
     /// Numbers compare by their `Double` value, whether built or parsed and whatever their text

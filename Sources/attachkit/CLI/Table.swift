@@ -1,3 +1,5 @@
+import AttachKit
+
 /// A plain-text table with aligned columns, for people (machines get `--json`).
 struct Table {
     let headers: [String]
@@ -36,11 +38,7 @@ struct Table {
 
 /// Human-readable figures.
 enum Format {
-    static func bytes(_ n: Int64) -> String {
-        if n < 1000 { return "\(n) B" }
-        if n < 1_000_000 { return "\(((Double(n) / 1000) * 10).rounded() / 10) KB" }
-        return "\(((Double(n) / 1_000_000) * 10).rounded() / 10) MB"
-    }
+    static func bytes(_ n: Int64) -> String { ByteCount.text(n) }
 
     static func seconds(_ s: Double?) -> String {
         guard let s else { return "" }

@@ -126,4 +126,24 @@ struct AudioVideoThumbnailTests {
         #expect(outcome.files == ["mkv_h264_aac_320x240_2s.mp4", "mkv_h264_aac_320x240_2s.thumbnail.jpg"])
         #expect(abs((outcome.report.options?.thumbnailTime ?? 0) - 0.5) < 0.041)
     }
+
+    @Test("prepare --thumbnail of a sound whose cover art is dropped for the budget: no thumbnail, and the notes say why")
+    func coverDroppedForBudget() throws {
+        // Given an M4A whose 800×800 cover art (about 50 KB) is over a fifth of a 100 KB budget
+        let folder = TestEnvironment.temporaryFolder("cover-dropped")
+        let input = folder.appendingPathComponent("song.m4a").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=3", "-f", "lavfi", "-i", "testsrc=s=800x800:d=1", "-map", "0", "-map", "1",
+                            "-c:a", "aac", "-c:v", "mjpeg", "-q:v", "2", "-frames:v", "1", "-disposition:v", "attached_pic", input])
+        // When it is prepared with a thumbnail asked for
+        let outcome = try AVPrepare.run(input, scope: folder) { out in
+            PrepareOptions(profile: .ios, outputFolder: out, maxBytes: 100_000, thumbnail: true)
+        }
+        // Then the attachment is made without its cover, no thumbnail is written, and both are explained
+        #expect(outcome.report.ok)
+        #expect(outcome.files == ["song.m4a"])
+        #expect(outcome.report.thumbnail == nil)
+        let notes = outcome.report.notes
+        #expect(notes.contains { $0.hasPrefix("dropped the cover art:") && $0.hasSuffix("so the attachment has no picture to make a thumbnail from") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("no thumbnail: ") }, "\(notes)")
+    }
 }

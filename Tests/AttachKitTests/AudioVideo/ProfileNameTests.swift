@@ -19,7 +19,7 @@ struct ProfileNameTests {
         let reference = try Self.ffprobeProfile(path)
         #expect(info.profileName == reference, "\(path): \(info.profileName ?? "nil") vs ffprobe \(reference)")
         #expect(info.profileName.map { !$0.hasPrefix("profile ") } ?? false, "\(path)")
-        #expect(info.json["profile"]?.stringValue == reference, "\(path)")
+        #expect(info.json["codecProfile"]?.stringValue == reference, "\(path)")
     }
 
     @Test("AV1, VP9, MPEG-2, MPEG-4 Part 2, H.264 and HEVC fixtures", arguments: [

@@ -101,4 +101,26 @@ struct BudgetCommandTests {
         #expect(listing.files.isEmpty && listing.unlistable.map(\.folder) == [""] && listing.unlistable.first?.reason == "Not a directory")
         #expect(FileSystem.listing(under: folder.path).unlistable.isEmpty)
     }
+
+    @Test("a FIFO inside a folder named is reported before the calibration, as when it is named itself")
+    func fifoInFolder() throws {
+        // Given a folder with a video and a FIFO beside it
+        let folder = TestEnvironment.temporaryFolder("budget-fifo-folder")
+        let named = folder.appendingPathComponent("named")
+        try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm"),
+                                         toPath: named.appendingPathComponent("clip.webm").path)
+        let fifo = named.appendingPathComponent("pipe.webm").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        // The walk lists it (the ledger, not the walk, decides what is refused)
+        #expect(FileSystem.listing(under: named.path).files == ["clip.webm", "pipe.webm"])
+        // When budget is asked to measure the folder (no --quick: a calibration would take a minute)
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path]) { $1 }
+        let started = Date()
+        let result = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", named.path], environment: environment)
+        // Then the FIFO is refused by name, at once
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot measure: unreadable: \(fifo): a FIFO, not a regular file"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
+    }
 }

@@ -3,24 +3,26 @@ import Testing
 @testable import AttachKit
 
 /// The memory bound the README states for hostile input, measured on the `attachkit` process
-/// itself (`ATTACHKIT_PEAK_RSS=1`, its own `VmHWM`): `prepare` and `thumbnail` of every file of
-/// the hostile corpus peak under ``HostileBounds/peakMB``, and what is over a safety cap (the
+/// itself (`ATTACHKIT_PEAK_RSS=1`, its own `VmHWM`): `probe`, `prepare` and `thumbnail` of every
+/// file of the hostile corpus peak under ``HostileBounds/peakMB`` (a probe of sample tables
+/// declaring 89 M samples took 2.1 GB), and what is over a safety cap (the
 /// decode-memory bombs included: a HEIF grid reusing one tile 100 times, an interlaced PNG, a
 /// progressive JPEG) is refused as `over-cap` by `prepare`, `thumbnail` and `validate --deep` alike.
 @Suite("Hostile inputs: peak memory of the command line")
 struct HostileMemoryTests {
-    @Test("prepare and thumbnail of each hostile input: peak RSS under the bound, over-cap refused before decoding",
+    @Test("probe, prepare and thumbnail of each hostile input: peak RSS under the bound, over-cap refused before decoding",
           .timeLimit(.minutes(2)), arguments: HostileCorpusTests.corpus.cases)
     func peakMemory(item: HostileCorpusTests.Case) throws {
         // Given a hostile input
         let input = HostileCorpusTests.corpus.folder.appendingPathComponent(item.file).path
         let out = TestEnvironment.temporaryFolder("hostile-memory")
-        // When the CLI prepares it and renders its thumbnail
+        // When the CLI probes it, prepares it and renders its thumbnail
+        let probe = try ProcessUsage.run(TestEnvironment.attachkit, ["probe", "--json", input])
         let prepare = try ProcessUsage.run(TestEnvironment.attachkit, ["prepare", "--json", "--out", out.path, input])
         let thumbnail = try ProcessUsage.run(TestEnvironment.attachkit,
                                              ["thumbnail", "--json", input, "--out", out.appendingPathComponent("thumbnail.jpg").path])
         // Then each process ends normally, under the bound
-        for (verb, usage) in [("prepare", prepare), ("thumbnail", thumbnail)] {
+        for (verb, usage) in [("probe", probe), ("prepare", prepare), ("thumbnail", thumbnail)] {
             #expect([0, 1].contains(usage.status), "\(verb) \(item.file): exit \(usage.status)")
             #expect(usage.peakMB > 5 && usage.peakMB < HostileBounds.peakMB, "\(verb) \(item.file): peak RSS \(Int(usage.peakMB)) MB")
         }

@@ -157,19 +157,38 @@ struct ImagePlanningTests {
     func leverOrder() throws {
         let planner = AnimationBudgetPlanner(frames: 24, longEdge: 320)
         #expect(planner.levers(forShare: 1.2) == planner.full)
-        let mild = try #require(planner.levers(forShare: 0.7))
+        let mild = planner.levers(forShare: 0.7)
         #expect(mild.scale < 1 && mild.frames == 24 && mild.colours == 256)
-        let medium = try #require(planner.levers(forShare: 0.3))
+        let medium = planner.levers(forShare: 0.3)
         #expect(medium.scale == 0.5 && medium.frames < 24 && medium.frames >= 12 && medium.colours == 256)
-        let strong = try #require(planner.levers(forShare: 0.2))
+        let strong = planner.levers(forShare: 0.2)
         #expect(strong.scale == 0.5 && strong.frames == 12 && strong.colours < 256)
-        let extreme = try #require(planner.levers(forShare: 0.05))
+        let extreme = planner.levers(forShare: 0.05)
         #expect(extreme.scale < 0.5 && extreme.frames == 12 && extreme.colours == 32)
-        #expect(planner.levers(forShare: 0.0001) == nil)
+        // Past the smallest picture, frames go (down to one), then nothing more: the floor.
+        let fewer = planner.levers(forShare: 0.01)
+        #expect(fewer.scale == planner.minimumScale && fewer.frames < 12 && fewer.frames > 1)
+        #expect(planner.levers(forShare: 0.0001) == planner.floor)
         // Each lever's prediction matches the share asked for, within rounding of frames.
-        for share in [0.7, 0.3, 0.05] {
-            let levers = try #require(planner.levers(forShare: share))
+        for share in [0.7, 0.3, 0.05, 0.01] {
+            let levers = planner.levers(forShare: share)
             #expect(planner.predictedShare(levers) <= share * 1.05)
         }
+    }
+
+    @Test("a smaller share never gets larger levers, down to the floor", arguments: [(24, 320), (34, 1917), (1, 600), (200, 48)])
+    func leversMonotonic(frames: Int, longEdge: Int) {
+        let planner = AnimationBudgetPlanner(frames: frames, longEdge: longEdge)
+        var previous = planner.predictedShare(planner.full)
+        var share = 1.0
+        while share > 1e-7 {
+            let levers = planner.levers(forShare: share)
+            let predicted = planner.predictedShare(levers)
+            #expect(predicted <= previous + 1e-12, "share \(share): \(levers)")
+            #expect(levers.scale >= planner.minimumScale && levers.frames >= 1 && levers.frames <= frames)
+            previous = predicted
+            share *= 0.8
+        }
+        #expect(planner.levers(forShare: 1e-7) == planner.floor)
     }
 }

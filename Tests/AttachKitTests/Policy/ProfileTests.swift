@@ -75,6 +75,15 @@ struct ProfileTests {
         #expect(try Profile.load(file.path).name == "tiny.json")
         try Data("{not json".utf8).write(to: file)
         #expect(throws: ProfileError.self) { try Profile.load(file.path) }
+        // A key given twice is refused, not read as its last value (the HTTP query's rule too).
+        try Data(#"{"image": {"maxBytes": 50000, "maxBytes": 9000000}}"#.utf8).write(to: file)
+        do {
+            _ = try Profile.load(file.path)
+            Issue.record("a repeated key was accepted")
+        } catch {
+            #expect(error.code == .invalidProfile)
+            #expect(error.message.contains(#"duplicate key "maxBytes""#), "\(error.message)")
+        }
         #expect(throws: ProfileError.self) { try Profile.load(folder.appendingPathComponent("missing.json").path) }
     }
 }

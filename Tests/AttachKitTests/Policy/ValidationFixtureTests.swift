@@ -59,7 +59,7 @@ struct ValidationFixtureTests {
         let finding = try #require(report.errors.first)
         #expect(finding.code == .fileTooLarge)
         #expect(finding.code.iosErrorCode == 102)
-        #expect(finding.fix == "re-encode or downscale to ≤ 0.1 MB")
+        #expect(finding.fix == "re-encode or downscale to ≤ 100 KB")
     }
 
     @Test("every malformed fixture fails with corrupt or unrecognized-type (--deep)",

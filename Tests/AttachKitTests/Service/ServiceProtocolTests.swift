@@ -21,6 +21,12 @@ struct ServiceProtocolTests {
         (#"{"id": 5, "op": "probe", "path": "/x", "extra": 1}"#, "malformed-request", .number(5)),
         (#"{"id": 6, "op": "probe", "path": "/x", "options": 3}"#, "malformed-request", .number(6)),
         (#"{"id": 8, "op": 1, "path": "/x"}"#, "malformed-request", .number(8)),
+        // Not valid JSON, but the id parses before the problem: the answer carries it.
+        (#"{"id": 9, "op": "probe", "op": "validate", "path": "/x"}"#, "malformed-request", .number(9)),
+        (#"{"id": "j", "op": "prepare", "path": "/x", "options": {"maxBytes": 1000, "maxBytes": 9000}}"#, "malformed-request", .string("j")),
+        (#"{"id": 10, "op": "probe", "path": "/x", oops}"#, "malformed-request", .number(10)),
+        (#"{"op": "probe", "id": [1, 2], "path": "/x""#, "malformed-request", .array([.number(1), .number(2)])),
+        (#"{"op": "probe", "path": "/x", "options": {"a": tru}, "id": 11}"#, "malformed-request", .null),
     ])
     func rejects(line: String, code: ErrorCode, id: JSONValue) {
         do {
@@ -29,6 +35,18 @@ struct ServiceProtocolTests {
         } catch {
             #expect(error.error.code == code)
             #expect(error.id == id)
+        }
+    }
+
+    @Test("a path holding a NUL is refused as such, not as an empty or missing path")
+    func nulInPath() {
+        do {
+            _ = try ServiceRequest.parse(#"{"id": 1, "op": "probe", "path": "/in/a\u0000b.jpg"}"#)
+            Issue.record("expected a rejection")
+        } catch {
+            #expect(error.error.code == .malformedRequest)
+            #expect(error.id == .number(1))
+            #expect(error.error.message == #""path" contains a NUL character (\u0000) at character 5: no file path can hold one"#)
         }
     }
 

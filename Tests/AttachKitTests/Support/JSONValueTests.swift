@@ -69,4 +69,28 @@ struct JSONValueTests {
         #expect(JSONValue.number(-0.25).serialized == "-0.25")
         #expect(JSONValue.number(.infinity).serialized == "null")
     }
+
+    @Test("a key repeated in any object is refused where it repeats, at any depth", arguments: [
+        (#"{"a":1,"a":2}"#, 7), (#"{"o":{"k":1,"k":1}}"#, 12), (#"[{"x":null},{"x":1,"y":2,"x":3}]"#, 25),
+    ])
+    func refusesRepeatedKeys(text: String, offset: Int) {
+        do {
+            _ = try JSONValue.parse(text)
+            Issue.record("parsed \(text)")
+        } catch {
+            #expect(error.offset == offset)
+            #expect(error.reason.hasPrefix("duplicate key"), "\(error.reason)")
+        }
+        // The same keys in different objects are not repeats.
+        #expect((try? JSONValue.parse(#"{"a":{"a":1},"b":[{"a":2},{"a":3}]}"#)) != nil)
+    }
+
+    @Test("the members before the first problem of an object stay readable", arguments: [
+        (#"{"id":7,"op":"probe","op":"x"}"#, ["id", "op"]), (#"{"id":[1,{"k":2}], "op": tru"#, ["id"]),
+        (#"{"op":"probe","id":3,"#, ["op", "id"]), (#"{"id":1 "op":2}"#, ["id"]), (#"{"path":"/x" "#, ["path"]),
+        (#"[{"id":1}]"#, []), ("not json", []), (#"{"a":{"id":1,"id":2}}"#, []),
+    ])
+    func leadingMembers(text: String, keys: [String]) {
+        #expect(JSONValue.leadingMembers(of: text).map(\.0) == keys)
+    }
 }

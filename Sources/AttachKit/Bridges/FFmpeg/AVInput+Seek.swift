@@ -115,6 +115,9 @@ extension AVInput {
         return Int(avformat_index_get_entries_count(stream))
     }
 
+    /// The container's own number for stream `index` (`AVStream.id`: an MP4/MOV's `tkhd` track ID).
+    func containerID(of index: Int) -> Int { Int(context.pointee.streams[index]?.pointee.id ?? 0) }
+
     /// Entry `entry` of stream `index`'s sample index (`avformat_index_get_entry`), `nil` when absent.
     func indexEntry(_ entry: Int, of index: Int) -> IndexEntry? {
         guard let stream = context.pointee.streams[index], let found = avformat_index_get_entry(stream, Int32(entry)) else { return nil }

@@ -24,9 +24,12 @@ struct AVInput: ~Copyable {
     ///     for headerless formats such as MPEG-TS, the streams themselves). Default `true`. A movie
     ///     header (`mov`) already gives codecs, sizes, rates, durations and the sample index, so
     ///     stream copies, seeks and index walks skip it (it costs ~75 ms for 1080p H.264).
+    ///   - demuxerOptions: the demuxer's own options (`["ignore_editlist": "1"]` for `mov`); one it
+    ///     does not know is an error. Default none.
     /// - Throws: ``FFmpegError`` tagged ``FFmpegOperation/openInput`` (not readable, not a known format), ``FFmpegOperation/options``
     ///   (a limit was not accepted) or ``FFmpegOperation/streamInfo`` (no usable stream parameters).
-    init(path: String, demuxer: String, limits: AVInputLimits = .standard, readStreamInfo: Bool = true) throws(FFmpegError) {
+    init(path: String, demuxer: String, limits: AVInputLimits = .standard, readStreamInfo: Bool = true,
+         demuxerOptions: [String: String] = [:]) throws(FFmpegError) {
         try FFmpegLibrary.require()
         guard let format = av_find_input_format(demuxer) else {
             throw FFmpegError(operation: .openInput, message: "libavformat has no demuxer named \(demuxer)")
@@ -34,7 +37,7 @@ struct AVInput: ~Copyable {
         var raw: UnsafeMutablePointer<AVFormatContext>?
         // The `file:` prefix keeps a path containing ':' from being read as another protocol.
         let (status, leftover) = FFmpegOptions.passing(["protocol_whitelist": "file", "probesize": String(limits.probeBytes),
-                                                        "analyzeduration": String(limits.analyzeMicroseconds)]) { options in
+                                                        "analyzeduration": String(limits.analyzeMicroseconds)], demuxerOptions) { options in
             avformat_open_input(&raw, "file:" + path, format, &options)
         }
         guard status >= 0, let raw else { throw FFmpegError(operation: .openInput, code: status) }

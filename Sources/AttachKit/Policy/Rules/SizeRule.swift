@@ -14,12 +14,12 @@ struct SizeRule: ValidationRule {
         if info.bytes > limit {
             let how = info.kind == .image ? "re-encode or downscale" : "transcode at a lower bitrate or trim"
             return [Diagnostic(.fileTooLarge, "\(info.bytes) bytes, over the \(info.kind.rawValue) limit of \(limit) bytes",
-                               fix: "\(how) to ≤ \(Fix.megabytes(limit))")]
+                               fix: "\(how) to ≤ \(ByteCount.limit(limit))")]
         }
         if let recommended, info.bytes > recommended {
             return [Diagnostic(.largerThanRecommended,
-                               "\(info.bytes) bytes: legal, but over the recommended \(Fix.megabytes(recommended)) for a quick download in the ~30 s service-extension budget",
-                               fix: "re-encode to ≤ \(Fix.megabytes(recommended))", severity: .warning)]
+                               "\(info.bytes) bytes: legal, but over the recommended \(ByteCount.limit(recommended)) for a quick download in the ~30 s service-extension budget",
+                               fix: "re-encode to ≤ \(ByteCount.limit(recommended))", severity: .warning)]
         }
         return []
     }

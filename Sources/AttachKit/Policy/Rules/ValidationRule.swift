@@ -58,11 +58,6 @@ enum Fix {
         return name(codec) + " " + CodecProfile.name(profile, codec: codec)
     }
 
-    static func megabytes(_ bytes: Int64) -> String {
-        let mb = Double(bytes) / 1_000_000
-        return mb >= 10 ? "\(mb.clampedInteger(in: 0...Int.max)) MB" : "\((mb * 10).rounded() / 10) MB"
-    }
-
     static func seconds(_ s: Double) -> String {
         if let whole = Int(exactly: s) { return "\(whole) s" }
         return "\((s * 10).rounded() / 10) s"
