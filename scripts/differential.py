@@ -36,7 +36,8 @@ Usage:
   scripts/differential.py                       # build release attachkit, run over ../shared
   scripts/differential.py --attachkit .build/release/attachkit --only 'mp4ff' --limit 20
   scripts/differential.py ../shared/peers/quodlibet+mutagen --jobs 1
-  scripts/differential.py --summarize           # rewrite summary.md from results.jsonl
+  scripts/differential.py --variants --only '^variants/' --report out/variants   # generated variants only
+  scripts/differential.py --summarize           # rewrite summary.md from results.jsonl (classified anew)
 
 Python 3 standard library only. Needs ffprobe, ffmpeg, vipsheader (scripts/setup.sh installs them).
 At most 2 files run at a time by default: the machine has 2 cores shared with other work.
@@ -61,9 +62,11 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(Path(__file__).resolve().parent / "differential"))
 
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 import classify  # noqa: E402  (scripts/differential/classify.py)
 import facts  # noqa: E402     (scripts/differential/facts.py)
 import summary  # noqa: E402   (scripts/differential/summary.py)
+import variants  # noqa: E402  (scripts/differential/variants.py)
 
 
 def parse_args(argv):
@@ -77,7 +80,10 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per command (default 120)")
     p.add_argument("--only", help="only files whose path (relative to its folder's parent) matches this regex")
     p.add_argument("--limit", type=int, help="at most N files (after --only)")
-    p.add_argument("--fresh", action="store_true", help="ignore results.jsonl and run every file again")
+    p.add_argument("--fresh", action="store_true",
+                   help="run files again even when results.jsonl has them (with --only: just those)")
+    p.add_argument("--variants", action="store_true",
+                   help="also generate scripts/differential/variants.py's files in a temporary folder and run them")
     p.add_argument("--summarize", action="store_true", help="only rewrite summary.md from results.jsonl")
     args = p.parse_args(argv)
     if not 1 <= args.jobs <= 2:
@@ -93,9 +99,9 @@ def attachkit_binary(args):
     return str(REPO / ".build" / "release" / "attachkit")
 
 
-def input_files(args):
+def input_files(args, extra=()):
     """(label, path) pairs in a stable order; label is the path relative to the folder's parent."""
-    folders = [Path(f) for f in args.folders] or [SHARED / "peers", SHARED / "corpus"]
+    folders = ([Path(f) for f in args.folders] or [SHARED / "peers", SHARED / "corpus"]) + list(extra)
     found = []
     for folder in folders:
         if not folder.exists():
@@ -167,14 +173,24 @@ def run(args):
     report = Path(args.report)
     report.mkdir(parents=True, exist_ok=True)
     results = report / "results.jsonl"
-    if args.fresh and results.exists():
-        results.unlink()
+    if args.fresh and results.exists():  # with --only, only the matching files are dropped
+        keep = [r for r in load_done(results).values() if args.only and not re.search(args.only, r["file"])]
+        results.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in keep))
     if args.summarize:
         return finish(results, report)
     ak = attachkit_binary(args)
+    with tempfile.TemporaryDirectory(prefix="attachkit-variants-") as scratch:
+        extra = []
+        if args.variants:
+            extra.append(Path(scratch) / "variants")
+            variants.generate(extra[0])
+        return run_files(args, ak, results, report, input_files(args, extra))
+
+
+def run_files(args, ak, results, report, files):
     done = load_done(results)
     todo = []
-    for label, path in input_files(args):
+    for label, path in files:
         st = path.stat()
         old = done.get(label)
         if old and old.get("bytes") == st.st_size and old.get("mtime_ns") == st.st_mtime_ns:

@@ -5,6 +5,8 @@ A tag is `name` or `name(detail)`. The outcome is the most severe tag (order of 
 the reference tools cannot decode it either, or the refusal is by design and agreed).
 """
 
+from facts import TAG_NOISE
+
 SEVERITY = [
     # the harness or the tool itself
     "input-modified", "harness-error", "crash", "timeout",
@@ -13,17 +15,19 @@ SEVERITY = [
     "output-duration-changed", "output-audio-dropped", "output-video-dropped", "output-over-budget",
     "output-extension-mismatch", "output-codec-not-playable", "output-fails-validate",
     "accepted-input-ffmpeg-fails", "thumbnail-missing", "thumbnail-decode-errors", "thumbnail-aspect-changed",
+    "output-keeps-input-damage", "output-decoders-disagree", "thumbnail-decoders-disagree",
     # false refusals
     "corrupt-but-ffmpeg-decodes", "unrecognized-but-ffmpeg-reads", "unsupported-but-ffmpeg-reads",
     "prepare-failed-valid-input", "deep-corrupt-but-ffmpeg-decodes", "validate-corrupt-but-ffmpeg-decodes",
-    "corrupt-ffmpeg-plays-through",
+    "corrupt-ffmpeg-plays-through", "corrupt-truncated-ffmpeg-silent", "refused-but-vips-decodes",
+    "refused-ffmpeg-guesses", "refused-by-safety-cap",
     # wrong diagnoses and messages
     "encrypted-called", "wrong-codec-identified", "container-disagrees", "probe-disagrees-decode", "probe-disagrees-ffprobe",
     "message-mismatch", "ak-inconsistent",
     # not AttachKit's
     "reference-timeout",
 ]
-INFO = {"reference-timeout"}
+INFO = {"reference-timeout", "refused-by-safety-cap"}
 KEEP_DETAIL = {"prepare-failed-valid-input", "probe-disagrees-ffprobe", "timeout", "output-decode-errors"}
 
 BUDGET = {"image": 10_000_000, "audio": 5_000_000, "video": 50_000_000}  # the ios profile's maxBytes
@@ -83,6 +87,15 @@ def sniff(magic_hex):
     return "unknown"
 
 
+def verdict(decode):
+    """The decode's verdict, with messages about tags only (facts.TAG_NOISE) not counted as damage."""
+    v = (decode or {}).get("verdict")
+    messages = (decode or {}).get("messages") or []
+    if v == "warnings" and (decode.get("damageCount") == 0 or all(TAG_NOISE.search(m) for m in messages)):
+        return "clean"
+    return v
+
+
 def base(tag):
     return tag.split("(")[0]
 
@@ -107,25 +120,40 @@ def av_streams(probe, kind=None, attached=False):
 
 
 def reference(r):
-    """What the reference tools say about the input: decodes, warns, fails, not-media or timeout."""
+    """What the reference tools say about the input: decodes, warns, fails, not-media, empty or timeout."""
+    return reference_by(r)[0]
+
+
+def reference_by(r):
+    """(verdict, which tool): ffmpeg first; libvips (its loader named: the vips CLI also has the
+    ImageMagick loader AttachKit blocks) when ffmpeg cannot decode the picture cleanly."""
     src = r.get("source", {})
-    decode = src.get("ffdecode", {}).get("verdict")
+    decode = verdict(src.get("ffdecode"))
     media = bool(av_streams(src.get("ffprobe"), attached=True))
     vips = src.get("vips") or {}
     vips_ok = vips.get("rc") == 0 and vips.get("width")
     if decode == "timeout":
-        return "timeout"
-    if media and decode == "clean":
-        return "decodes"
+        return "timeout", "ffmpeg"
+    if media and decode == "clean" and media_frames(src):
+        return "decodes", "ffmpeg"
     if vips_ok and vips.get("decode") == "clean":
-        return "decodes"
+        return "decodes", f"vips {vips.get('loader')}"
     if media and decode == "warnings":
-        return "warns"
+        return "warns", "ffmpeg"
     if not media and not vips_ok:
-        return "not-media"
-    if decode == "empty":
-        return "empty"
-    return "fails"
+        return "not-media", "ffmpeg"
+    if decode == "empty" or (media and decode == "clean"):  # nothing decoded but attached pictures
+        return "empty", "ffmpeg"
+    return "fails", "ffmpeg"
+
+
+def media_frames(src):
+    """Frames ffmpeg decoded from streams that are not attached pictures. framecrc numbers its
+    streams in the order they were mapped: every video stream (-map 0:v?), then every audio one."""
+    streams = (src.get("ffprobe") or {}).get("streams", [])
+    mapped = [s for s in streams if s.get("type") == "video"] + [s for s in streams if s.get("type") == "audio"]
+    frames = (src.get("ffdecode") or {}).get("frames") or {}
+    return sum(frames.get(str(i), 0) for i, s in enumerate(mapped) if not s.get("attachedPic"))
 
 
 def tags(r):
@@ -216,10 +244,18 @@ def output_tags(r):
         if o.get("missing"):
             found.append(f"{prefix}-missing")
             continue
-        verdict = o["ffdecode"]["verdict"]
-        if verdict != "clean" and not (prefix == "output" and o.get("vips", {}).get("decode") == "clean"
-                                       and o["ffdecode"]["verdict"] == "failed" and sniff(o["magic"]) == "heif"):
-            found.append(f"{prefix}-decode-errors({verdict})")
+        decoded = verdict(o["ffdecode"])
+        vips = (o.get("vips") or {}).get("decode") if sniff(o["magic"]) in ("jpeg", "png", "gif", "heif") else None
+        same_bytes = prefix == "output" and o.get("sha256") == r.get("sha256") or \
+            (prepared.get("action") == "passthrough" and prefix == "output")
+        if decoded != "clean" and vips != "clean" and same_bytes and decoded == verdict(src.get("ffdecode")):
+            found.append(f"output-keeps-input-damage({decoded})")
+        elif decoded != "clean" and vips != "clean":
+            found.append(f"{prefix}-decode-errors({decoded})")
+        elif decoded != "clean" and sniff(o["magic"]) != "heif":  # FFmpeg 5.1 reads no HEIF still
+            found.append(f"{prefix}-decoders-disagree(ffmpeg {decoded}, vips clean)")
+        elif vips not in (None, "clean"):
+            found.append(f"{prefix}-decoders-disagree(ffmpeg clean, vips {vips})")
         out_aspect, short = display_aspect(o.get("ffprobe"), o.get("vips"))
         if src_aspect and out_aspect and abs(out_aspect / src_aspect - 1) > 0.02 + 2.0 / max(short, 1):
             found.append(f"{prefix}-aspect-changed({src_aspect:.3f}->{out_aspect:.3f})")
@@ -240,8 +276,11 @@ def output_file_tags(r, o, prepared):
     if kind in BUDGET and o["bytes"] > BUDGET[kind]:
         found.append(f"output-over-budget({kind})")
     ext = o["path"].rsplit(".", 1)[-1].lower()
-    if EXTENSIONS.get(ext) != sniff(o["magic"]):
-        found.append(f"output-extension-mismatch(.{ext} holds {sniff(o['magic'])})")
+    family = sniff(o["magic"])
+    if family == "unknown" and (o["ffprobe"].get("format") or "") in ("mp3", "wav", "aiff"):
+        family = o["ffprobe"]["format"]  # an MP3 after padding: ffprobe finds the frames
+    if EXTENSIONS.get(ext) != family:
+        found.append(f"output-extension-mismatch(.{ext} holds {family})")
     order = o.get("order") or {}
     if order.get("backwards") and not (src.get("order") or {}).get("backwards"):
         found.append("output-frame-order")
@@ -263,14 +302,20 @@ def output_file_tags(r, o, prepared):
 def duration_tags(src, o, prepared):
     if prepared.get("after", {}).get("kind") not in ("audio", "video"):
         return []
-    source = src["ffprobe"].get("duration")
     out = o["ffprobe"].get("duration")
-    expected = prepared.get("trimDuration") or (min(source, MAX_DURATION) if source else None)
-    if not expected or out is None:
+    if out is None:
         return []
-    if abs(out - expected) > max(0.25, 0.05 * expected):
-        return [f"output-duration-changed({'shorter' if out < expected else 'longer'})"]
-    return []
+    sources = [src["ffprobe"].get("duration"), decoded_seconds(src)]
+    expected = [prepared["trimDuration"]] if prepared.get("trimDuration") else \
+        [min(d, MAX_DURATION) for d in sources if d]
+    if not expected or any(abs(out - e) <= max(0.25, 0.05 * e) for e in expected):
+        return []
+    return [f"output-duration-changed({'shorter' if out < min(expected) else 'longer'})"]
+
+
+def decoded_seconds(src):
+    """The longest span ffmpeg decoded from any stream (None when it decoded nothing)."""
+    return max((src.get("ffdecode") or {}).get("seconds", {}).values(), default=None)
 
 
 def error_of(r, verb):
@@ -287,26 +332,37 @@ def refusal_tags(r):
     iso = bytes.fromhex(r["source"].get("magic", ""))[4:8] in (b"ftyp", b"moov", b"moof", b"styp", b"sidx", b"free")
     if drm and iso and code and code != "encrypted" and {"senc", "pssh", "tenc"} & set(drm):
         found.append(f"encrypted-called({code})")
+    by = reference_by(r)[1]
     if not prepared.get("ok") and code and ref in ("decodes", "warns"):
-        found += refused_decodable(code, ref)
+        declared, decoded = r["source"]["ffprobe"].get("duration"), decoded_seconds(r["source"])
+        short = code == "corrupt" and declared and decoded is not None and decoded < 0.8 * declared - 0.2
+        score = r["source"]["ffprobe"].get("probeScore") or 100
+        if code in ("unrecognized-type", "unsupported") and score <= 50 and by == "ffmpeg":
+            found.append(f"refused-ffmpeg-guesses({r['source']['ffprobe'].get('format')}, score {score})")
+        else:
+            found += ["corrupt-truncated-ffmpeg-silent"] if short else refused_decodable(code, ref, by)
     for verb, name in (("deep", "deep-corrupt-but-ffmpeg-decodes"), ("validate", "validate-corrupt-but-ffmpeg-decodes")):
         codes = {d["code"] for d in ((r["ak"].get(verb) or {}).get("json") or {}).get("diagnostics", [])}
-        if "corrupt" in codes and ref == "decodes" and code != "corrupt":
+        if "corrupt" in codes and ref == "decodes" and by == "ffmpeg" and code != "corrupt":
             found.append(name)
-    validated = (r["ak"].get("validate") or {}).get("json") or {}
-    if validated.get("ok") and code:
-        found.append(f"ak-inconsistent(validate ok, prepare {code})")
+    deep = (r["ak"].get("deep") or {}).get("json") or {}
+    if deep.get("ok") and code:
+        found.append(f"ak-inconsistent(deep ok, prepare {code})")
     deep_codes = {d["code"] for d in ((r["ak"].get("deep") or {}).get("json") or {}).get("diagnostics", [])}
     if "corrupt" in deep_codes and prepared.get("ok"):
         found.append("ak-inconsistent(deep corrupt, prepare ok)")
     return found
 
 
-def refused_decodable(code, ref):
+def refused_decodable(code, ref, by="ffmpeg"):
+    if code == "over-cap" and by != "ffmpeg":
+        return ["refused-by-safety-cap"]  # a cap on purpose that ffmpeg's own limits also refuse
+    if by != "ffmpeg":  # only libvips decodes it (often through ImageMagick, which AttachKit blocks)
+        return [f"refused-but-vips-decodes({code}, {by})"]
     if code == "corrupt":
         return ["corrupt-but-ffmpeg-decodes" if ref == "decodes" else "corrupt-ffmpeg-plays-through"]
     if code == "unrecognized-type":
-        return ["unrecognized-but-ffmpeg-reads"]
+        return ["unrecognized-but-ffmpeg-reads"]  # (weak guesses are split off in refusal_tags)
     if code == "unsupported":
         return ["unsupported-but-ffmpeg-reads"]
     if code in ("empty", "encrypted"):
@@ -327,7 +383,7 @@ def probe_tags(r):
     kind = probe.get("kind")
     if kind in ("audio", "video"):
         found += codec_tags(probe, ff)
-        found += field_tags(probe, ff, r["source"].get("ffdecode"))
+        found += field_tags(probe, ff, r["source"].get("ffdecode"), error_of(r, "prepare").get("code") == "corrupt")
     elif kind == "image":
         found += image_tags(probe, r["source"].get("vips") or {})
     container = probe.get("container")
@@ -342,7 +398,7 @@ def codec_tags(probe, ff):
     kind = probe["kind"]
     pairs = [(probe.get("codec"), kind)] + ([(probe.get("audioCodec"), "audio")] if probe.get("audioCodec") else [])
     for codec, stream_kind in pairs:
-        names = {s.get("codec") for s in av_streams(ff, stream_kind)}
+        names = {s.get("codec") for s in av_streams(ff, stream_kind)} - {None}
         if codec and names and not norm_codec(codec) & names:
             found.append(f"wrong-codec-identified({codec} vs {'/'.join(sorted(n or '?' for n in names))})")
     if kind == "video" and not av_streams(ff, "video"):
@@ -352,7 +408,7 @@ def codec_tags(probe, ff):
     return found
 
 
-def field_tags(probe, ff, r_decode=None):
+def field_tags(probe, ff, r_decode=None, refused_as_corrupt=False):
     found = []
     kind = probe["kind"]
     main = next((s for s in av_streams(ff, kind) if probe.get("codec") in norm_codec(s.get("codec"))
@@ -369,7 +425,7 @@ def field_tags(probe, ff, r_decode=None):
     if (a is None) != (b is None):
         found.append(f"probe-disagrees-ffprobe(duration {'missing' if a is None else 'extra'})")
     decoded = max(((r_decode or {}).get("seconds") or {}).values(), default=None)
-    if a and decoded and (r_decode or {}).get("verdict") == "clean" and abs(a - decoded) > max(1.0, 0.1 * decoded):
+    if a and decoded and not refused_as_corrupt and verdict(r_decode) == "clean" and abs(a - decoded) > max(1.0, 0.1 * decoded):
         found.append(f"probe-disagrees-decode(duration {a:g} s, decoded {decoded:g} s)")
     if audio and probe.get("sampleRate") and audio.get("sampleRate") and probe["sampleRate"] != audio["sampleRate"]:
         found.append("probe-disagrees-ffprobe(sampleRate)")

@@ -5,6 +5,7 @@ a result is {"rc", "ms", "stdout"/"json", "stderr"} with rc None on timeout, neg
 """
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -13,8 +14,12 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"RIFF", b"II*\x00", b"MM\x00*", b"BM",
+IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+", b"BM",
                b"\x00\x00\x00\x0cjP", b"\xff\x4f\xff\x51", b"\xff\x0a", b"qoif", b"8BPS")
+
+
+# ffmpeg messages about tags and metadata, not about the media: they do not make a decode unclean.
+TAG_NOISE = re.compile(r"BOM value|ID3v2|id3v2|APE tag|Error reading frame|EXIF|Discarding ID3|Invalid chapter|metadata|Estimating duration")
 
 
 class Runner:
@@ -126,6 +131,7 @@ def ffdecode(runner, path):
     r = runner.run(["ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-i", str(path),
                     "-map", "0:v?", "-map", "0:a?", "-f", "framecrc", "-"])
     lines = [l for l in r["stderr"].splitlines() if l.strip()]
+    damage = [l for l in lines if not TAG_NOISE.search(l)]
     frames, spans, bases = {}, {}, {}
     for line in r["stdout"].splitlines():
         if line.startswith("#tb "):
@@ -140,9 +146,9 @@ def ffdecode(runner, path):
             spans[stream] = (min(low, pts), max(high, pts + duration))
     seconds = {k: round(float((hi - lo) * bases.get(k, 1)), 3) for k, (lo, hi) in spans.items()}
     verdict = "timeout" if r["rc"] is None else "failed" if r["rc"] != 0 else \
-        "empty" if not frames else "warnings" if lines else "clean"
+        "empty" if not frames else "warnings" if damage else "clean"
     return {"verdict": verdict, "rc": r["rc"], "ms": r["ms"], "messages": lines[:6],
-            "messageCount": len(lines), "frames": frames, "seconds": seconds}
+            "messageCount": len(lines), "damageCount": len(damage), "frames": frames, "seconds": seconds}
 
 
 def vipsheader(runner, path):
@@ -168,7 +174,7 @@ def vips_decode(runner, path):
 def looks_like_image(path):
     with open(path, "rb") as f:
         head = f.read(16)
-    return head.startswith(IMAGE_MAGIC) or head[4:12] in (b"ftypheic", b"ftypmif1", b"ftypavif", b"ftypheix")
+    return head.startswith(IMAGE_MAGIC) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head[4:12] in (b"ftypheic", b"ftypmif1", b"ftypavif", b"ftypheix")
 
 
 def frame_pts(runner, path):
@@ -191,7 +197,8 @@ def order_facts(pts):
 
 def source_facts(runner, path):
     src = {"ffprobe": ffprobe(runner, path), "ffdecode": ffdecode(runner, path)}
-    if looks_like_image(path):
+    fmt = src["ffprobe"].get("format") or ""
+    if looks_like_image(path) or "_pipe" in fmt or fmt in ("image2", "") or not src["ffprobe"]["streams"]:
         src["vips"] = vipsheader(runner, path)
         src["vips"]["decode"] = vips_decode(runner, path)
     with open(path, "rb") as f:
