@@ -15,19 +15,19 @@ SEVERITY = [
     "output-duration-changed", "output-audio-dropped", "output-video-dropped", "output-over-budget",
     "output-extension-mismatch", "output-codec-not-playable", "output-fails-validate",
     "accepted-input-ffmpeg-fails", "thumbnail-missing", "thumbnail-decode-errors", "thumbnail-aspect-changed",
-    "output-keeps-input-damage", "output-decoders-disagree", "thumbnail-decoders-disagree",
+    "output-keeps-input-damage",
     # false refusals
     "corrupt-but-ffmpeg-decodes", "unrecognized-but-ffmpeg-reads", "unsupported-but-ffmpeg-reads",
     "prepare-failed-valid-input", "deep-corrupt-but-ffmpeg-decodes", "validate-corrupt-but-ffmpeg-decodes",
     "corrupt-ffmpeg-plays-through", "corrupt-truncated-ffmpeg-silent", "refused-but-vips-decodes",
-    "refused-ffmpeg-guesses", "refused-by-safety-cap",
+    "refused-ffmpeg-guesses", "refused-by-safety-cap", "refused-document-by-design",
     # wrong diagnoses and messages
     "encrypted-called", "wrong-codec-identified", "container-disagrees", "probe-disagrees-decode", "probe-disagrees-ffprobe",
-    "message-mismatch", "ak-inconsistent",
+    "message-mismatch", "ak-inconsistent", "output-decoders-disagree", "thumbnail-decoders-disagree",
     # not AttachKit's
     "reference-timeout",
 ]
-INFO = {"reference-timeout", "refused-by-safety-cap"}
+INFO = {"reference-timeout", "refused-by-safety-cap", "refused-document-by-design"}
 KEEP_DETAIL = {"prepare-failed-valid-input", "probe-disagrees-ffprobe", "timeout", "output-decode-errors"}
 
 BUDGET = {"image": 10_000_000, "audio": 5_000_000, "video": 50_000_000}  # the ios profile's maxBytes
@@ -357,6 +357,8 @@ def refusal_tags(r):
 def refused_decodable(code, ref, by="ffmpeg"):
     if code == "over-cap" and by != "ffmpeg":
         return ["refused-by-safety-cap"]  # a cap on purpose that ffmpeg's own limits also refuse
+    if by in ("vips pdfload", "vips svgload"):
+        return ["refused-document-by-design"]  # documents are not media here (README, "not media")
     if by != "ffmpeg":  # only libvips decodes it (often through ImageMagick, which AttachKit blocks)
         return [f"refused-but-vips-decodes({code}, {by})"]
     if code == "corrupt":
@@ -388,6 +390,8 @@ def probe_tags(r):
         found += image_tags(probe, r["source"].get("vips") or {})
     container = probe.get("container")
     tokens = set((ff.get("format") or "").split(","))
+    if kind == "image":
+        tokens.add("image2")  # ffprobe names pictures it reads by their file name "image2"
     if container in CONTAINERS and not CONTAINERS[container] & tokens:
         found.append(f"container-disagrees({container} vs {ff.get('format')})")
     return found
@@ -452,13 +456,18 @@ MESSAGE_NAMES = {"mp3": {"mp3", "mp3float"}, "flac": {"flac"}, "ogg": {"ogg", "v
 def message_tags(r):
     """An error message that names a format the file is not (by ffprobe's reading)."""
     ff = r["source"]["ffprobe"]
+    found = []
+    head = bytes.fromhex(r["source"].get("magic", ""))
+    code = error_of(r, "prepare").get("code")
+    if head[4:8] in (b"moof", b"styp", b"sidx", b"emsg", b"prft") and code in ("unrecognized-type", "corrupt"):
+        # a DASH/HLS media segment without its init segment: the message should say so
+        found.append(f"message-mismatch(MP4 media segment without 'moov' called {code})")
     if ff.get("rc") != 0 or not ff.get("format"):
-        return []
+        return found
     known = set(ff["format"].split(",")) | {s.get("codec") for s in ff.get("streams", [])}
     messages = [error_of(r, "prepare").get("message", "")]
     messages += [d.get("message", "") for d in ((r["ak"].get("deep") or {}).get("json") or {}).get("diagnostics", [])
                  if d.get("code") in ("corrupt", "unsupported-codec", "unrecognized-type")]
-    found = []
     for message in messages:
         words = set(message.lower().replace("(", " ").replace(")", " ").replace(",", " ").replace(":", " ").split())
         for name, tokens in MESSAGE_NAMES.items():

@@ -191,7 +191,8 @@ def png_iccp_crc(d):
 
 def trailing_garbage(d):
     clip(d / "tmp.mp4")
-    (d / "mp4_trailing_4_bytes.mp4").write_bytes((d / "tmp.mp4").read_bytes() + b"\x00\x00\x00\x00")
+    (d / "mp4_trailing_4_zero_bytes.mp4").write_bytes((d / "tmp.mp4").read_bytes() + bytes(4))
+    (d / "mp4_trailing_4_bytes.mp4").write_bytes((d / "tmp.mp4").read_bytes() + b"\xde\xad\xbe\xef")
     heic = Path(__file__).resolve().parents[2] / "TestMedia" / "images" / "heic_800x600.heic"
     if heic.exists():
         (d / "heic_trailing_4_bytes.heic").write_bytes(heic.read_bytes() + b"\xde\xad\xbe\xef")
@@ -215,7 +216,7 @@ def bmp_bitfields(d):
     w, h = 4, 2
     pixels = b"".join(struct.pack("<I", 0xFF0000FF | (x * 0x00202000)) for x in range(w * h))
     header = struct.pack("<IiiHHIIiiII", 40, w, h, 1, 32, 3, len(pixels), 2835, 2835, 0, 0)
-    masks = struct.pack("<III", 0xFF000000, 0x00FF0000, 0x0000FF00)
+    masks = struct.pack("<III", 0xFF000000, 0x00000FF0, 0x00FF0000)  # bmpsuite g/rgb32bf.bmp's masks
     body = header + masks + pixels
     offset = 14 + 40 + 12
     (d / "bmp_bitfields_rgbx_masks.bmp").write_bytes(b"BM" + struct.pack("<IHHI", 14 + len(body), 0, 0, offset) + body)
@@ -245,6 +246,27 @@ def fmp4_placeholder_duration(d):
     if version == 0:
         data[timescale_at + 4: timescale_at + 8] = struct.pack(">I", 3900 * timescale)
     (d / "fmp4_mvhd_declares_3900s_holds_4s.mp4").write_bytes(bytes(data))
+
+
+def fmp4_first_fragment_at_10s(d):
+    """A fragmented MP4 cut from a live stream: every fragment's decode time (tfdt) starts at 10 s."""
+    clip(d / "tmp.mp4", "-movflags", "frag_keyframe+empty_moov+default_base_moof", seconds=4)
+    data = bytearray((d / "tmp.mp4").read_bytes())
+    scales, at = [], data.find(b"mdhd")
+    while at > 0:
+        version = data[at + 4]
+        scales.append(struct.unpack(">I", data[at + (24 if version == 1 else 16): at + (28 if version == 1 else 20)])[0])
+        at = data.find(b"mdhd", at + 4)
+    at = data.find(b"tfdt")
+    while at > 0:
+        track = struct.unpack(">I", data[data.rfind(b"tfhd", 0, at) + 8: data.rfind(b"tfhd", 0, at) + 12])[0]
+        shift = 10 * scales[track - 1]
+        if data[at + 4] == 1:
+            data[at + 8: at + 16] = struct.pack(">Q", struct.unpack(">Q", data[at + 8: at + 16])[0] + shift)
+        else:
+            data[at + 8: at + 12] = struct.pack(">I", struct.unpack(">I", data[at + 8: at + 12])[0] + shift)
+        at = data.find(b"tfdt", at + 4)
+    (d / "fmp4_fragments_start_at_10s.mp4").write_bytes(bytes(data))
 
 
 def mp4_cenc(d):
@@ -416,7 +438,7 @@ VARIANTS = [
     flac_id3v1_trailer, flac_24bit, wav_riff_size_placeholder, wav_riff_size_zero, ogg_last_page_cut,
     png_ancillary_crc, png_iccp_crc, trailing_garbage, mp3_frame_cut, mp3_xing_truncated, bmp_bitfields,
     apng_num_frames_invalid,
-    fmp4_placeholder_duration, mp4_cenc, ts_audio_only,
+    fmp4_placeholder_duration, fmp4_first_fragment_at_10s, mp4_cenc, ts_audio_only,
     opus_large_preskip, jpeg_junk_between_segments, sunraster_rle_length, wav_chunk_after_data,
     aiff_odd_ssnd, tiff_tiled_planar, mka_laced,
 ]
