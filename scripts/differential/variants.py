@@ -10,6 +10,7 @@ Each variant's name says what it is; VARIANTS below says what it exercises.
 """
 
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -431,6 +432,42 @@ def mka_laced(d):
     (d / "mka_alac_xiph_laced.mka").write_bytes(out)
 
 
+def mp3_vbr_without_xing(d):
+    """10 s of VBR MP3 with no Xing/VBRI frame, starting with 2 s of silence (the lowest bitrate):
+    a duration estimated from the first frame's bitrate is 3.4 times too long."""
+    ff("-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono", "-f", "lavfi", "-i", "anoisesrc=d=8:r=44100:a=0.5",
+       "-filter_complex", "[0]atrim=0:2[s];[s][1]concat=n=2:v=0:a=1", "-c:a", "libmp3lame", "-q:a", "0",
+       "-write_xing", "0", str(d / "mp3_vbr_10s_no_xing_starts_silent.mp3"))
+
+
+def mp4_media_segment(d):
+    """A DASH/HLS media segment alone: the fragments of a fragmented MP4 without its init segment."""
+    clip(d / "tmp.mp4", "-movflags", "frag_keyframe+empty_moov+default_base_moof", seconds=2)
+    data = (d / "tmp.mp4").read_bytes()
+    (d / "mp4_media_segment_without_init.m4s").write_bytes(data[box_offsets(data, b"moof")[0]:])
+
+
+def musepack_sv8(d):
+    """Musepack SV8 (the 'MPCK' stream format), when Debian's musepack-tools (mpcenc) is installed."""
+    if not shutil.which("mpcenc"):
+        print("variant musepack_sv8 skipped: mpcenc (Debian package musepack-tools) is not installed", file=sys.stderr)
+        return
+    tone(d / "tmp.wav", "-c:a", "pcm_s16le", seconds=2)
+    subprocess.run(["mpcenc", "--silent", str(d / "tmp.wav"), str(d / "musepack_sv8.mpc")], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def mod_tracker(d):
+    """A 4-channel ProTracker module ('M.K.'): one pattern playing one square-wave sample."""
+    samples = struct.pack(">22sHBBHH", b"square", 1000, 0, 64, 0, 1000) + bytes(30 * 30)
+    pattern = bytearray(64 * 4 * 4)
+    for row in range(0, 64, 8):  # note C-3 (period 214) with sample 1, every 8th row of channel 0
+        pattern[row * 16: row * 16 + 4] = bytes([0x00, 214, 0x10, 0x00])
+    header = b"differential".ljust(20, b"\0") + samples + bytes([1, 127]) + bytes(128) + b"M.K."
+    wave = bytes(([0x40] * 16 + [0xC0] * 16) * 62 + [0] * 16)
+    (d / "mod_protracker_4ch.mod").write_bytes(header + bytes(pattern) + wave)
+
+
 VARIANTS = [
     mkv_h264_bframes, ts_h264_bframes, mp4_empty_edit_bframes, mov_sar_4x3, mkv_sar_4x3_copyable, mp4_rotation90,
     mp4_two_audio_tracks, mp4_subtitle_track, mov_timecode_track, mkv_attachment_font,
@@ -440,7 +477,8 @@ VARIANTS = [
     apng_num_frames_invalid,
     fmp4_placeholder_duration, fmp4_first_fragment_at_10s, mp4_cenc, ts_audio_only,
     opus_large_preskip, jpeg_junk_between_segments, sunraster_rle_length, wav_chunk_after_data,
-    aiff_odd_ssnd, tiff_tiled_planar, mka_laced,
+    aiff_odd_ssnd, tiff_tiled_planar, mka_laced, mp3_vbr_without_xing, mp4_media_segment,
+    musepack_sv8, mod_tracker,
 ]
 
 
