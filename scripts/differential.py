@@ -206,6 +206,8 @@ def run_files(args, ak, results, report, files):
                 label = futures[future]
                 try:
                     record = future.result()
+                except facts.Stopped:
+                    continue
                 except Exception as error:  # a harness bug must not lose the rest of the run
                     record = {"file": label, "project": project_of(label), "harnessError": repr(error),
                               "tags": ["harness-error"], "outcome": "harness-error"}

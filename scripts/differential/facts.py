@@ -22,19 +22,26 @@ IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"II*\x00", b"MM\x00*", b"I
 TAG_NOISE = re.compile(r"BOM value|ID3v2|id3v2|APE tag|Error reading frame|EXIF|Discarding ID3|Invalid chapter|metadata|Estimating duration")
 
 
+class Stopped(Exception):
+    """The run was interrupted: no new command starts (the caller's temporary folders are removed)."""
+
+
 class Runner:
     """Runs commands with one timeout; remembers the live ones so Ctrl-C can end them."""
     live = set()
     lock = threading.Lock()
+    stopping = threading.Event()
 
     def __init__(self, timeout):
         self.timeout = timeout
 
     def run(self, argv, text_limit=4000, timeout=None):
         started = time.monotonic()
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
         with Runner.lock:
+            if Runner.stopping.is_set():
+                raise Stopped()
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
             Runner.live.add(proc)
         try:
             out, err = proc.communicate(timeout=timeout or self.timeout)
@@ -51,7 +58,9 @@ class Runner:
 
     @classmethod
     def stop_all(cls):
+        """Ends every live command (its whole process group) and lets no new one start."""
         with cls.lock:
+            cls.stopping.set()
             for proc in list(cls.live):
                 try:
                     os.killpg(proc.pid, signal.SIGKILL)
@@ -104,7 +113,7 @@ def stream_summary(s):
         "tag": s.get("codec_tag_string"), "profile": s.get("profile"), "width": s.get("width"),
         "height": s.get("height"), "sar": ratio(s.get("sample_aspect_ratio")), "rotation": rotation_of(s),
         "pixFmt": s.get("pix_fmt"), "sampleRate": num(s.get("sample_rate")), "channels": s.get("channels"),
-        "bitsPerRaw": s.get("bits_per_raw_sample"), "duration": num(s.get("duration")),
+        "bitsPerRaw": s.get("bits_per_raw_sample"), "duration": num(s.get("duration")), "start": num(s.get("start_time")),
         "frames": s.get("nb_frames"), "attachedPic": bool(disposition.get("attached_pic")),
         "fieldOrder": s.get("field_order"), "colorTransfer": s.get("color_transfer"),
     }.items() if v not in (None, "", "unknown")}
@@ -118,7 +127,7 @@ def ffprobe(runner, path):
     except ValueError:
         data = {}
     fmt = data.get("format") or {}
-    info.update({"format": fmt.get("format_name"), "duration": num(fmt.get("duration")),
+    info.update({"format": fmt.get("format_name"), "duration": num(fmt.get("duration")), "start": num(fmt.get("start_time")),
                  "bitRate": num(fmt.get("bit_rate")), "probeScore": fmt.get("probe_score"),
                  "streams": [stream_summary(s) for s in data.get("streams", [])]})
     return info
@@ -204,6 +213,11 @@ def source_facts(runner, path):
     with open(path, "rb") as f:
         head = f.read(1 << 20)
     src["magic"] = head[:16].hex()
+    with open(path, "rb") as f:
+        f.seek(max(0, path.stat().st_size - 4096))
+        tail = f.read()
+    src["trailerTags"] = [name for name, found in (("APEv2", b"APETAGEX" in tail[-600:]), ("ID3v1", tail[-128:-125] == b"TAG"),
+                                                   ("Lyrics3", b"LYRICS200" in tail[-600:])) if found]
     src["drmBoxes"] = sorted({b.decode() for b in (b"senc", b"pssh", b"encv", b"enca", b"sinf", b"tenc") if b in head})
     return src
 
