@@ -3,6 +3,7 @@
 from collections import Counter, defaultdict
 
 from classify import base, rank
+import mechanisms
 
 EXAMPLES = 5
 
@@ -12,23 +13,49 @@ def markdown(records):
     outcomes = sorted({r["outcome"] for r in records}, key=lambda o: (rank(o), o))
     lines = ["# Differential run: AttachKit against ffprobe / ffmpeg / vipsheader", "",
              f"{len(records)} files; {sum(r.get('seconds', 0) for r in records):.0f} s of work "
-             "(summed over files, two at a time).", "",
-             "## Outcomes per project (each file counted once, by its most severe finding)", ""]
+             "(summed over files, two at a time).", ""]
+    lines += mechanism_section(records, projects)
+    lines += ["", "## Outcomes per project (each file counted once, by its most severe finding)", ""]
     lines += table(records, projects, outcomes, lambda r: [r["outcome"]])
     tag_names = sorted({base(t) for r in records for t in r["tags"]}, key=lambda t: (rank(t), t))
     lines += ["", "## Findings per project (a file counts under every finding it has)", ""]
-    lines += table(records, projects, tag_names, lambda r: {base(t) for t in r["tags"]})
+    lines += table(records, projects, tag_names, lambda r: {base(t) for t in r["tags"]}, "finding")
     lines += ["", "## Examples per finding (with detail)", ""]
     lines += examples(records)
     return "\n".join(lines) + "\n"
 
 
-def table(records, projects, rows, keys_of):
+def mechanism_section(records, projects):
+    """Disagreements grouped by mechanism (scripts/differential/mechanisms.py), worst group first."""
+    found = {}
+    for r in records:
+        name = mechanisms.mechanism(r)
+        if name:
+            found.setdefault(name, []).append(r)
+    order = [(g, n, text) for n, g, text, _ in mechanisms.RULES] + [(len(mechanisms.GROUPS), "unclassified", "no rule matched")]
+    out = ["## Disagreements by mechanism (each file under the first rule of mechanisms.py that matches)", ""]
+    out += table(records, projects, [n for _, n, _ in order if n in found], lambda r: [mechanisms.mechanism(r)], "mechanism")[:-1]
+    out.append("")
+    for group, name, text in order:
+        if name not in found:
+            continue
+        files = found[name]
+        label = mechanisms.GROUPS.get(group, "unclassified")
+        out.append(f"- **`{name}`** ({label}, {len(files)}): {text}")
+        if name == "format-not-read":
+            kinds = Counter(mechanisms.breadth_detail(r) for r in files)
+            out.append("  - by format: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+        for r in pick(files):
+            out.append(f"  - `{r['file']}`{detail(r)}")
+    return out
+
+
+def table(records, projects, rows, keys_of, heading="outcome"):
     counts = defaultdict(Counter)
     for r in records:
         for key in keys_of(r):
             counts[key][r["project"]] += 1
-    out = ["| outcome | total | " + " | ".join(projects) + " |", "|---|---:|" + "---:|" * len(projects)]
+    out = [f"| {heading} | total | " + " | ".join(projects) + " |", "|---|---:|" + "---:|" * len(projects)]
     for row in rows:
         c = counts[row]
         out.append(f"| `{row}` | {sum(c.values())} | " + " | ".join(str(c[p] or "") for p in projects) + " |")
