@@ -390,8 +390,8 @@ def probe_tags(r):
         found += image_tags(probe, r["source"].get("vips") or {})
     container = probe.get("container")
     tokens = set((ff.get("format") or "").split(","))
-    if kind == "image":
-        tokens.add("image2")  # ffprobe names pictures it reads by their file name "image2"
+    if kind == "image" and "image2" in tokens:
+        return found  # ffprobe read the picture by its file name ("image2"): nothing to compare
     if container in CONTAINERS and not CONTAINERS[container] & tokens:
         found.append(f"container-disagrees({container} vs {ff.get('format')})")
     return found

@@ -149,6 +149,10 @@ RULES = [
     ("encrypted-segment-message", WRONG_DIAGNOSIS,
      "an encrypted fragment (senc/pssh) is called unrecognized or corrupt rather than encrypted",
      lambda r: has(r, "encrypted-called")),
+    ("zero-rate-stream-accepted", WRONG_DIAGNOSIS,
+     "a sound stream of 0 Hz or 0 channels (ADTS sampling-frequency index 15) passes probe and validate "
+     "(fix: remux), then prepare fails writing the header (processing-failed)",
+     lambda r: "writing the header failed" in error(r)),
     ("deep-and-prepare-disagree", WRONG_DIAGNOSIS,
      "validate --deep calls the file corrupt while prepare converts it (or the other way round)",
      lambda r: has(r, "ak-inconsistent")),

@@ -468,6 +468,16 @@ def mod_tracker(d):
     (d / "mod_protracker_4ch.mod").write_bytes(header + bytes(pattern) + wave)
 
 
+def adts_escape_rate(d):
+    """ADTS whose sampling-frequency index is 15 (the escape ADTS cannot carry): 0 Hz, 0 channels."""
+    ff("-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", "-f", "adts", str(d / "tmp.aac"))
+    data, at = bytearray((d / "tmp.aac").read_bytes()), 0
+    while at + 7 <= len(data) and data[at] == 0xFF and data[at + 1] & 0xF0 == 0xF0:
+        data[at + 2] = (data[at + 2] & 0xC3) | (15 << 2)
+        at += ((data[at + 3] & 3) << 11) | (data[at + 4] << 3) | (data[at + 5] >> 5)
+    (d / "adts_sampling_index_15.aac").write_bytes(bytes(data))
+
+
 VARIANTS = [
     mkv_h264_bframes, ts_h264_bframes, mp4_empty_edit_bframes, mov_sar_4x3, mkv_sar_4x3_copyable, mp4_rotation90,
     mp4_two_audio_tracks, mp4_subtitle_track, mov_timecode_track, mkv_attachment_font,
@@ -478,7 +488,7 @@ VARIANTS = [
     fmp4_placeholder_duration, fmp4_first_fragment_at_10s, mp4_cenc, ts_audio_only,
     opus_large_preskip, jpeg_junk_between_segments, sunraster_rle_length, wav_chunk_after_data,
     aiff_odd_ssnd, tiff_tiled_planar, mka_laced, mp3_vbr_without_xing, mp4_media_segment,
-    musepack_sv8, mod_tracker,
+    musepack_sv8, mod_tracker, adts_escape_rate,
 ]
 
 
