@@ -9,28 +9,40 @@ checkout, each skipped with a message when absent) it runs
   attachkit validate --profile ios --deep --json F
   attachkit prepare --profile ios --json --thumbnail --out TMP F
   ffprobe -show_streams -show_format -of json F
-  ffmpeg -v error -i F -map 0:v? -map 0:a? -f null -     (a full decode: clean, warnings or failed)
-  vipsheader -a F                                         (pictures only)
+  ffmpeg -v error -i F -map 0:v? -map 0:a? -f framecrc -   (a full decode: clean, warnings, failed
+                                                          or empty; frames and seconds per stream)
+  vipsheader -a F, vips avg F[fail_on=warning]            (pictures, and whatever ffprobe cannot read)
 
-and re-checks every prepared output (and thumbnail) with ffprobe, a full ffmpeg decode,
-`attachkit validate --deep`, its byte size against the ios budget of its kind, its extension
-against its bytes, its display aspect (width x height x SAR, rotation, EXIF orientation) against
-the source's, its frame order (decoded pts strictly increasing), its duration against the
-source's (or the trim), and each stream's codec against README's "What plays" table.
+and re-checks every prepared output (and thumbnail) with ffprobe, a full ffmpeg decode (and
+libvips for pictures), `attachkit validate --deep`, its byte size against the ios budget of its
+kind, its extension against its bytes, its display aspect (width x height x SAR, rotation, EXIF
+orientation) against the source's, its frame order (decoded pts strictly increasing, ffprobe
+-show_frames), its duration against the source's declared and decoded ones (or the trim), and each
+stream's codec against README's "What plays" table.
 
-Each file is then classified: `agree-ok`, `agree-refused`, or the most severe of its findings
-(`crash`, `timeout`, `output-*`, `corrupt-but-ffmpeg-decodes`, `prepare-failed-valid-input(code)`,
-`unsupported-but-ffmpeg-reads(code)`, `wrong-codec-identified`, `probe-disagrees-ffprobe(field)`,
-`message-mismatch`, ...). Every finding of a file is kept in its `tags`.
+Each file is then classified (scripts/differential/classify.py): `agree-ok`, `agree-refused`, or
+the most severe of its findings (`crash`, `timeout`, `output-*`, `corrupt-but-ffmpeg-decodes`,
+`prepare-failed-valid-input(code)`, `unsupported-but-ffmpeg-reads`, `wrong-codec-identified`,
+`probe-disagrees-ffprobe(field)`, `probe-disagrees-decode`, `message-mismatch`, ...; the list and
+its order are classify.SEVERITY). Every finding of a file is kept in its `tags`. Disagreements are
+then grouped by the mechanism in AttachKit behind them (scripts/differential/mechanisms.py: one
+hand-written predicate per class, so a fix shows as a class emptied). Reference tools are not the
+truth: FFmpeg conceals damage and guesses formats from file names (`refused-ffmpeg-guesses`),
+libvips' CLI has the ImageMagick loader AttachKit blocks (`refused-but-vips-decodes(..., magickload)`).
 
 Outputs, in --report DIR (default out/differential in the repository, which git ignores):
   results.jsonl   one line per file, every fact gathered (sorted by file when the run ends)
-  summary.md      outcome counts per project, then per finding, with up to 5 example files each
+  summary.md      disagreements per mechanism and project, outcome and finding counts per
+                  project, up to 5 example files each
+
+--variants also generates scripts/differential/variants.py's files (each built to exercise one
+mechanism, from ffmpeg's lavfi sources and byte patches) in a temporary folder and runs them as
+project `variants`.
 
 Resumable: a file already in results.jsonl with the same size and modification time is not run
-again (--fresh starts over). --only REGEX and --limit N pick files (deterministic: sorted paths).
+again (--fresh runs them again; with --only, just the matching ones). --only REGEX and --limit N pick files (deterministic: sorted paths).
 Inputs are never modified (each is hashed before and after; a change is reported as
-`input-modified`); every temporary folder is removed, also on Ctrl-C.
+`input-modified`); every temporary folder is removed, also on Ctrl-C or SIGTERM.
 
 Usage:
   scripts/differential.py                       # build release attachkit, run over ../shared
