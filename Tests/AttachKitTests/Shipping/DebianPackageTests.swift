@@ -171,11 +171,11 @@ struct DebianPackageTests {
         for command in commands { #expect(text.contains("usage: attachkit \(command)"), "\(command)") }
     }
 
-    @Test("the package holds the systemd unit, its settings as a conffile, the copyright and the Debian changelog")
+    @Test("the package holds the systemd unit, its settings as a conffile, the bash completion, the copyright and the Debian changelog")
     func contents() throws {
         let built = try Self.built.get()
         for path in ["lib/systemd/system/attachkit-http.service", "etc/default/attachkit-http", "usr/share/doc/attachkit/copyright",
-                     "usr/share/doc/attachkit/changelog.Debian.gz"] {
+                     "usr/share/doc/attachkit/changelog.Debian.gz", "usr/share/bash-completion/completions/attachkit"] {
             #expect(FileManager.default.fileExists(atPath: built.root.appendingPathComponent(path).path), "\(path)")
         }
         let control = built.folder.appendingPathComponent("control")
