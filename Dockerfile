@@ -4,7 +4,9 @@
 # Stage 1 builds the Debian package with scripts/package.sh (the same package as outside a
 # container); stage 2 installs only that package on Debian 12 slim, so apt brings exactly the
 # libraries its Depends name (libvips, FFmpeg's libraries, libmicrohttpd) and nothing to build with.
-# Untested: AttachKit's build machines have no container engine, so this file has never been built.
+# Never built as an image: AttachKit's build machines have no container engine. The runtime stage's
+# commands were run by hand in a Debian 12 minbase chroot (apt install of the .deb, the user, then
+# attachkit http as that user, the HEALTHCHECK command, SIGTERM).
 
 FROM swift:6.3-bookworm AS build
 # .git is not sent to the build (.dockerignore): the commit to bake into the binary comes from here.
@@ -19,7 +21,8 @@ COPY --from=build /dist/ /tmp/dist/
 RUN apt-get update \
     && apt-get install -y --no-install-recommends /tmp/dist/attachkit_*.deb \
     && rm -rf /var/lib/apt/lists/* /tmp/dist \
-    && useradd --system --uid 10001 --user-group --home-dir /nonexistent --shell /usr/sbin/nologin attachkit \
+    && groupadd --gid 10001 attachkit \
+    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin attachkit \
     && install -d -o 10001 -g 10001 -m 0750 /spool /media
 # A numeric user, so that Kubernetes' runAsNonRoot can check it.
 USER 10001:10001
