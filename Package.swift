@@ -38,9 +38,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // The commit the binary is built from: `-Xcc -DATTACHKIT_COMMIT='"…"'` (scripts/package.sh),
+        // "unknown" without it.
+        .target(name: "CBuildCommit"),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CSystem", "CMicroHTTPD"]
+            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CSystem", "CMicroHTTPD", "CBuildCommit"]
         ),
         .executableTarget(
             name: "attachkit",

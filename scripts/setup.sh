@@ -14,7 +14,8 @@ packages=(
   libmicrohttpd-dev
   ffmpeg libvips-tools libjpeg-turbo-progs
 )
-# Extra packages callers may ask for (the benchmarks add imagemagick), e.g. scripts/setup.sh imagemagick
+# Extra packages callers may ask for, e.g. scripts/setup.sh imagemagick: the benchmarks add
+# imagemagick, scripts/package.sh adds dpkg-dev (dpkg-shlibdeps), .ci/run adds lintian (the package test)
 packages+=("$@")
 
 missing=()

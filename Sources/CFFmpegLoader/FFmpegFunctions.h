@@ -32,6 +32,7 @@
     F(AK_AVUTIL, const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
     F(AK_AVUTIL, char *, av_strdup, (const char *s), (s)) \
     F(AK_AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size)) \
+    F(AK_AVUTIL, const char *, av_version_info, (void), ()) \
     F(AK_SWRESAMPLE, int, swr_alloc_set_opts2, (struct SwrContext **ps, AVChannelLayout *out_ch_layout, enum AVSampleFormat out_sample_fmt, int out_sample_rate, AVChannelLayout *in_ch_layout, enum AVSampleFormat in_sample_fmt, int in_sample_rate, int log_offset, void *log_ctx), (ps, out_ch_layout, out_sample_fmt, out_sample_rate, in_ch_layout, in_sample_fmt, in_sample_rate, log_offset, log_ctx)) \
     F(AK_SWRESAMPLE, int, swr_convert_frame, (SwrContext *swr, AVFrame *output, const AVFrame *input), (swr, output, input)) \
     V(AK_SWRESAMPLE, swr_free, (struct SwrContext **s), (s)) \

@@ -26,9 +26,11 @@
 enum ak_ffmpeg_library { AK_AVUTIL, AK_SWRESAMPLE, AK_SWSCALE, AK_AVCODEC, AK_AVFORMAT, AK_AVFILTER, AK_LIBRARY_COUNT };
 enum { AK_CORE_COUNT = AK_AVFILTER };
 
-/// The library's name, the soname of the headers compiled against, and its Debian package.
-#define AK_LIBRARY(name, major) { "lib" #name, "lib" #name ".so." AV_STRINGIFY(major), "lib" #name AV_STRINGIFY(major) }
-static const struct { const char *name, *soname, *package; } ak_libraries[AK_LIBRARY_COUNT] = {
+/// The library's name, the soname of the headers compiled against, its Debian package, and the
+/// function that reports its version (`avutil_version`...).
+#define AK_LIBRARY(name, major) \
+    { "lib" #name, "lib" #name ".so." AV_STRINGIFY(major), "lib" #name AV_STRINGIFY(major), #name "_version" }
+static const struct ak_ffmpeg_library_info ak_libraries[AK_LIBRARY_COUNT] = {
     [AK_AVUTIL] = AK_LIBRARY(avutil, LIBAVUTIL_VERSION_MAJOR),
     [AK_SWRESAMPLE] = AK_LIBRARY(swresample, LIBSWRESAMPLE_VERSION_MAJOR),
     [AK_SWSCALE] = AK_LIBRARY(swscale, LIBSWSCALE_VERSION_MAJOR),
@@ -47,6 +49,8 @@ static struct {
 static pthread_once_t ak_once = PTHREAD_ONCE_INIT, ak_filter_once = PTHREAD_ONCE_INIT;
 /// Empty when FFmpeg (libavfilter) is ready, else why it is not.
 static char ak_failure[1024], ak_filter_failure[1024];
+/// Each library's version as it reported it when opened; 0 until then.
+static unsigned ak_versions[AK_LIBRARY_COUNT];
 
 /// Opens library `index` into `handle`; on failure writes why into `failure` and returns 0.
 static int ak_open(int index, void **handle, char *failure, size_t size) {
@@ -63,6 +67,13 @@ static int ak_open(int index, void **handle, char *failure, size_t size) {
                  ak_libraries[index].name, ak_libraries[index].soname, ak_libraries[index].package, dlerror());
         return 0;
     }
+    unsigned (*version)(void) = (unsigned (*)(void))dlsym(*handle, ak_libraries[index].version_function);
+    if (version == NULL) {
+        snprintf(failure, size, "FFmpeg's %s (%s) has no function %s: another library?",
+                 ak_libraries[index].name, ak_libraries[index].soname, ak_libraries[index].version_function);
+        return 0;
+    }
+    ak_versions[index] = version();
     return 1;
 }
 
@@ -102,6 +113,14 @@ const char *ak_ffmpeg_load_filters(void) {
     if (failure != NULL) return failure;
     pthread_once(&ak_filter_once, ak_load_filter);
     return ak_filter_failure[0] == '\0' ? NULL : ak_filter_failure;
+}
+
+const struct ak_ffmpeg_library_info *ak_ffmpeg_library(int index) {
+    return index >= 0 && index < AK_LIBRARY_COUNT ? &ak_libraries[index] : NULL;
+}
+
+unsigned ak_ffmpeg_library_version(int index) {
+    return index >= 0 && index < AK_LIBRARY_COUNT ? ak_versions[index] : 0;
 }
 
 /// Every forwarder's first step. Swift checks ak_ffmpeg_load() (ak_ffmpeg_load_filters() for

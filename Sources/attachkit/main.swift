@@ -3,12 +3,15 @@ import Glibc
 #endif
 
 /// Every subcommand, in the order `attachkit --help` lists them.
-nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, PrepareCommand.self, ThumbnailCommand.self, BatchCommand.self, ServeCommand.self, HTTPCommand.self, ProfileCommand.self, BudgetCommand.self]
-/// Commands other commands start, not listed by `--help`.
-nonisolated(unsafe) let internalCommands: [any Command.Type] = [WorkerCommand.self]
+nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, PrepareCommand.self, ThumbnailCommand.self, BatchCommand.self, ServeCommand.self, HTTPCommand.self, ProfileCommand.self, BudgetCommand.self, VersionCommand.self]
+/// Commands other commands (or scripts/package.sh) start, not listed by `--help`.
+nonisolated(unsafe) let internalCommands: [any Command.Type] = [WorkerCommand.self, ManPageCommand.self, CompletionCommand.self]
+
+/// What `attachkit` does, in one sentence (`--help` and the manual page).
+let toolDescription = "Prepares media for iOS notification attachments."
 
 func printHelp() {
-    var text = "usage: attachkit COMMAND [OPTIONS] ...\n\nPrepares media for iOS notification attachments.\n\ncommands:\n"
+    var text = "usage: attachkit COMMAND [OPTIONS] ...\n       attachkit --version\n\n\(toolDescription)\n\ncommands:\n"
     let width = commands.map { $0.name.count }.max() ?? 0
     for command in commands {
         text += "  \(command.name)\(String(repeating: " ", count: width - command.name.count + 2))\(command.summary)\n"
@@ -22,6 +25,10 @@ func main() -> ExitCode {
     guard let name = arguments.first, !["-h", "--help"].contains(name) else {
         printHelp()
         return arguments.isEmpty ? .usage : .success
+    }
+    if name == "--version" {
+        Output.line(VersionCommand.versionLine)
+        return .success
     }
     if name == "help" {
         if let topic = arguments.dropFirst().first, let command = commands.first(where: { $0.name == topic }) {

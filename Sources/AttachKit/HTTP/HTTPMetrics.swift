@@ -30,6 +30,14 @@ package final class HTTPMetrics: Sendable {
 
     private let state = Locked(State())
 
+    /// The `attachkit_build_info` sample, read once (loading FFmpeg's core libraries in this process
+    /// the first time `/metrics` is scraped, so the versions are those the workers load too).
+    private static let buildInfo: String = {
+        let libraries = RuntimeLibraries.current(filters: false)
+        let labels = [("version", BuildInfo.version), ("commit", BuildInfo.commit), ("vips", libraries.vips), ("ffmpeg", libraries.ffmpeg ?? "unavailable")]
+        return "attachkit_build_info{" + labels.map { "\($0)=\"\($1.replacing("\\", with: "\\\\").replacing("\"", with: "\\\""))\"" }.joined(separator: ",") + "} 1"
+    }()
+
     package init() {}
 
     /// Counts one request that ended.
@@ -86,6 +94,8 @@ package final class HTTPMetrics: Sendable {
         lines.append("attachkit_http_requests_in_flight \(inFlight)")
         family("attachkit_worker_restarts_total", "counter", "Worker processes replaced after a crash or a broken limit.")
         lines.append("attachkit_worker_restarts_total \(workerRestarts)")
+        family("attachkit_build_info", "gauge", "Always 1: the build serving (version, commit) and the libvips and FFmpeg it runs against.")
+        lines.append(Self.buildInfo)
         family("attachkit_http_refusals_total", "counter", "Error answers, by error code.")
         for (code, count) in s.refusals.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             lines.append("attachkit_http_refusals_total{code=\"\(code.rawValue)\"} \(count)")

@@ -49,7 +49,8 @@ public struct PrepareReport: Sendable {
         actions.last(where: \.changesBytes) ?? actions.last
     }
 
-    /// One JSON object, keys as documented in the README.
+    /// One JSON object, keys as documented in the README; `attachkitVersion` names the build that
+    /// made it (``BuildInfo/version``).
     public var json: JSONValue {
         func brief(_ info: MediaInfo?) -> JSONValue? {
             guard let info else { return nil }
@@ -88,6 +89,7 @@ public struct PrepareReport: Sendable {
         if !diagnostics.isEmpty { o.set("diagnostics", .array(diagnostics.map(\.json))) }
         if !notes.isEmpty { o.set("notes", .array(notes.map(JSONValue.string))) }
         o.set("error", error?.json)
+        o.set("attachkitVersion", BuildInfo.version)
         return o.value
     }
 }

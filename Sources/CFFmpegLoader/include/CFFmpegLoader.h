@@ -17,4 +17,26 @@ const char *ak_ffmpeg_load(void);
 /// it depends on. Same once-per-process behaviour, folder and answer as ak_ffmpeg_load().
 const char *ak_ffmpeg_load_filters(void);
 
+/// One library of the loader's list.
+struct ak_ffmpeg_library_info {
+    /// `libavformat`
+    const char *name;
+    /// The soname opened, from the headers compiled against: `libavformat.so.59`.
+    const char *soname;
+    /// The Debian package that ships it: `libavformat59`.
+    const char *package;
+    /// The function that reports the library's version: `avformat_version`.
+    const char *version_function;
+};
+
+/// Library `index` of the loader's list, in the order it opens them (each one's dependencies first:
+/// libavutil, libswresample, libswscale, libavcodec, libavformat, then libavfilter); NULL past the
+/// end. Loads nothing. scripts/package.sh links its dependency check against this same list.
+const struct ak_ffmpeg_library_info *ak_ffmpeg_library(int index);
+
+/// The version of library `index` as the library itself reported it when opened
+/// (`avformat_version()`: major << 16 | minor << 8 | micro); 0 when it is not loaded. Ask after
+/// ak_ffmpeg_load() (ak_ffmpeg_load_filters() for libavfilter) has returned.
+unsigned ak_ffmpeg_library_version(int index);
+
 #endif

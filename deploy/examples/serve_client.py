@@ -2,7 +2,7 @@
 """A minimal client for `attachkit serve`: spawn the worker once, send JSON Lines requests,
 match responses by id (they may come back out of order). Standard library only.
 
-    python3 docs/examples/serve_client.py ./.build/release/attachkit TestMedia /tmp/out
+    python3 deploy/examples/serve_client.py ./.build/release/attachkit TestMedia /tmp/out
 """
 import json
 import os
