@@ -108,6 +108,51 @@ struct InputsNeverReplacedTests {
         #expect(server.stop().status == 0)
     }
 
+    @Test("attachkit http: POST /v1/prepare of x.thumbnail.jpg with thumbnail=1 answers the photo and its thumbnail as two distinct files", .needsCurl)
+    func httpPrepare() throws {
+        let server = try HTTPServerProcess(["--jobs", "1"])
+        let photo = TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg")
+        let body = server.folder.appendingPathComponent("answer.multipart"), headers = server.folder.appendingPathComponent("headers")
+        let result = try TestEnvironment.run("curl", ["-s", "-o", body.path, "-D", headers.path, "-w", "%{http_code}", "--data-binary", "@" + photo,
+                                                      server.url + "/v1/prepare?name=x.thumbnail.jpg&thumbnail=1"])
+        #expect(result.stdout == "200")
+        let data = try Data(contentsOf: body)
+        let type = try String(contentsOf: headers, encoding: .utf8).split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") } ?? ""
+        let boundary = "--" + String(try #require(type.split(separator: "=").last))
+        // Each part: its headers, a blank line, the file, CRLF before the next boundary.
+        let parts = try Self.parts(of: data, boundary: boundary)
+        #expect(parts.map(\.name) == ["x.thumbnail.jpg", "x.thumbnail.thumbnail.jpg"], "\(parts.map(\.name))")
+        var sizes: [[Int]] = []
+        for (index, part) in parts.enumerated() {
+            let file = server.folder.appendingPathComponent("part\(index).jpg")
+            try part.bytes.write(to: file)
+            let width = try TestEnvironment.run("vipsheader", ["-f", "width", file.path]).stdout
+            let height = try TestEnvironment.run("vipsheader", ["-f", "height", file.path]).stdout
+            sizes.append([width, height].compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        }
+        #expect(sizes == [[1600, 1200], [320, 240]], "\(sizes)")
+        #expect(server.stop().status == 0)
+    }
+
+    /// The parts of a `multipart/mixed` body: each one's file name and bytes.
+    static func parts(of data: Data, boundary: String) throws -> [(name: String, bytes: Data)] {
+        let bytes = [UInt8](data), marker = Array(boundary.utf8), blank = Array("\r\n\r\n".utf8)
+        var starts: [Int] = []
+        var index = 0
+        while index + marker.count <= bytes.count {
+            if bytes[index..<(index + marker.count)].elementsEqual(marker) { starts.append(index); index += marker.count } else { index += 1 }
+        }
+        var parts: [(name: String, bytes: Data)] = []
+        for (start, end) in zip(starts, starts.dropFirst()) {
+            let section = Array(bytes[(start + marker.count)..<(end - 2)])
+            guard let split = (0...(section.count - blank.count)).first(where: { section[$0..<($0 + blank.count)].elementsEqual(blank) }) else { continue }
+            let head = String(decoding: section[..<split], as: UTF8.self)
+            let name = head.components(separatedBy: "filename=\"").last?.components(separatedBy: "\"").first ?? ""
+            parts.append((name, Data(section[(split + blank.count)...])))
+        }
+        return parts
+    }
+
     @Test("the Swift API: thumbnail onto the input is refused, prepare into the input's folder is renamed; nothing changes")
     func swiftAPI() async throws {
         let folder = try Self.photoFolder()
