@@ -1,5 +1,5 @@
 // Thin shim over Linux system calls Swift cannot make directly (glibc reaches them only through
-// the variadic syscall(2)): openat2, Landlock and prctl(PR_SET_NO_NEW_PRIVS). The constants and
+// the variadic syscall(2) or prctl(2)): openat2, Landlock, PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG. The constants and
 // structures are spelled out here, so the module builds against older kernel headers and the
 // running kernel decides what is available. No policy lives here: which rights, which folders and
 // what to do when a call is missing are chosen by the Swift callers.
@@ -196,6 +196,12 @@ static inline int ak_landlock_restrict_self(int ruleset) {
 /// unprivileged callers). 0 or -1 with errno.
 static inline int ak_set_no_new_privs(void) {
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+/// prctl(PR_SET_PDEATHSIG, signal): the kernel sends `signal` to this process when the thread that
+/// created it ends.
+static inline int ak_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
 }
 
 /* glibc's malloc_trim: returns freed heap memory to the kernel (a long-lived worker calls it

@@ -17,7 +17,7 @@ func printHelp() {
         text += "  \(command.name)\(String(repeating: " ", count: width - command.name.count + 2))\(command.summary)\n"
     }
     text += "\nRun `attachkit help COMMAND` for a command's options."
-    Output.line(text)
+    Output.line("\(rendered: text)")
 }
 
 func main() -> ExitCode {
@@ -27,12 +27,12 @@ func main() -> ExitCode {
         return arguments.isEmpty ? .usage : .success
     }
     if name == "--version" {
-        Output.line(VersionCommand.versionLine)
+        Output.line("\(rendered: VersionCommand.versionLine)")
         return .success
     }
     if name == "help" {
         if let topic = arguments.dropFirst().first, let command = commands.first(where: { $0.name == topic }) {
-            Output.line(command.usage)
+            Output.line("\(rendered: command.usage)")
         } else {
             printHelp()
         }
@@ -45,14 +45,14 @@ func main() -> ExitCode {
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
-        Output.line(command.usage)
+        Output.line("\(rendered: command.usage)")
         return .success
     }
     do {
         let parsed = try Arguments(rest, options: command.options, flags: command.flags)
         return try command.init(parsed).run()
     } catch {
-        Output.error("attachkit \(name): \(error.description)\n\n\(command.usage)")
+        Output.error("attachkit \(name): \(error.description)\n\n\(rendered: command.usage)")
         return .usage
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why access to a path was refused or misused. Each case names the path and, for ledger
 /// problems, where the handle was acquired.
 public enum AccessError: CodedError, Equatable, CustomStringConvertible {
@@ -41,6 +45,36 @@ public enum AccessError: CodedError, Equatable, CustomStringConvertible {
         case .unusable(let path, let reason): return "\(path): \(reason)"
         case .doubleRelease(let path, let site): return "access handle for \(path) (acquired at \(site)) released twice"
         case .leaked(let path, let site): return "access handle for \(path) (acquired at \(site)) was never released"
+        }
+    }
+}
+
+extension AccessError {
+    /// The real path of `path` (made absolute), or why it has none, in the code that fits:
+    /// `not-found` when nothing is there; `unreadable` for a symbolic link loop (`ELOOP`), a
+    /// folder on the way that cannot be searched (`EACCES`), a path or name too long
+    /// (`ENAMETOOLONG`), and a name that is not UTF-8 (the text has U+FFFD where its bytes were,
+    /// so it names nothing).
+    static func resolving(_ path: String) throws(AccessError) -> String {
+        switch PathResolver.resolve(PathResolver.absolute(path)) {
+        case .success(let resolved): return resolved
+        case .failure(let error): throw AccessError(resolving: path, error)
+        }
+    }
+
+    /// Why `path` could not be resolved (`realpath` failed with `error`).
+    init(resolving path: String, _ error: SystemError) {
+        let missing = error.code == ENOENT || error.code == ENOTDIR
+        if missing, path.contains("\u{FFFD}") {
+            self = .unusable(path: path, reason: "the file name is not valid UTF-8 (shown here with U+FFFD), so it cannot be named; rename the file")
+            return
+        }
+        switch error.code {
+        case ENOENT, ENOTDIR: self = .notFound(path: path)
+        case ELOOP: self = .unusable(path: path, reason: "a symbolic link loop (\(error)): the path never reaches a file")
+        case EACCES: self = .unusable(path: path, reason: "a folder on the way cannot be searched (\(error))")
+        case ENAMETOOLONG: self = .unusable(path: path, reason: "the path is too long (\(error))")
+        default: self = .unusable(path: path, reason: "cannot be resolved (\(error))")
         }
     }
 }

@@ -115,7 +115,11 @@ public final class AccessLedger: Sendable {
     private func openFile(_ path: String) throws(AccessError) -> Opened {
         let absolute = PathResolver.absolute(path)
         for _ in 0..<Self.attempts {
-            guard let hint = PathResolver.realPath(absolute) else { throw .notFound(path: path) }
+            let hint: String
+            switch PathResolver.resolve(absolute) {
+            case .success(let resolved): hint = resolved
+            case .failure(let error): throw AccessError(resolving: path, error)
+            }
             guard let scope = scopes.first(where: { $0.contains(resolvedPath: hint) }) else {
                 throw .outsideScope(path: path, resolved: hint)
             }
@@ -145,7 +149,11 @@ public final class AccessLedger: Sendable {
         let name = PathResolver.fileName(normalized)
         guard !name.isEmpty else { throw .notFound(path: path) }
         for _ in 0..<Self.attempts {
-            guard let folder = PathResolver.realPath(PathResolver.directory(normalized)) else { throw .notFound(path: path) }
+            let folder: String
+            switch PathResolver.resolve(PathResolver.directory(normalized)) {
+            case .success(let resolved): folder = resolved
+            case .failure(let error): throw AccessError(resolving: PathResolver.directory(normalized), error)
+            }
             let target = (folder == "/" ? "" : folder) + "/" + name
             guard let scope = scopes.first(where: { $0.kind == .folder && $0.contains(resolvedPath: folder) }) else {
                 throw .outsideScope(path: path, resolved: target)

@@ -26,7 +26,7 @@ public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
     /// A folder scope.
     /// - Throws: ``AccessError/notFound(path:)`` when the folder does not exist.
     public static func folder(_ path: String) throws(AccessError) -> AccessScope {
-        guard let resolved = PathResolver.realPath(PathResolver.absolute(path)) else { throw .notFound(path: path) }
+        let resolved = try AccessError.resolving(path)
         let descriptor = open(resolved, Descriptors.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .notFound(path: path) }
         guard let identity = FileIdentity(descriptor: descriptor) else {
@@ -39,7 +39,7 @@ public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
     /// A scope granting exactly one existing file.
     /// - Throws: ``AccessError/notFound(path:)`` when the file does not exist.
     public static func file(_ path: String) throws(AccessError) -> AccessScope {
-        guard let resolved = PathResolver.realPath(PathResolver.absolute(path)) else { throw .notFound(path: path) }
+        let resolved = try AccessError.resolving(path)
         // Only the identity is kept: a command line may name thousands of files.
         let descriptor = open(resolved, Descriptors.pathOnly | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw .notFound(path: path) }
@@ -110,11 +110,18 @@ enum PathResolver {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// `realpath(3)`: the absolute path with every symbolic link resolved, `nil` when it does not exist.
+    /// `realpath(3)`: the absolute path with every symbolic link resolved, `nil` when it does not
+    /// exist or cannot be resolved (``resolve(_:)`` says why).
     static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        try? resolve(path).get()
+    }
+
+    /// `realpath(3)`, or its `errno`: `ENOENT` (nothing there), `ELOOP` (a symbolic link loop),
+    /// `EACCES` (a folder on the way cannot be searched), `ENAMETOOLONG`...
+    static func resolve(_ path: String) -> Result<String, SystemError> {
+        guard let resolved = realpath(path, nil) else { return .failure(SystemError(code: errno)) }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return .success(String(cString: resolved))
     }
 
     /// The last path component.

@@ -10,6 +10,9 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
     /// Another run (`pid`, when it could be read) holds the lock of this manifest: the same output
     /// folder and shard are being prepared right now.
     case busy(manifest: String, pid: Int32?)
+    /// The run `pid` that held this manifest is gone, but its worker processes still held the
+    /// lock after ``BatchLock/survivorWait``: a new run would write beside them.
+    case survivors(manifest: String, pid: Int32)
     /// Runs with another split (unsharded, or another shard count) are writing the same output
     /// folder: their outputs would overwrite each other.
     case otherSplit(folder: String, shards: Int?)
@@ -25,6 +28,8 @@ public enum BatchError: Error, Sendable, CustomStringConvertible {
         case .otherSplit(let folder, let shards):
             let split = shards.map { $0 == 1 ? "an unsharded batch" : "batches split into \($0) shards" } ?? "another batch"
             return "\(split) (see \(folder)/.attachkit-batch.lock) is writing \(folder): runs of one output folder must all be unsharded or all use the same shard count"
+        case .survivors(let manifest, let pid):
+            return "batch pid \(pid), which wrote \(manifest), is gone, but its worker processes still hold \(manifest).lock: wait for them to end (they die with their batch), then run again"
         case .busy(let manifest, let pid):
             return "another batch (\(pid.map { "pid \($0)" } ?? "pid unknown")) is writing \(manifest) (it holds \(manifest).lock until it ends)"
         }

@@ -6,9 +6,10 @@ enum BatchExecutor: Sendable {
     case workers(WorkerProcessPool, [(String, JSONValue)])
 
     /// Sets the executor up for `options`: libvips/FFmpeg get cores ÷ jobs threads per job; worker
-    /// processes may read beneath `inputRoot` only and write beneath `outputRoot` only.
+    /// processes may read beneath `inputRoot` only and write beneath `outputRoot` only, and hold
+    /// `locks` (the run's ``BatchLock`` and ``BatchSplitLock``) while they live.
     /// - Throws: ``WorkerFailure`` when the worker processes cannot be started.
-    init(options: BatchOptions, inputRoot: String, outputRoot: String, ledger: AccessLedger) throws(WorkerFailure) {
+    init(options: BatchOptions, inputRoot: String, outputRoot: String, ledger: AccessLedger, locks: [Int32] = []) throws(WorkerFailure) {
         let threads = max(1, BatchOptions.coreCount / options.jobs)
         var prepare = options.prepare
         prepare.threads = threads
@@ -20,7 +21,7 @@ enum BatchExecutor: Sendable {
             // The profile goes once, as each worker's default, not with every request.
             let arguments = ["--read-only", inputRoot, "--allow", outputRoot, "--threads", String(threads),
                              "--profile-json", prepare.profile.json.serialized]
-            let pool = try WorkerProcessPool(count: options.jobs, arguments: arguments, limits: limits)
+            let pool = try WorkerProcessPool(count: options.jobs, arguments: arguments, limits: limits, inheriting: locks)
             self = .workers(pool, prepare.requestOptions.filter { $0.0 != "profile" })
         }
     }
@@ -29,6 +30,12 @@ enum BatchExecutor: Sendable {
     var summary: String {
         guard case .workers(let pool, _) = self else { return "in-process" }
         return "\(pool.count) worker process(es), sandbox: \(pool.sandbox)"
+    }
+
+    /// Ends the worker processes (reaped, their temporary folders removed) before the run lets go
+    /// of the locks they hold; nothing in-process.
+    func stop() {
+        if case .workers(let pool, _) = self { pool.stop() }
     }
 
     var restarts: Int {

@@ -8,40 +8,69 @@ import Glibc
 /// Two runs of the same shard on one output folder would each compact the manifest to their own
 /// lines and lose the other's work; with the lock the second refuses at once, before it touches
 /// the folder. Shards write different manifests, so they lock different files and still run side
-/// by side. The kernel drops a `flock` when its descriptor closes, which happens however the
-/// process ends (SIGKILL included), so a killed run never blocks the next one. The file itself is
-/// never removed: a run that unlinked it could let the next two runs lock two different files.
+/// by side. The kernel drops a `flock` when the last descriptor of it closes, which happens
+/// however the processes end (SIGKILL included), so a killed run never blocks the next one. The
+/// run's worker processes inherit the descriptor (``descriptor``): a worker still busy after its
+/// batch was killed holds the lock until it ends, so a new run never writes beside it. A new run
+/// that finds the lock held while the pid in it is gone waits for those workers (they die with
+/// their parent, see ``WorkerProcessPool``) up to ``survivorWait``. The file itself is never
+/// removed: a run that unlinked it could let the next two runs lock two different files.
 struct BatchLock: ~Copyable, Sendable {
+    /// What the lock file's name adds to the manifest's.
+    static let suffix = ".lock"
+    /// How long a new run waits for the worker processes of a dead run to end. Default 10 s.
+    static let survivorWait: Duration = .seconds(10)
     /// The lock file's path.
     let path: String
-    private let fd: Int32
+    /// The locked descriptor, for the run's worker processes to inherit.
+    let descriptor: Int32
 
-    /// Takes the lock of the manifest at `manifestPath` without waiting, and writes this process's pid into it.
+    /// Takes the lock of the manifest at `manifestPath` without waiting (except for the workers of
+    /// a dead run), and writes this process's pid into it.
     /// - Throws: ``BatchError/busy(manifest:pid:)`` when another run (in any process, this one
-    ///   included) holds it; ``BatchError/manifest(_:)`` when the lock file cannot be created.
-    init(manifestPath: String) throws(BatchError) {
-        let path = manifestPath + ".lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .manifest("cannot open the lock \(path): \(String(cString: strerror(errno)))") }
-        var status: Int32
-        repeat { status = flock(fd, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
-        guard status == 0 else {
-            let code = errno
-            let reason = String(cString: strerror(code))
-            let held = code == EWOULDBLOCK
-            let holder = held ? Self.holder(fd) : nil
+    ///   included) holds it; ``BatchError/survivors(manifest:pid:)`` when the workers of a dead run
+    ///   still hold it after ``survivorWait``; ``BatchError/manifest(_:)`` when the lock file
+    ///   cannot be created or is not a file of its own (a symbolic or hard link).
+    init(manifestPath: String, survivorWait: Duration = BatchLock.survivorWait) throws(BatchError) {
+        let path = manifestPath + Self.suffix
+        let fd: Int32
+        do { fd = try FileSystem.openOwnFile(path, flags: O_RDWR | O_CREAT) } catch { throw .manifest("cannot use the lock: \(error.description)") }
+        if let refusal = Self.take(fd, path: path, manifest: manifestPath, survivorWait: survivorWait) {
             close(fd)
-            throw held ? .busy(manifest: manifestPath, pid: holder) : .manifest("cannot lock \(path): \(reason)")
+            throw refusal
         }
         let text = Array("\(getpid())\n".utf8)
         // The pid is only a hint for the message of a run that finds the lock taken: failing to
         // write it (a full disk) does not stop this run.
         if ftruncate(fd, 0) == 0 { _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
         self.path = path
-        self.fd = fd
+        self.descriptor = fd
     }
 
-    deinit { close(fd) }
+    deinit { close(descriptor) }
+
+    /// Locks `fd` exclusively; `nil` when locked, else why not.
+    private static func take(_ fd: Int32, path: String, manifest: String, survivorWait: Duration) -> BatchError? {
+        guard let failure = tryLock(fd) else { return nil }
+        guard failure == EWOULDBLOCK else { return .manifest("cannot lock \(path): \(String(cString: strerror(failure)))") }
+        let holder = Self.holder(fd)
+        guard let holder, Processes.isGone(holder) else { return .busy(manifest: manifest, pid: holder) }
+        // The run that wrote its pid is gone: its workers are ending with it.
+        let deadline = ContinuousClock.now + survivorWait
+        while ContinuousClock.now < deadline {
+            usleep(20_000)
+            if tryLock(fd) == nil { return nil }
+        }
+        return .survivors(manifest: manifest, pid: holder)
+    }
+
+    /// `flock(LOCK_EX | LOCK_NB)`: `nil` when locked, else `errno`.
+    private static func tryLock(_ fd: Int32) -> Int32? {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno != EINTR { return errno }
+        }
+        return nil
+    }
 
     /// The pid written by the run holding the lock. It writes it just after locking, so an empty
     /// file is read again for up to 0.5 s; `nil` when none shows up.

@@ -52,13 +52,12 @@ final class BatchManifest: Sendable {
     /// line (any options) wrote for each current input (``earlierFiles(in:outputRoot:currentPaths:)``).
     /// The manifest holds `lock` (taken on `path`) until it is deallocated.
     /// - Throws: ``OutputError`` when the manifest cannot be written.
-    static func open(path: String, optionsHash: String, currentPaths: Set<String>, outputRoot: String, lock: consuming BatchLock,
+    static func open(path: String, optionsHash: String, currentPaths: Set<ExactPath>, outputRoot: String, lock: consuming BatchLock,
                      writer: @escaping Writer = { fd, bytes in Glibc.write(fd, bytes.baseAddress, bytes.count) })
-        throws(OutputError) -> (BatchManifest, [String: Entry], earlierFiles: [String: Set<String>]) {
+        throws(OutputError) -> (BatchManifest, [ExactPath: Entry], earlierFiles: [ExactPath: Set<ExactPath>]) {
         let earlier = earlierFiles(in: path, outputRoot: outputRoot, currentPaths: currentPaths)
         let entries = try compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
-        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw .system(operation: "open", path: path, reason: String(cString: strerror(errno))) }
+        let fd = try FileSystem.openOwnFile(path, flags: O_WRONLY | O_APPEND)
         return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd, writer: writer, lock: lock), entries, earlier)
     }
 
@@ -66,17 +65,17 @@ final class BatchManifest: Sendable {
     /// `currentPaths`, relative to `outputRoot` (a line of any options: compaction drops the lines
     /// of other options, and with them the only record of those files). Paths outside the output
     /// root, or climbing out of it, are left out.
-    static func earlierFiles(in path: String, outputRoot: String, currentPaths: Set<String>) -> [String: Set<String>] {
+    static func earlierFiles(in path: String, outputRoot: String, currentPaths: Set<ExactPath>) -> [ExactPath: Set<ExactPath>] {
         guard let reader = try? FileReader(path: path) else { return [:] }
-        var files: [String: Set<String>] = [:]
+        var files: [ExactPath: Set<ExactPath>] = [:]
         let text = String(decoding: reader.read(at: 0, count: Int(min(reader.size, 1 << 30))), as: UTF8.self)
         for line in text.split(separator: "\n") {
-            guard let json = try? JSONValue.parse(String(line)), let relative = json["path"]?.stringValue,
+            guard let json = try? JSONValue.parse(String(line)), let relative = json["path"]?.stringValue.map(ExactPath.init),
                   currentPaths.contains(relative) else { continue }
             let written = [json["outputPath"]?.stringValue,
                            json["thumbnail"]?.stringValue.flatMap { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : nil }]
             for file in written.compactMap({ $0 }) where !file.hasPrefix("/") && !file.split(separator: "/").contains("..") {
-                files[relative, default: []].insert(file)
+                files[relative, default: []].insert(ExactPath(file))
             }
         }
         return files
@@ -125,8 +124,14 @@ final class BatchManifest: Sendable {
         .system(operation: operation, path: path, reason: String(cString: strerror(code)))
     }
 
+    /// The lock's descriptor, for the run's worker processes to inherit (see ``BatchLock``).
+    var lockDescriptor: Int32 { hold.descriptor }
+
+    /// What the compaction temporary's name adds to the manifest's.
+    static let compactionSuffix = ".compact.tmp"
+
     /// Compacts the file now (end of a run).
-    func compact(currentPaths: Set<String>) throws(OutputError) {
+    func compact(currentPaths: Set<ExactPath>) throws(OutputError) {
         try pendingCut.withLock { pending throws(OutputError) in
             _ = try Self.compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
             pending = nil
@@ -135,23 +140,25 @@ final class BatchManifest: Sendable {
 
     /// Reads the manifest, keeps the last line per current input made with `optionsHash`, and
     /// rewrites it atomically in path order.
-    private static func compact(path: String, optionsHash: String, currentPaths: Set<String>) throws(OutputError) -> [String: Entry] {
-        var kept: [String: Entry] = [:]
+    private static func compact(path: String, optionsHash: String, currentPaths: Set<ExactPath>) throws(OutputError) -> [ExactPath: Entry] {
+        var kept: [ExactPath: Entry] = [:]
         if let reader = try? FileReader(path: path) {
             let text = String(decoding: reader.read(at: 0, count: Int(min(reader.size, 1 << 30))), as: UTF8.self)
             for line in text.split(separator: "\n") {
                 guard let json = try? JSONValue.parse(String(line)),
-                      let relative = json["path"]?.stringValue, currentPaths.contains(relative),
+                      let relative = json["path"]?.stringValue.map(ExactPath.init), currentPaths.contains(relative),
                       let hash = json["inputHash"]?.stringValue,
                       json["optionsHash"]?.stringValue == optionsHash else { continue }
-                kept[relative] = Entry(relativePath: relative, inputHash: hash, output: json["outputPath"]?.stringValue,
+                kept[relative] = Entry(relativePath: relative.text, inputHash: hash, output: json["outputPath"]?.stringValue,
                                        ok: json["ok"]?.boolValue ?? false, errorCode: json["error"]?["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)),
                                        line: String(line))
             }
         }
-        let temporary = path + ".compact.tmp"
+        let temporary = path + compactionSuffix
         let bytes = Array(kept.keys.sorted().map { kept[$0]!.line + "\n" }.joined().utf8)
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // A new file of its own (a leftover, even a link planted there, is removed, never written through).
+        unlink(temporary)
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .system(operation: "create", path: temporary, reason: String(cString: strerror(errno))) }
         var offset = 0
         while offset < bytes.count {

@@ -26,62 +26,90 @@ public struct BatchRunner: Sendable {
     }
 
     /// Decides what this run will do, before any file is prepared: resolves the folders, takes
-    /// this shard's locks, walks the input folder, names every output, keeps this shard's inputs,
-    /// removes what a killed run of this shard left, and opens (compacts) the manifest to learn
-    /// what earlier runs finished.
+    /// this shard's locks, walks the input folder, plans every path the run writes (``OutputLayout``),
+    /// keeps this shard's inputs, removes what a killed run of this shard left, opens (compacts) the
+    /// manifest to learn what earlier runs finished, and settles which inputs are already done.
     /// - Throws: ``BatchError`` when a folder cannot be used, the folders overlap, another run
-    ///   holds the locks, or the manifest cannot be opened.
+    ///   holds the locks, a file the run keeps in the output root is an input's, or the manifest
+    ///   cannot be opened.
     func plan() throws(BatchError) -> BatchPlan {
-        guard let inputRoot = PathResolver.realPath(PathResolver.absolute(options.inputRoot)) else {
-            throw .inputFolder(options.inputRoot)
-        }
-        guard FileSystem.makeFolders(options.outputRoot), let outputRoot = PathResolver.realPath(PathResolver.absolute(options.outputRoot)) else {
-            throw .outputFolder(options.outputRoot)
-        }
+        let (inputRoot, outputRoot) = try Self.roots(options)
         let ledger: AccessLedger
         do {
             ledger = AccessLedger(scopes: [try AccessScope.folder(inputRoot), try AccessScope.folder(outputRoot)])
         } catch {
             throw .inputFolder(error.description)
         }
-        // Everything under the input folder, except the output folder when it is nested inside.
-        // The output folder may sit inside the input folder (its files are then not inputs), but
-        // must not be the input folder itself or contain it.
-        guard outputRoot != inputRoot, !inputRoot.hasPrefix(outputRoot + "/") else { throw .overlappingFolders(input: inputRoot, output: outputRoot) }
         // Before anything else touches the output folder: a second run of this shard refuses here.
         // The manifest's lock first (a second run of this very shard is told the holder's pid),
         // then the folder's split (runs of another split are refused too).
         let lock = try BatchLock(manifestPath: outputRoot + "/" + options.manifestName)
         let split = try BatchSplitLock(outputRoot: outputRoot, shards: options.shard.count)
-        let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
-        let all = InputWalker.files(under: inputRoot).filter { outputPrefix == nil || !$0.hasPrefix(outputPrefix!) }
-        let layout = OutputLayout(relativePaths: all)
-        let mine = all.filter { options.shard.contains(relativePath: $0) }
-        Self.removeStaleTemporaries(of: mine.map { layout.assignments[$0]! }, under: outputRoot, manifest: options.manifestName)
+        let walk = Self.walk(inputRoot, outputRoot: outputRoot)
+        let layout: OutputLayout
+        do {
+            layout = try OutputLayout(relativePaths: walk.files, inputRoot: inputRoot, outputRoot: outputRoot, reserved: options.rootFiles)
+        } catch {
+            throw .manifest(error.description)
+        }
+        let mine = walk.files.filter { options.shard.contains(relativePath: $0) }
+        let unwalkable = walk.unwalkable.filter { options.shard.contains(relativePath: $0.key.text) }
+        Self.removeStaleTemporaries(of: mine.map { layout.assignments[ExactPath($0)]! }, under: outputRoot, manifest: options.manifestName)
 
         let optionsHash = options.prepare.fingerprint
         let manifest: BatchManifest
-        let finished: [String: BatchManifest.Entry]
-        let earlierFiles: [String: Set<String>]
+        let finished: [ExactPath: BatchManifest.Entry]
+        let earlierFiles: [ExactPath: Set<ExactPath>]
         do {
             (manifest, finished, earlierFiles) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
-                                                                       optionsHash: optionsHash, currentPaths: Set(mine),
+                                                                       optionsHash: optionsHash, currentPaths: Set(mine.map(ExactPath.init)).union(unwalkable.keys),
                                                                        outputRoot: outputRoot, lock: lock)
         } catch {
             throw .manifest(error.description)
         }
+        let done = BatchResume.alreadyDone(mine, finished: finished, inputRoot: inputRoot, outputRoot: outputRoot, ledger: ledger, threads: options.jobs)
         // Largest inputs first (longest-processing-time-first): the big transcodes start early
-        // instead of leaving one core busy at the end while the other idles.
-        let sized = mine.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
-        return BatchPlan(inputRoot: inputRoot, outputRoot: outputRoot, layout: layout,
-                         order: sized.sorted { $0.1 > $1.1 }.map(\.0), bytes: sized.reduce(Int64(0)) { $0 + $1.1 },
+        // instead of leaving one core busy at the end while the other idles. Ties in byte order.
+        let sized = mine.filter { !done.contains(ExactPath($0)) }.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
+        let order = sized.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : ExactPath($0.0) < ExactPath($1.0) }.map(\.0) + unwalkable.keys.sorted().map(\.text)
+        return BatchPlan(inputRoot: inputRoot, outputRoot: outputRoot, layout: layout, order: order,
+                         skipped: mine.filter { done.contains(ExactPath($0)) }, unwalkable: unwalkable,
+                         bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) },
                          finished: finished, earlierFiles: earlierFiles, optionsHash: optionsHash, ledger: ledger,
                          manifest: manifest, split: split)
     }
 
-    /// Prepares the plan's inputs: starts the executor (in this process or worker processes),
-    /// hands the inputs to ``options``' `jobs` threads in the plan's order, records each in the
-    /// manifest, compacts it at the end and sums up. The plan's locks are held until it returns.
+    /// The input and output folders' real paths (the output folder made when missing); the output
+    /// folder may sit inside the input folder (its files are then not inputs), but must not be the
+    /// input folder itself or contain it.
+    private static func roots(_ options: BatchOptions) throws(BatchError) -> (input: String, output: String) {
+        guard let inputRoot = PathResolver.realPath(PathResolver.absolute(options.inputRoot)) else {
+            throw .inputFolder(options.inputRoot)
+        }
+        guard FileSystem.makeFolders(options.outputRoot), let outputRoot = PathResolver.realPath(PathResolver.absolute(options.outputRoot)) else {
+            throw .outputFolder(options.outputRoot)
+        }
+        guard outputRoot != inputRoot, !inputRoot.hasPrefix(outputRoot + "/") else { throw .overlappingFolders(input: inputRoot, output: outputRoot) }
+        return (inputRoot, outputRoot)
+    }
+
+    /// Everything under the input folder, except the output folder when it is nested inside; and
+    /// what the walk could not list or look at, with the reason.
+    private static func walk(_ inputRoot: String, outputRoot: String) -> (files: [String], unwalkable: [ExactPath: String]) {
+        let outputPrefix = outputRoot.hasPrefix(inputRoot + "/") ? String(outputRoot.dropFirst(inputRoot.count + 1)) + "/" : nil
+        let outside = { (path: String) in outputPrefix.map { !(path + "/").hasPrefix($0) } ?? true }
+        let listing = InputWalker.listing(under: inputRoot)
+        var unwalkable: [ExactPath: String] = [:]
+        for entry in listing.unlistable where outside(entry.folder) {
+            unwalkable[ExactPath(entry.folder.isEmpty ? "." : entry.folder)] = entry.reason
+        }
+        return (listing.files.filter(outside), unwalkable)
+    }
+
+    /// Prepares the plan's inputs: starts the executor (in this process or worker processes, which
+    /// hold the run's locks while they live), reports the inputs already done, hands the others to
+    /// ``options``' `jobs` threads in the plan's order, records each in the manifest, compacts it at
+    /// the end and sums up. The plan's locks are held until it returns.
     /// - Parameter start: when the run began (for the elapsed time); default now.
     /// - Throws: ``BatchError/workers(_:)`` when worker processes cannot start,
     ///   ``BatchError/manifest(_:)`` when the final compaction fails.
@@ -89,16 +117,24 @@ public struct BatchRunner: Sendable {
                  onEvent: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(BatchError) -> BatchSummary {
         let executor: BatchExecutor
         do {
-            executor = try BatchExecutor(options: options, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, ledger: plan.ledger)
+            executor = try BatchExecutor(options: options, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, ledger: plan.ledger,
+                                         locks: plan.lockDescriptors)
         } catch {
             throw .workers(error.message)
         }
-        let work = BatchWork(layout: plan.layout, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, finished: plan.finished,
+        let work = BatchWork(layout: plan.layout, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, unwalkable: plan.unwalkable,
                              earlierFiles: plan.earlierFiles, optionsHash: plan.optionsHash, ledger: plan.ledger, manifest: plan.manifest, executor: executor)
-        let order = plan.order
-        onEvent(.planned(total: order.count, skipped: plan.skipped, bytes: plan.bytes, isolation: executor.summary))
+        let (order, skipped) = (plan.order, plan.skipped)
+        let total = order.count + skipped.count
+        onEvent(.planned(total: total, skipped: skipped.count, bytes: plan.bytes, isolation: executor.summary))
 
         let summary = Locked(BatchSummary())
+        for relative in skipped {
+            let item = BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: plan.finished[ExactPath(relative)]?.ok ?? true,
+                                 inputBytes: 0, outputBytes: 0, elapsedMilliseconds: 0)
+            summary.withLock { $0.add(item) }
+            onEvent(.finished(item))
+        }
         // Once stopped, no new item starts; those in flight finish.
         WorkerPool(threads: min(options.jobs, max(1, order.count))).runAll(order) { relative in
             guard !stop.isStopped else { return }
@@ -108,17 +144,18 @@ public struct BatchRunner: Sendable {
         }
 
         do {
-            try plan.manifest.compact(currentPaths: Set(order))
+            try plan.manifest.compact(currentPaths: Set((order + skipped).map(ExactPath.init)))
         } catch {
             throw .manifest(error.description)
         }
         var result = summary.withLock { $0 }
-        result.total = order.count
-        result.interrupted = stop.isStopped && result.prepared + result.skipped + result.failed < order.count
+        result.total = total
+        result.interrupted = stop.isStopped && result.prepared + result.skipped + result.failed < total
         result.elapsedSeconds = (ContinuousClock.now - start).seconds
         result.accessProblems = plan.ledger.report.problems
         result.isolation = executor.summary
         result.workerRestarts = executor.restarts
+        executor.stop()
         _ = consume plan  // the locks are held until here
         return result
     }
@@ -127,12 +164,12 @@ public struct BatchRunner: Sendable {
     /// outputs and thumbnails (`.STEM.PID.XXXXXX.tmp` whose process is gone, exact names, see
     /// ``AtomicOutput``) and a half-written compaction of its own manifest. Other shards and runs
     /// writing into the same folder at the same time, and any other file, are never touched.
-    static func removeStaleTemporaries(of assignments: [(folder: String, stem: String)], under root: String, manifest: String) {
-        unlink(root + "/" + manifest + ".compact.tmp")
-        var stemsByFolder: [String: Set<String>] = [:]
-        for assignment in assignments { stemsByFolder[assignment.folder, default: []].insert(assignment.stem) }
+    static func removeStaleTemporaries(of assignments: [OutputLayout.Assignment], under root: String, manifest: String) {
+        unlink(root + "/" + manifest + BatchManifest.compactionSuffix)
+        var stemsByFolder: [ExactPath: Set<String>] = [:]
+        for assignment in assignments { stemsByFolder[ExactPath(assignment.folder), default: []].insert(assignment.stem) }
         for (folder, stems) in stemsByFolder {
-            AtomicOutput.removeStaleTemporaries(in: folder.isEmpty ? root : root + "/" + folder,
+            AtomicOutput.removeStaleTemporaries(in: folder.text.isEmpty ? root : root + "/" + folder.text,
                                                 stems: stems.union(stems.map { $0 + ".thumbnail.jpg" }))
         }
     }

@@ -12,22 +12,25 @@ import Glibc
 /// exclusively; shards hold it shared, after checking under a short guard lock that the holders
 /// use their `N`. Like ``BatchLock``, it ends with the process however it ends.
 struct BatchSplitLock: ~Copyable, Sendable {
-    private let fd: Int32
+    /// The lock and its guard, in the output root.
+    static let fileNames = [".attachkit-batch.lock", ".attachkit-batch.guard"]
+    /// The locked descriptor, for the run's worker processes to inherit (see ``BatchLock``).
+    let descriptor: Int32
 
     /// - Throws: ``BatchError/busy(manifest:pid:)``-like ``BatchError/otherSplit(folder:shards:)``
     ///   when runs with another split hold the folder; ``BatchError/manifest(_:)`` when the lock
     ///   files cannot be created.
     init(outputRoot: String, shards: Int) throws(BatchError) {
-        let path = outputRoot + "/.attachkit-batch.lock"
-        let guardPath = outputRoot + "/.attachkit-batch.guard"
-        let guardFD = open(guardPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard guardFD >= 0 else { throw .manifest("cannot open the lock \(guardPath): \(String(cString: strerror(errno)))") }
+        let path = outputRoot + "/" + Self.fileNames[0]
+        let guardPath = outputRoot + "/" + Self.fileNames[1]
+        let guardFD: Int32
+        do { guardFD = try FileSystem.openOwnFile(guardPath, flags: O_RDWR | O_CREAT) } catch { throw .manifest("cannot use the lock: \(error.description)") }
         defer { close(guardFD) }
         while flock(guardFD, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .manifest("cannot lock \(guardPath): \(String(cString: strerror(errno)))") }
         }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .manifest("cannot open the lock \(path): \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do { fd = try FileSystem.openOwnFile(path, flags: O_RDWR | O_CREAT) } catch { throw .manifest("cannot use the lock: \(error.description)") }
         if Self.lock(fd, LOCK_EX | LOCK_NB) {
             // Alone: this run sets the split (and keeps the lock exclusive when unsharded).
             let text = Array("\(shards)\n".utf8)
@@ -40,10 +43,10 @@ struct BatchSplitLock: ~Copyable, Sendable {
                 throw .otherSplit(folder: outputRoot, shards: held)
             }
         }
-        self.fd = fd
+        self.descriptor = fd
     }
 
-    deinit { close(fd) }
+    deinit { close(descriptor) }
 
     private static func lock(_ fd: Int32, _ operation: Int32) -> Bool {
         while flock(fd, operation) != 0 {

@@ -7,10 +7,11 @@ struct BatchWork: Sendable {
     let layout: OutputLayout
     let inputRoot: String
     let outputRoot: String
-    let finished: [String: BatchManifest.Entry]
+    /// Entries the walk could not list or look at, with the reason: recorded as failures.
+    let unwalkable: [ExactPath: String]
     /// Files earlier runs wrote for each input (relative to the output root): removed once this
     /// run settles the input otherwise (``removeSuperseded(_:keeping:)``).
-    let earlierFiles: [String: Set<String>]
+    let earlierFiles: [ExactPath: Set<ExactPath>]
     let optionsHash: String
     let ledger: AccessLedger
     let manifest: BatchManifest
@@ -18,26 +19,26 @@ struct BatchWork: Sendable {
 
     func handle(_ relative: String) -> BatchItem {
         let start = ContinuousClock.now
-        let assignment = layout.assignments[relative]!
-        let folder = assignment.folder.isEmpty ? outputRoot : outputRoot + "/" + assignment.folder
         let input = inputRoot + "/" + relative
+        if let reason = unwalkable[ExactPath(relative)] {
+            let error = ServiceError(code: .unreadable, message: "\(input): the walk cannot list or look at it (\(reason)); its files are not prepared")
+            return record(relative, hash: "", outcome: PrepareOutcome(input: input, error: error), start: start)
+        }
+        let assignment = layout.assignments[ExactPath(relative)]!
+        let folder = assignment.folder.isEmpty ? outputRoot : outputRoot + "/" + assignment.folder
         return ledger.withAccess(input, refused: { error in
-            let failure = relative.contains("\u{FFFD}")
-                ? ServiceError(code: .unreadable, message: "the file name is not valid UTF-8 (shown here with U+FFFD); rename the file to prepare it")
-                : ServiceError(error)
-            return record(relative, hash: "", outcome: PrepareOutcome(input: input, error: failure), start: start)
+            record(relative, hash: "", outcome: PrepareOutcome(input: input, error: ServiceError(error)), start: start)
         }) { handle in
+            guard !handle.resolvedPath.hasPrefix(outputRoot + "/") else {
+                let error = ServiceError(code: .accessDenied, message: "\(input) resolves to \(handle.resolvedPath), inside the output folder, whose files are not inputs")
+                return record(relative, hash: "", outcome: PrepareOutcome(input: input, error: error), start: start)
+            }
             let hash: String
             do throws(FileReadError) {
                 hash = SHA256.hex(file: try FileReader(path: handle.path))
             } catch {
                 let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .unreadable, message: error.message))
                 return record(relative, hash: "", outcome: outcome, start: start)
-            }
-            if let done = finished[relative], done.inputHash == hash, done.isFinal,
-               !done.ok || done.output.map({ FileSystem.exists(outputRoot + "/" + $0) }) == true {
-                return BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: done.ok, inputBytes: 0, outputBytes: 0,
-                                 elapsedMilliseconds: 0)
             }
             let outcome = FileSystem.makeFolders(folder)
                 ? executor.prepare(handle, into: folder, stem: assignment.stem)
@@ -49,24 +50,32 @@ struct BatchWork: Sendable {
     /// Removes what earlier runs wrote for `relative` and this run did not write again: once the
     /// input is prepared into another file, or refused for good (it is corrupt, cannot fit...),
     /// an older output left in the folder would be taken for this run's. A failure that may pass
-    /// on a rerun (a deadline, a write error) keeps them.
-    private func removeSuperseded(_ relative: String, keeping current: Set<String>) {
-        for file in earlierFiles[relative] ?? [] where !current.contains(file) {
-            unlink(outputRoot + "/" + file)
+    /// on a rerun (a deadline, a write error) keeps them. Never an input's file.
+    private func removeSuperseded(_ relative: String, keeping current: Set<ExactPath>) {
+        for file in earlierFiles[ExactPath(relative)] ?? [] where !current.contains(file) {
+            let path = outputRoot + "/" + file.text
+            guard FileIdentity(path: path).map({ !layout.protected.contains($0) }) ?? false else { continue }
+            unlink(path)
         }
     }
 
     private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {
         var outcome = outcome
-        let outputRelative = outcome.output.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
+        let outputRelative = outcome.output.map(relativeToOutput)
         var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash))]
         if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
-        if case .object(let fields) = outcome.json { pairs += fields }
+        if case .object(let fields) = outcome.json {
+            pairs += fields
+            // The name the plan gave, and why, unless the preparation itself says so.
+            if !fields.contains(where: { $0.0 == "outputName" }), let name = layout.assignments[ExactPath(relative)]?.json {
+                pairs.append(("outputName", name))
+            }
+        }
         do {
             try manifest.append(.object(pairs))
             if outcome.ok || outcome.error.map({ !$0.code.isRetryable }) == true {
-                let thumbnail = outcome.json["thumbnail"]?.stringValue.map { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : $0 }
-                removeSuperseded(relative, keeping: Set([outputRelative, thumbnail].compactMap { $0 }))
+                let thumbnail = outcome.json["thumbnail"]?.stringValue.map(relativeToOutput)
+                removeSuperseded(relative, keeping: Set([outputRelative, thumbnail].compactMap { $0 }.map(ExactPath.init)))
             }
         } catch {
             // Not recorded, so not done: a rerun prepares it again.
@@ -79,5 +88,9 @@ struct BatchWork: Sendable {
                          inputBytes: outcome.inputBytes ?? FileSystem.size(inputRoot + "/" + relative),
                          outputBytes: outcome.outputBytes ?? 0,
                          elapsedMilliseconds: elapsed.seconds * 1000)
+    }
+
+    private func relativeToOutput(_ path: String) -> String {
+        path.hasPrefix(outputRoot + "/") ? String(path.dropFirst(outputRoot.count + 1)) : path
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 /// and devices are listed so it refuses them as not regular files (each refusal is then recorded
 /// as that file's failure, never silently dropped).
 enum InputWalker {
-    /// Paths relative to `root`, sorted, using `/` separators.
+    /// Paths relative to `root`, in byte order (``ExactPath``), using `/` separators.
     static func files(under root: String) -> [String] { walk(root, hidden: false).files }
 
     /// The same, hidden entries included (to find stale temporaries).
@@ -50,13 +50,13 @@ enum InputWalker {
                 if status.st_mode & S_IFMT == S_IFDIR { pending.append(childRelative) } else { out.append(childRelative) }
             }
         }
-        return FolderListing(files: out.sorted(), unlistable: unlistable.sorted { $0.folder < $1.folder })
+        return FolderListing(files: out.sortedExactly(), unlistable: unlistable.sorted { ExactPath($0.folder) < ExactPath($1.folder) })
     }
 }
 
 /// What a folder's walk found (``FileSystem/listing(under:)``).
 public struct FolderListing: Sendable {
-    /// Paths relative to the folder, sorted, `/` separators.
+    /// Paths relative to the folder, in byte order (``ExactPath``), `/` separators.
     public var files: [String]
     /// Folders of the walk that could not be listed, and entries that could not be looked at
     /// (relative; `""` is the folder itself), with the reason (`strerror`): their files are not in

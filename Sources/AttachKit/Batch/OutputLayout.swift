@@ -1,51 +1,74 @@
-/// Chooses output names so two inputs never write the same output: an input `NAME.EXT` wants the
-/// stem `NAME` (the extension comes from the output's bytes); when `a.jpeg` and `a.jpg` both want
-/// `a`, the later one gets `a-jpg`, then `a-2`, `a-3`... Each stem's thumbnail name
-/// (`STEM.thumbnail`) is reserved with it. Comparisons ignore case.
-package struct OutputNamer: Sendable {
-    private var taken: [String: Set<String>] = [:]
+/// Where each input of a batch goes: the mirror of its folder under the output root and a stem,
+/// planned by one ``WritePlan`` over the whole input set before sharding (so every shard and every
+/// rerun agrees) together with what else the run writes in the output root (its manifests, their
+/// locks and compaction temporaries). An input `NAME.EXT` wants the stem `NAME`; when that
+/// collides (`a.jpeg` and `a.jpg`, `é` precomposed and decomposed, `x.webp`'s thumbnail and
+/// `x.thumbnail.jpg`), the one later in byte order gets `NAME-EXT`, then `NAME-2`...; a mirrored
+/// folder that collides (with a twin, or with the manifest) becomes `NAME-2`...
+struct OutputLayout: Sendable {
+    /// Where one input goes.
+    struct Assignment: Sendable {
+        /// The output folder, relative to the output root ("" for the root).
+        let folder: String
+        let stem: String
+        /// The stem the input's name asked for.
+        let wanted: String
+        /// Why the folder or stem is not the one the input's path asked for; `nil` when it is.
+        let reason: String?
 
-    public init() {}
-
-    /// A stem for `fileName` in `folder` (relative to the output root, "" for the root) that no
-    /// earlier claim in that folder holds.
-    package mutating func claim(folder: String = "", fileName: String) -> String {
-        let (stem, ext) = Self.split(fileName)
-        var candidates = [stem]
-        if !ext.isEmpty { candidates.append("\(stem)-\(ext)") }
-        var chosen = candidates.first { !isTaken($0, in: folder) }
-        var n = 2
-        while chosen == nil {
-            if !isTaken("\(stem)-\(n)", in: folder) { chosen = "\(stem)-\(n)" }
-            n += 1
+        /// `{"folder", "stem", "wanted", "reason"}` for the manifest line, when renamed.
+        var json: JSONValue? {
+            reason.map { .object([("folder", .string(folder)), ("stem", .string(stem)), ("wanted", .string(wanted)), ("reason", .string($0))]) }
         }
-        taken[folder, default: []].insert(chosen!.lowercased())
-        taken[folder, default: []].insert("\(chosen!).thumbnail".lowercased())
-        return chosen!
     }
 
-    private func isTaken(_ stem: String, in folder: String) -> Bool {
-        taken[folder]?.contains(stem.lowercased()) ?? false
+    /// Every input's assignment, by its path relative to the input root (byte for byte).
+    private(set) var assignments: [ExactPath: Assignment] = [:]
+    /// The inputs' files: no output may replace one.
+    let protected: Set<FileIdentity>
+
+    /// Plans `relativePaths` (files under `inputRoot`) into `outputRoot`, beside `reserved`: the
+    /// names the run writes in the output root itself, each with what it is.
+    /// - Throws: ``OutputError/collision(path:with:)`` when a reserved name is an input's file
+    ///   (a link to one): the run cannot write it without replacing that input.
+    init(relativePaths: [String], inputRoot: String, outputRoot: String, reserved: [(name: String, role: String)] = []) throws(OutputError) {
+        let sorted = relativePaths.sortedExactly()
+        var plan = WritePlan(inputs: sorted.map { inputRoot + "/" + $0 }, shown: { String($0.dropFirst(inputRoot.count + 1)) })
+        for file in reserved { try plan.claimFile(outputRoot + "/" + file.name, as: file.role) }
+        let folders = Self.claimFolders(of: sorted, in: outputRoot, plan: &plan)
+        for path in sorted {
+            let parent = PathResolver.directory(path) == "." ? "" : PathResolver.directory(path)
+            let folder = folders[ExactPath(parent)] ?? (parent, nil)
+            let planned = plan.claimOutput(fileName: PathResolver.fileName(path), in: Self.join(outputRoot, folder.path), for: path)
+            assignments[ExactPath(path)] = Assignment(folder: folder.path, stem: planned.stem, wanted: planned.wanted,
+                                                      reason: [folder.reason, planned.reason].compactMap { $0 }.joined(separator: "; ").nilIfEmpty)
+        }
+        protected = plan.protected
     }
 
-    /// The name without its last extension (a leading dot is part of the stem), and that extension.
-    package static func split(_ fileName: String) -> (stem: String, extension: String) {
-        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return (fileName, "") }
-        return (String(fileName[..<dot]), String(fileName[fileName.index(after: dot)...]))
+    /// The mirror of every folder holding an input (relative input folder → relative output
+    /// folder, and why it was renamed), parents first.
+    private static func claimFolders(of paths: [String], in outputRoot: String, plan: inout WritePlan) -> [ExactPath: (path: String, reason: String?)] {
+        var wanted = Set<ExactPath>()
+        for path in paths {
+            var folder = PathResolver.directory(path)
+            while folder != "." && folder != "/" && wanted.insert(ExactPath(folder)).inserted { folder = PathResolver.directory(folder) }
+        }
+        var mirrors: [ExactPath: (path: String, reason: String?)] = [ExactPath(""): ("", nil)]
+        for folder in wanted.sorted() {
+            let parent = PathResolver.directory(folder.text) == "." ? "" : PathResolver.directory(folder.text)
+            let above = mirrors[ExactPath(parent)] ?? (parent, nil)
+            let claimed = plan.claimFolder(PathResolver.fileName(folder.text), in: join(outputRoot, above.path), for: folder.text)
+            mirrors[folder] = (above.path.isEmpty ? claimed.name : above.path + "/" + claimed.name, above.reason ?? claimed.reason)
+        }
+        return mirrors
+    }
+
+    private static func join(_ root: String, _ relative: String) -> String {
+        relative.isEmpty ? root : root + "/" + relative
     }
 }
 
-/// Where each input of a batch goes: the same relative folder under the output root and a stem
-/// from ``OutputNamer``. Decided over the whole input set before sharding, so every shard agrees.
-struct OutputLayout {
-    /// Output folder (relative to the output root, "" for the root) and stem for each input.
-    private(set) var assignments: [String: (folder: String, stem: String)] = [:]
-
-    init(relativePaths: [String]) {
-        var namer = OutputNamer()
-        for path in relativePaths {
-            let folder = PathResolver.directory(path) == "." ? "" : PathResolver.directory(path)
-            assignments[path] = (folder, namer.claim(folder: folder, fileName: PathResolver.fileName(path)))
-        }
-    }
+private extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -47,6 +47,13 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The output, re-probed and re-validated, still breaks the profile (a bug guard: never shipped).
     case outputInvalid = "output-invalid"
 
+    // MARK: Planned paths (issue 27)
+
+    /// A path the request names for writing (a thumbnail's `out`) is an input of the run (by name,
+    /// ignoring letter case and Unicode normalization, or the same file through a link), or
+    /// another path the run writes: refused before anything is written (HTTP 409).
+    case outputCollision = "output-collision"
+
     // MARK: Worker processes (batch, serve)
 
     /// The worker process died (a signal, or an exit in the middle of a job).
@@ -126,6 +133,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     public var httpStatus: Int {
         switch self {
         case .malformedRequest, .unknownOp, .badOptions, .unknownProfile, .invalidProfile: return 400
+        case .outputCollision: return 409
         case .accessDenied: return 403
         case .notFound: return 404
         case .overCap, .overMemory: return 413

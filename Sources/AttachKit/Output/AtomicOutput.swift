@@ -22,12 +22,17 @@ struct AtomicOutput: ~Copyable {
     let folder: String
     private let directory: Int32
     private let file: Int32
+    /// Files the rename must never replace: the run's inputs (``WritePlan/protected``).
+    private let protected: Set<FileIdentity>
     private var committed = false
 
     /// Creates an empty temporary file in `folder` (which must be inside a folder scope of `ledger`).
-    /// - Parameter stem: used in the temporary name, for people looking at the folder.
+    /// - Parameters:
+    ///   - stem: used in the temporary name, for people looking at the folder.
+    ///   - protected: files ``commit(named:)`` refuses to replace (the inputs). Default none.
     /// - Throws: ``OutputError``: folder out of scope or missing, cannot create.
-    init(folder: String, stem: String, ledger: AccessLedger) throws(OutputError) {
+    init(folder: String, stem: String, ledger: AccessLedger, protecting protected: Set<FileIdentity> = []) throws(OutputError) {
+        self.protected = protected
         let handle: AccessHandle
         do {
             handle = try ledger.acquire(PathResolver.absolute(folder) + "/." + Self.safe(stem) + ".tmp", mode: .write)
@@ -186,11 +191,16 @@ struct AtomicOutput: ~Copyable {
     /// there: a symbolic link of that name is replaced, never followed) and flushes the folder,
     /// so the new name survives a power cut. Consumes the output.
     /// - Returns: the final path (the folder's real path and `name`).
-    /// - Throws: ``OutputError``; the temporary file is removed on failure.
+    /// - Throws: ``OutputError``; ``OutputError/collision(path:with:)`` when `name` is (or links
+    ///   to) a protected file, which is left as it is; the temporary file is removed on failure.
     consuming func commit(named name: String) throws(OutputError) -> String {
         let destination = (folder == "/" ? "" : folder) + "/" + name
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
             throw .system(operation: "rename", path: destination, reason: "not a file name")
+        }
+        let there = [FileIdentity(named: name, in: directory, followingLinks: false), FileIdentity(named: name, in: directory, followingLinks: true)]
+        guard there.allSatisfy({ $0.map { !protected.contains($0) } ?? true }) else {
+            throw .collision(path: destination, with: "\(name) is an input of this run (or a link to one)")
         }
         guard fsync(file) == 0 else { throw failure("fsync") }
         // Someone who can write in the folder could have replaced the temporary name: rename only

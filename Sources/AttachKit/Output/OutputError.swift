@@ -5,12 +5,16 @@ public enum OutputError: CodedError, Equatable, CustomStringConvertible {
     /// A system call failed: `operation` (create, write, fsync, rename), the path and `errno`'s text
     /// (e.g. "No space left on device", "Permission denied").
     case system(operation: String, path: String, reason: String)
+    /// The planned path is an input of the run (by name, or the same file through a link) or
+    /// another path the run writes (``WritePlan``); `with` says which. Nothing was written.
+    case collision(path: String, with: String)
 
-    /// Stable code: the access error's, or `write-failed`.
+    /// Stable code: the access error's, `write-failed`, or `output-collision`.
     public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
         case .system: return .writeFailed
+        case .collision: return .outputCollision
         }
     }
 
@@ -20,6 +24,8 @@ public enum OutputError: CodedError, Equatable, CustomStringConvertible {
         switch self {
         case .access(let error): return error.description
         case .system(let operation, let path, let reason): return "\(operation) \(path): \(reason)"
+        case .collision(let path, let with):
+            return "\(path) would collide: \(with); inputs are never replaced and no two outputs share a name, so choose another path"
         }
     }
 }

@@ -29,6 +29,9 @@ public struct PrepareReport: Sendable {
     public var options: AttachmentOptions?
     /// Absolute path of the thumbnail written beside the output, when asked for.
     public var thumbnail: String?
+    /// The stem the output was given and why, when it is not the one the input's name asked for
+    /// (``WritePlan``: another input or output holds that name).
+    package var outputName: PlannedOutput?
     /// Findings on the input that drove the work (warnings on the output are added).
     public var diagnostics: [Diagnostic] = []
     /// Details of what a step decided (e.g. "quality 78 after 3 attempts", "dropped every 2nd frame").
@@ -86,6 +89,7 @@ public struct PrepareReport: Sendable {
         o.set("trimDuration", trimDuration.map { ($0 * 1000).rounded() / 1000 })
         o.set("options", options?.json)
         o.set("thumbnail", thumbnail)
+        o.set("outputName", outputName?.json)
         if !diagnostics.isEmpty { o.set("diagnostics", .array(diagnostics.map(\.json))) }
         if !notes.isEmpty { o.set("notes", .array(notes.map(JSONValue.string))) }
         o.set("error", error?.json)

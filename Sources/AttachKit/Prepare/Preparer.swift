@@ -19,14 +19,27 @@ public struct Preparer: Sendable {
     /// - Parameters:
     ///   - ledger: grants the output folder (write) and is used for every output handle.
     ///   - outputStem: the output's name without extension; default the input's stem. Callers that
-    ///     prepare many files pass distinct stems so two inputs never write the same output.
+    ///     prepare many files plan their stems over all of them (``WritePlan``) so two inputs never
+    ///     write the same output. Either way the stem is checked against this input here: one
+    ///     that would replace it, or whose thumbnail would, becomes `STEM-2`... (the report's
+    ///     `outputName` says why).
     /// - Returns: the report; ``PrepareReport/error`` says why when nothing was written.
     public func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, outputStem: String? = nil) -> PrepareReport {
+        var plan = WritePlan(input: input)
+        let folder = options.outputFolder
+        let planned = outputStem.map { plan.claimOutput(stem: $0, in: folder, for: input.requestedPath) }
+            ?? plan.claimOutput(fileName: PathResolver.fileName(input.requestedPath), in: folder, for: input.requestedPath)
+        return prepare(input, ledger: ledger, planned: planned, protecting: plan.protected)
+    }
+
+    private func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, planned: PlannedOutput,
+                         protecting protected: Set<FileIdentity>) -> PrepareReport {
         let deadline = Deadline(seconds: options.deadline)
         var report = PrepareReport(input: input.resolvedPath)
         report.deadline = options.deadline
+        report.outputName = planned.reason == nil ? nil : planned
         do {
-            try run(input: input, ledger: ledger, stem: outputStem ?? Self.stem(of: input.requestedPath), deadline: deadline, report: &report)
+            try run(input: input, ledger: ledger, stem: planned.stem, protecting: protected, deadline: deadline, report: &report)
         } catch {
             report.error = error
             report.output = nil
@@ -36,8 +49,8 @@ public struct Preparer: Sendable {
         return report
     }
 
-    private func run(input: borrowing AccessHandle, ledger: AccessLedger, stem: String, deadline: Deadline,
-                     report: inout PrepareReport) throws(PrepareError) {
+    private func run(input: borrowing AccessHandle, ledger: AccessLedger, stem: String, protecting protected: Set<FileIdentity>,
+                     deadline: Deadline, report: inout PrepareReport) throws(PrepareError) {
         let profile = options.effectiveProfile
         let validator = Validator(profile: profile, prober: prober, safety: safety)
         let examined: Examination
@@ -57,7 +70,7 @@ public struct Preparer: Sendable {
         report.diagnostics = findings
         let errors = findings.filter { $0.severity == .error }
 
-        let output = try makeOutput(ledger: ledger, stem: stem)
+        let output = try makeOutput(ledger: ledger, stem: stem, protecting: protected)
         let produced: (container: Container, kind: MediaKind)
         let copied: Bool
         let job = PrepareJob(inputPath: input.path, info: info, findings: findings, profile: profile,
@@ -92,9 +105,6 @@ public struct Preparer: Sendable {
         }
         let folder = output.folder
         let name = stem + "." + type.preferredExtension
-        if let existing = output.identity(ofExisting: name), existing == input.identity {
-            throw .output(.system(operation: "write", path: folder + "/" + name, reason: "the output would replace the input; choose another output folder"))
-        }
         // The thumbnail is rendered from the output's own file, before its name exists.
         let thumbnail = options.thumbnail ? renderThumbnail(of: after, path: output.temporaryPath, deadline: deadline) : nil
         let finalPath: String
@@ -106,7 +116,7 @@ public struct Preparer: Sendable {
         report.options = AttachmentOptions(typeHint: type.identifier, clippingRect: options.thumbnailRequest.clip)
         if report.attempts == 0 { report.attempts = report.actions.contains(where: \.changesBytes) ? 1 : 0 }
         if let thumbnail {
-            writeThumbnail(thumbnail, of: afterInfo, beside: folder + "/" + stem, ledger: ledger, report: &report)
+            writeThumbnail(thumbnail, of: afterInfo, beside: folder + "/" + stem, ledger: ledger, protecting: protected, report: &report)
         }
     }
 
@@ -123,12 +133,13 @@ public struct Preparer: Sendable {
     /// Writes the rendered thumbnail to `STEM.thumbnail.jpg`. A thumbnail that cannot be made does
     /// not fail the attachment: it is reported as a warning.
     private func writeThumbnail(_ rendered: Result<RenderedThumbnail, PrepareError>, of info: MediaInfo, beside stemPath: String,
-                                ledger: AccessLedger, report: inout PrepareReport) {
+                                ledger: AccessLedger, protecting protected: Set<FileIdentity>, report: inout PrepareReport) {
         let path = stemPath + ".thumbnail.jpg"
         do throws(PrepareError) {
             let rendered = try rendered.get()
             do throws(OutputError) {
-                let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger)
+                let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger,
+                                              protecting: protected)
                 try output.write(rendered.jpeg)
                 report.thumbnail = try output.commit(named: PathResolver.fileName(path))
                 if let note = ToneMapper.note(info.hdr, toneMapped: true) { report.notes.append("thumbnail: " + note) }
@@ -143,9 +154,9 @@ public struct Preparer: Sendable {
         }
     }
 
-    private func makeOutput(ledger: AccessLedger, stem: String) throws(PrepareError) -> AtomicOutput {
+    private func makeOutput(ledger: AccessLedger, stem: String, protecting protected: Set<FileIdentity>) throws(PrepareError) -> AtomicOutput {
         do {
-            return try AtomicOutput(folder: options.outputFolder, stem: stem, ledger: ledger)
+            return try AtomicOutput(folder: options.outputFolder, stem: stem, ledger: ledger, protecting: protected)
         } catch {
             throw .output(error)
         }
@@ -199,7 +210,6 @@ public struct Preparer: Sendable {
         return checked.info
     }
 
-    /// The file name without its last extension.
     /// Removes, in the output folder, the temporaries a killed run left for `stems` (their process
     /// is gone); a live run's are never touched. Returns how many were removed.
     @discardableResult
@@ -207,7 +217,8 @@ public struct Preparer: Sendable {
         AtomicOutput.removeStaleTemporaries(in: options.outputFolder, stems: stems)
     }
 
+    /// The file name without its last extension.
     static func stem(of path: String) -> String {
-        OutputNamer.split(PathResolver.fileName(path)).stem
+        WritePlan.split(PathResolver.fileName(path)).stem
     }
 }

@@ -151,10 +151,7 @@ enum PrivateTemporary {
     /// The folders of processes that are gone (a worker killed before it could exit) are removed
     /// first.
     static func make() -> String? {
-        var bases: [String] = []
-        if let base = getenv("TMPDIR") { bases.append(String(cString: base)) }
-        bases.append("/tmp")
-        for base in bases where !base.isEmpty {
+        for base in bases {
             removeStale(in: base)
             var template = Array((base + "/attachkit-\(getpid())-XXXXXX").utf8CString)
             if template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil {
@@ -162,6 +159,17 @@ enum PrivateTemporary {
             }
         }
         return nil
+    }
+
+    /// Where the folders are made: `$TMPDIR`, then `/tmp`.
+    private static var bases: [String] {
+        ((getenv("TMPDIR").map { [String(cString: $0)] } ?? []) + ["/tmp"]).filter { !$0.isEmpty }
+    }
+
+    /// Removes the folders of `pid`, a process that is gone: what a pool does when it reaps a
+    /// worker, which cannot remove its own (Landlock lets it remove nothing in `$TMPDIR` itself).
+    static func removeFolders(of pid: pid_t) {
+        for base in bases { removeStale(in: base, only: pid) }
     }
 
     /// Removes `folder` at exit if it is empty by then.
@@ -185,9 +193,10 @@ enum PrivateTemporary {
         return pid_t(parts[1])
     }
 
-    /// Removes, in `base`, the private folders of processes that are gone: only folders this user
-    /// owns, only the files directly in them (never followed), then the folder if it is empty.
-    static func removeStale(in base: String) {
+    /// Removes, in `base`, the private folders of processes that are gone (of `only`, when given):
+    /// only folders this user owns, only the files directly in them (never followed), then the
+    /// folder if it is empty.
+    static func removeStale(in base: String, only: pid_t? = nil) {
         guard let stream = opendir(base) else { return }
         defer { closedir(stream) }
         var stale: [String] = []
@@ -195,7 +204,7 @@ enum PrivateTemporary {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if let pid = owner(of: name), Processes.isGone(pid) { stale.append(name) }
+            if let pid = owner(of: name), only.map({ $0 == pid }) ?? true, Processes.isGone(pid) { stale.append(name) }
         }
         for name in stale { removeFolder(name, in: dirfd(stream)) }
     }

@@ -77,6 +77,14 @@ public final class AttachKitService: Sendable {
         return "\(workers.count) worker process(es), sandbox: \(workers.sandbox)"
     }
 
+    /// Ends the service's worker processes (each reaped, its private temporary folder removed),
+    /// when it isolates its work; in-process, nothing. Call it when no request is in flight any
+    /// more: `attachkit serve` and `attachkit http` do at their end. A request after it starts
+    /// a worker again.
+    public func shutDownWorkers() {
+        workers?.stop()
+    }
+
     /// Workers replaced after a crash or a broken limit (0 in-process).
     package var workerRestarts: Int { workers?.restarts ?? 0 }
 

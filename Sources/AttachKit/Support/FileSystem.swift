@@ -47,6 +47,25 @@ public enum FileSystem {
 
     /// The same walk, with what it could not list or look at (``FolderListing/unlistable``).
     public static func listing(under folder: String) -> FolderListing { InputWalker.listing(under: folder) }
+
+    /// Opens (with `O_CREAT` in `flags`, creating) a file a run keeps for itself — a batch's
+    /// lock, its manifest — and never one that is someone else's: a symbolic link is not followed
+    /// (`O_NOFOLLOW`), and a file that is not a regular file or has another name too (a hard link:
+    /// it could be an input) is refused before a byte of it is changed. `O_CLOEXEC` is added.
+    /// - Throws: ``OutputError/system(operation:path:reason:)``.
+    static func openOwnFile(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(OutputError) -> Int32 {
+        let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link, which a run never writes through" : String(cString: strerror(errno))
+            throw .system(operation: "open", path: path, reason: reason)
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink <= 1 else {
+            close(fd)
+            throw .system(operation: "open", path: path, reason: "it is not a file of its own (a folder, a device, or a hard link to another file), which a run never writes")
+        }
+        return fd
+    }
 }
 
 private extension String {

@@ -14,6 +14,9 @@ public struct Thumbnailer: Sendable {
     /// (which must be inside a folder scope of `ledger`). The input is screened as `prepare`
     /// screens it, so the same file fails with the same code: probed from its header, checked
     /// against the safety caps (`over-cap`), then its structure (`corrupt`), before any decoding.
+    /// An `outputPath` that is the input (by name, ignoring letter case and Unicode normalization,
+    /// or the same file through a hard or symbolic link) is refused before any work with
+    /// `output-collision` (``WritePlan``).
     public func thumbnail(_ input: borrowing AccessHandle, to outputPath: String, request: ThumbnailRequest,
                           ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
         var report = ThumbnailReport(input: input.resolvedPath)
@@ -27,6 +30,8 @@ public struct Thumbnailer: Sendable {
             guard !inScope || (!outputPath.hasSuffix("/") && !FileSystem.isDirectory(outputPath)) else {
                 throw .output(.system(operation: "write", path: outputPath, reason: "is a folder; give the thumbnail's file path (e.g. \(outputPath.hasSuffix("/") ? outputPath : outputPath + "/")thumbnail.jpg)"))
             }
+            var plan = WritePlan(input: input)
+            do throws(OutputError) { try plan.claimFile(outputPath, as: "the thumbnail") } catch { throw .output(error) }
             // iOS reads the type from the extension: JPEG bytes under another name would not show.
             let named = PathResolver.fileExtension(outputPath).lowercased()
             guard named.isEmpty || named == "jpg" || named == "jpeg" else {
@@ -47,7 +52,7 @@ public struct Thumbnailer: Sendable {
             let rendered = try render(path: input.path, info: info, request: request, deadline: deadline)
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),
-                                              stem: Preparer.stem(of: outputPath), ledger: ledger)
+                                              stem: Preparer.stem(of: outputPath), ledger: ledger, protecting: plan.protected)
                 try output.write(rendered.jpeg)
                 report.output = try output.commit(named: PathResolver.fileName(outputPath))
             } catch {

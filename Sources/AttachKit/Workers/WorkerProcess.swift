@@ -9,7 +9,8 @@ import Glibc
 /// While a job runs, the thread waiting for the answer samples the worker's resident memory and
 /// the wall clock every 50 ms and kills the worker when either passes its limit; the worker arms
 /// its own CPU-time limit per job (`SIGXCPU`). Used by one thread at a time (the pool hands it
-/// out); the owner ends it with ``stop()``.
+/// out); the owner ends it with ``stop()``, which reaps it and removes its private temporary
+/// folder.
 final class WorkerProcess: @unchecked Sendable {
     let pid: pid_t
     /// What the worker said when it started (`{"worker": "ready", "sandbox": ...}`).
@@ -18,6 +19,7 @@ final class WorkerProcess: @unchecked Sendable {
     private var reader: LineReader
     private let tail = StderrTail()
     private var ended = false
+    private var executable = "attachkit"
 
     /// Answers are longer than requests (a report with notes); 16 MB is far above any real one.
     static let maxAnswerBytes = 16 << 20
@@ -29,9 +31,13 @@ final class WorkerProcess: @unchecked Sendable {
         tail.drain(stderr)
     }
 
-    /// Starts `executable worker ARGUMENTS...` and waits for its hello line.
-    /// - Throws: ``WorkerFailure/unavailable(reason:)`` when it cannot be started or dies at once.
-    static func start(executable: String, arguments: [String]) throws(WorkerFailure) -> WorkerProcess {
+    /// Starts `executable worker ARGUMENTS... --parent PID` (the worker binds its life to this
+    /// process: ``WorkerLifeline``), without waiting for its hello: see ``awaitHello()``. Call it
+    /// on a thread that lives as long as the worker (the pool's spawner).
+    /// - Parameter inheriting: descriptors the worker holds as its 3, 4... while it lives (a
+    ///   batch's locks: ``BatchLock``).
+    /// - Throws: ``WorkerFailure/unavailable(reason:)`` when it cannot be started.
+    static func launch(executable: String, arguments: [String], inheriting: [Int32] = []) throws(WorkerFailure) -> WorkerProcess {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw .unavailable(reason: "socketpair: \(String(cString: strerror(errno)))")
@@ -41,7 +47,8 @@ final class WorkerProcess: @unchecked Sendable {
             close(pair[0]); close(pair[1])
             throw .unavailable(reason: "pipe: \(String(cString: strerror(errno)))")
         }
-        let spawned = spawn(executable: executable, arguments: ["worker"] + arguments, stdio: pair[1], stderr: errorPipe[1])
+        let spawned = spawn(executable: executable, arguments: ["worker"] + arguments + ["--parent", String(getpid())],
+                            stdio: pair[1], stderr: errorPipe[1], inheriting: inheriting)
         close(pair[1])
         close(errorPipe[1])
         guard case .success(let pid) = spawned else {
@@ -50,24 +57,39 @@ final class WorkerProcess: @unchecked Sendable {
             throw .unavailable(reason: "posix_spawn failed")
         }
         let worker = WorkerProcess(pid: pid, socket: pair[0], stderr: errorPipe[0])
-        let deadline = ContinuousClock.now + .seconds(30)
-        let first = worker.reader.next(shouldStop: { ContinuousClock.now > deadline })
-        guard case .text(let line)? = first, let hello = try? JSONValue.parse(line), hello["worker"]?.stringValue == "ready" else {
-            let status = worker.stop(kill: true)
-            let said = worker.tail.lastLine ?? (first.map { "\($0)" } ?? "no hello within 30 s")
-            throw .unavailable(reason: "\(executable) worker did not start (wait status \(status ?? -1)): \(said)")
-        }
-        worker.hello = hello
+        worker.executable = executable
         return worker
     }
 
-    private static func spawn(executable: String, arguments: [String], stdio: Int32, stderr: Int32) -> Result<pid_t, WorkerFailure> {
+    /// Waits (up to 30 s) for the hello line of a worker just launched.
+    /// - Throws: ``WorkerFailure/unavailable(reason:)`` when it dies or says nothing; it is then stopped.
+    func awaitHello() throws(WorkerFailure) {
+        let deadline = ContinuousClock.now + .seconds(30)
+        let first = reader.next(shouldStop: { ContinuousClock.now > deadline })
+        guard case .text(let line)? = first, let hello = try? JSONValue.parse(line), hello["worker"]?.stringValue == "ready" else {
+            let status = stop(kill: true)
+            let said = tail.lastLine ?? (first.map { "\($0)" } ?? "no hello within 30 s")
+            throw .unavailable(reason: "\(executable) worker did not start (wait status \(status ?? -1)): \(said)")
+        }
+        self.hello = hello
+    }
+
+    private static func spawn(executable: String, arguments: [String], stdio: Int32, stderr: Int32,
+                              inheriting: [Int32]) -> Result<pid_t, WorkerFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdio, 0)
         posix_spawn_file_actions_adddup2(&actions, stdio, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        // The inherited descriptors become 3, 4...: first copied above every descriptor involved,
+        // so that placing one never overwrites another not yet placed (dup2 clears close-on-exec).
+        let staging = max(([stdio, stderr] + inheriting).max()! + 1, 3 + Int32(inheriting.count))
+        for (index, fd) in inheriting.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, staging + Int32(index)) }
+        for index in inheriting.indices {
+            posix_spawn_file_actions_adddup2(&actions, staging + Int32(index), 3 + Int32(index))
+            posix_spawn_file_actions_addclose(&actions, staging + Int32(index))
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -171,14 +193,20 @@ final class WorkerProcess: @unchecked Sendable {
         var status: Int32 = 0
         for attempt in 0..<500 {
             let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { tail.join(); return status }
+            if result == pid { return reaped(status) }
             if result < 0 && errno != EINTR { return nil }
             if attempt == 300 { kill(pid, SIGKILL) }
             usleep(10_000)
         }
         kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
+        return reaped(status)
+    }
+
+    /// What follows the reaping: the last of stderr, and the worker's private temporary folder.
+    private func reaped(_ status: Int32) -> Int32 {
         tail.join()
+        PrivateTemporary.removeFolders(of: pid)
         return status
     }
 

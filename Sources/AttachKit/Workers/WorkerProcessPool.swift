@@ -9,6 +9,11 @@ import Glibc
 /// memory, CPU or wall-clock limit, fails alone with a ``WorkerFailure``; the dead worker is
 /// replaced on the next job. Safe to call from many threads: callers beyond `count` wait.
 ///
+/// Workers die with the process that runs the pool (``WorkerLifeline``): every one is spawned by
+/// the pool's own spawner thread, which lives until the pool has stopped them, so the kernel's
+/// parent-death signal comes exactly when the pool's process ends, however it ends. When a worker
+/// is reaped, its private temporary folder (``Sandbox``) goes with it.
+///
 /// This is how the software that parses the most hostile media is built (Android's media
 /// extractor and browsers' decoders live in restartable processes of their own): a bug in a
 /// decoder costs one file, never the batch or the server.
@@ -18,31 +23,38 @@ public final class WorkerProcessPool: Sendable {
     public let limits: WorkerLimits
     private let executable: String
     private let arguments: [String]
+    /// Descriptors every worker inherits and holds (a batch's locks).
+    private let inherited: [Int32]
     private let idle: Locked<[WorkerProcess?]>
     private let available: DispatchSemaphore
     private let restartCount = Atomic<Int>(0)
     private let sandboxName = Locked<String?>(nil)
+    /// The one thread that spawns workers; it ends after ``deinit`` has stopped them.
+    private let spawner = WorkerPool(threads: 1)
 
     /// - Parameters:
     ///   - count: workers (jobs at once), at least 1.
     ///   - arguments: passed after `attachkit worker` (roots, profile, threads...).
+    ///   - inheriting: descriptors every worker holds as its 3, 4... while it lives. Default none.
     /// - Throws: ``WorkerFailure/unavailable(reason:)`` when the first worker cannot start, so a
     ///   misconfigured pool is reported once, up front.
-    public init(count: Int, arguments: [String], limits: WorkerLimits) throws(WorkerFailure) {
+    public convenience init(count: Int, arguments: [String], limits: WorkerLimits) throws(WorkerFailure) {
+        try self.init(count: count, arguments: arguments, limits: limits, inheriting: [])
+    }
+
+    init(count: Int, arguments: [String], limits: WorkerLimits, inheriting: [Int32]) throws(WorkerFailure) {
         self.count = max(1, count)
         self.limits = limits
         self.executable = limits.executable ?? Self.defaultExecutable()
         self.arguments = arguments + ["--cpu-seconds", String(limits.cpuSeconds), "--address-space", String(limits.addressSpaceBytes)]
+        self.inherited = inheriting
         // All workers start at once (each spends ~0.1 s loading its libraries), so none of that
         // start-up is paid again by the first jobs.
-        let (executable, arguments) = (self.executable, self.arguments)
-        let started = Locked<[Result<WorkerProcess, WorkerFailure>]>([])
-        WorkerPool(threads: self.count).runAll(Array(0..<self.count)) { _ in
-            let result: Result<WorkerProcess, WorkerFailure>
-            do throws(WorkerFailure) { result = .success(try WorkerProcess.start(executable: executable, arguments: arguments)) } catch { result = .failure(error) }
-            started.withLock { $0.append(result) }
+        let (spawner, executable, arguments) = (self.spawner, self.executable, self.arguments)
+        let launched = (0..<self.count).map { _ in Self.launch(on: spawner, executable: executable, arguments: arguments, inheriting: inheriting) }
+        let results = launched.map { launched in
+            launched.flatMap { worker in Result { () throws(WorkerFailure) in try worker.awaitHello(); return worker } }
         }
-        let results = started.withLock { $0 }
         let workers = results.compactMap { try? $0.get() }
         guard let first = workers.first else {
             if case .failure(let failure) = results.first { throw failure }
@@ -53,11 +65,38 @@ public final class WorkerProcessPool: Sendable {
         self.available = DispatchSemaphore(value: self.count)
     }
 
-    deinit {
-        let workers = idle.withLock { $0 }
+    deinit { stop() }
+
+    /// Ends every idle worker: each is reaped and its private temporary folder removed. What a
+    /// front end calls when it is done, since a process that calls `exit` with the pool still
+    /// referenced never runs ``deinit``, and its workers would then die of their parent's death
+    /// (`PR_SET_PDEATHSIG`) unreaped, leaving their folders. Safe to call more than once; a
+    /// ``run(_:outputFolder:)`` after it starts a new worker.
+    public func stop() {
+        let workers = idle.withLock { slots -> [WorkerProcess?] in
+            let taken = slots
+            slots = slots.map { _ in nil }
+            return taken
+        }
         for worker in workers { worker?.stop() }
     }
 
+    /// Spawns one worker on the spawner thread (its hello not awaited yet).
+    private func launch() -> Result<WorkerProcess, WorkerFailure> {
+        Self.launch(on: spawner, executable: executable, arguments: arguments, inheriting: inherited)
+    }
+
+    private static func launch(on spawner: WorkerPool, executable: String, arguments: [String],
+                               inheriting inherited: [Int32]) -> Result<WorkerProcess, WorkerFailure> {
+        let result = Locked<Result<WorkerProcess, WorkerFailure>>(.failure(.unavailable(reason: "not spawned")))
+        spawner.runAll([0]) { _ in
+            let launched = Result { () throws(WorkerFailure) in
+                try WorkerProcess.launch(executable: executable, arguments: arguments, inheriting: inherited)
+            }
+            result.withLock { $0 = launched }
+        }
+        return result.withLock { $0 }
+    }
     /// Sends one JSON request line to a worker and returns its answer line, or why the worker gave
     /// none. Blocks the calling thread (run it on a thread of its own, not Swift's cooperative pool).
     /// - Parameter outputFolder: where the request writes; when the worker dies, the temporaries it
@@ -72,9 +111,9 @@ public final class WorkerProcessPool: Sendable {
             return taken
         }
         if worker == nil {
-            do {
-                worker = try WorkerProcess.start(executable: executable, arguments: arguments)
-            } catch {
+            switch launch().flatMap({ worker in Result { () throws(WorkerFailure) in try worker.awaitHello(); return worker } }) {
+            case .success(let started): worker = started
+            case .failure(let error):
                 idle.withLock { $0.append(nil) }
                 return .failure(error)
             }

@@ -27,6 +27,8 @@ struct InputSet {
     /// Folders named, or what beneath them, that could not be listed or looked at (their files are
     /// missing from ``files``), each with the reason.
     let unlistable: [(path: String, reason: String)]
+    /// ``unlistable`` by path.
+    private let walkFailures: [ExactPath: String]
 
     /// - Throws: ``UsageError`` when nothing is named or a named path does not exist.
     init(_ paths: [String], allow: [String] = []) throws(UsageError) {
@@ -55,8 +57,22 @@ struct InputSet {
         if scopes.isEmpty, let anyFolder = try? AccessScope.folder(".") { scopes.append(anyFolder) }
         self.files = files
         self.unlistable = unlistable
+        self.walkFailures = Dictionary(unlistable.map { (ExactPath($0.path), $0.reason) }, uniquingKeysWith: { first, _ in first })
         self.scopes = scopes
         self.ledger = AccessLedger(scopes: scopes)
+    }
+
+    /// Every path to report on: ``files``, then each entry of ``unlistable`` (which fails with its
+    /// reason through ``withAccess(_:refused:_:)``).
+    var paths: [String] { files + unlistable.map(\.path) }
+
+    /// The ledger's `withAccess` for a path of ``paths``: an entry the walk could not list or look
+    /// at is refused (`unreadable`, with the walk's reason) like a file that cannot be read.
+    func withAccess<Value>(_ path: String, refused: (AccessError) -> Value, _ body: (borrowing AccessHandle) -> Value) -> Value {
+        if let reason = walkFailures[ExactPath(path)] {
+            return refused(.unusable(path: path, reason: "the walk cannot list or look at it (\(reason)); its files are left out"))
+        }
+        return ledger.withAccess(path, refused: refused, body)
     }
 
     /// Prints any access-handle problem to stderr; `.software` when there is one.

@@ -4,14 +4,22 @@ import Glibc
 #endif
 
 /// Writes to stdout and stderr unbuffered per line, so JSON Lines reach a pipe as they are made
-/// and logs never mix into results.
+/// and logs never mix into results. Text for people is a ``HumanText`` (its values escaped);
+/// machine lines go through ``json(_:)``.
 enum Output {
-    static func line(_ text: String) {
-        writeAll(STDOUT_FILENO, text + "\n")
+    /// A line (or lines) for people on stdout.
+    static func line(_ text: HumanText) {
+        writeAll(STDOUT_FILENO, text.description + "\n")
     }
 
-    static func error(_ text: String) {
-        writeAll(STDERR_FILENO, text + "\n")
+    /// A line (or lines) for people on stderr.
+    static func error(_ text: HumanText) {
+        writeAll(STDERR_FILENO, text.description + "\n")
+    }
+
+    /// One machine-readable line (JSON) on stdout, as it is.
+    static func json(_ line: String) {
+        writeAll(STDOUT_FILENO, line + "\n")
     }
 
     private static let lock = Locked(())

@@ -18,7 +18,7 @@ final class ProgressRenderer: Sendable {
     init(terminal: Bool) { self.terminal = terminal }
 
     func handle(_ event: BatchEvent) {
-        let line: String? = state.withLock { s in
+        let line: HumanText? = state.withLock { s -> HumanText? in
             switch event {
             case .planned(let total, let skipped, _, let isolation):
                 s.total = total
@@ -32,21 +32,21 @@ final class ProgressRenderer: Sendable {
                 if !item.ok { s.failed += 1 }
                 s.bytesIn += item.inputBytes
                 s.bytesOut += item.outputBytes
-                if terminal { return bar(s) }
+                if terminal { return "\(rendered: bar(s))" }
                 let status = item.skipped ? "skip" : item.ok ? "ok" : "FAIL"
                 let what = item.outcome?.error.map { "\($0.code): \($0.message)" } ?? item.outcome?.action ?? "done earlier"
                 let ms = item.skipped ? "" : " (\(item.elapsedMilliseconds.clampedInteger(in: 0...Int.max)) ms)"
                 return "[\(s.done)/\(s.total)] \(status) \(item.relativePath): \(what)\(ms)"
             }
         }
-        if let line { Output.error(terminal ? "\r\u{1B}[2K" + line + "\u{1B}[1A" : line) }
+        if let line { Output.error(terminal ? "\r\u{1B}[2K\(rendered: line.description)\u{1B}[1A" : line) }
     }
 
     /// Progress of a sequence of runs that are not files of a batch (`attachkit budget`): `done`
     /// of `total`, working on `label` now.
     func step(_ done: Int, of total: Int, _ label: String) {
-        let line = Self.gauge(total == 0 ? 1 : Double(done) / Double(total)) + " \(done)/\(total)  \(label)"
-        Output.error(terminal ? "\r\u{1B}[2K" + line + "\u{1B}[1A" : line)
+        let line: HumanText = "\(rendered: Self.gauge(total == 0 ? 1 : Double(done) / Double(total))) \(done)/\(total)  \(label)"
+        Output.error(terminal ? "\r\u{1B}[2K\(rendered: line.description)\u{1B}[1A" : line)
     }
 
     func finish() {
@@ -74,10 +74,9 @@ final class ProgressRenderer: Sendable {
 
 /// The closing table of a batch.
 enum BatchSummaryTable {
-    static func render(_ summary: BatchSummary, manifest: String) -> String {
-        var lines: [String] = []
-        lines.append("batch: \(summary.total) file(s): \(summary.prepared) prepared, \(summary.skipped) already done, \(summary.failed) failed"
-                     + (summary.interrupted ? ", INTERRUPTED" : "") + " in \((summary.elapsedSeconds * 10).rounded() / 10) s")
+    static func render(_ summary: BatchSummary, manifest: String) -> HumanText {
+        var lines: [HumanText] = []
+        lines.append("batch: \(summary.total) file(s): \(summary.prepared) prepared, \(summary.skipped) already done, \(summary.failed) failed\(rendered: summary.interrupted ? ", INTERRUPTED" : "") in \((summary.elapsedSeconds * 10).rounded() / 10) s")
         lines.append("bytes: in \(Format.bytes(summary.inputBytes)), out \(Format.bytes(summary.outputBytes)), saved \(Format.bytes(summary.bytesSaved))")
         var table = Table(["ACTION", "FILES"])
         for (action, count) in summary.actions.sorted(by: { $0.key < $1.key }) { table.add([action, String(count)]) }
@@ -96,6 +95,6 @@ enum BatchSummaryTable {
             lines.append(slow.render())
         }
         lines.append("manifest: \(manifest)")
-        return lines.joined(separator: "\n")
+        return "\(rendered: lines.map(\.description).joined(separator: "\n"))"
     }
 }

@@ -1,6 +1,7 @@
 import AttachKit
 
-/// A plain-text table with aligned columns, for people (machines get `--json`).
+/// A plain-text table with aligned columns, for people (machines get `--json`). Every cell and
+/// note is escaped (``HumanText/escape(_:)``), so a file name cannot add a line or hide another.
 struct Table {
     let headers: [String]
     private(set) var rows: [[String]] = []
@@ -10,11 +11,15 @@ struct Table {
     init(_ headers: [String]) { self.headers = headers }
 
     mutating func add(_ row: [String], notes rowNotes: [String] = []) {
-        rows.append(row)
-        if !rowNotes.isEmpty { notes[rows.count - 1] = rowNotes }
+        rows.append(row.map(HumanText.escape))
+        if !rowNotes.isEmpty { notes[rows.count - 1] = rowNotes.map(HumanText.escape) }
     }
 
-    func render() -> String {
+    func render() -> HumanText {
+        "\(rendered: text())"
+    }
+
+    private func text() -> String {
         var widths = headers.map(\.count)
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }

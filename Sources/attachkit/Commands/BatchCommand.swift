@@ -73,7 +73,7 @@ struct BatchCommand: Command {
             summary = try runner.run(stop: stop) { event in
                 progress.handle(event)
                 if json, case .finished(let item) = event, let outcome = item.outcome {
-                    Output.line(outcome.json.serialized)
+                    Output.json(outcome.json.serialized)
                 }
             }
         } catch {
@@ -81,6 +81,7 @@ struct BatchCommand: Command {
             let hint = if case .overlappingFolders = error { " (--out)" } else { "" }
             Output.error("attachkit batch: \(error.description)\(hint)")
             if case .busy = error { return .busy }
+            if case .survivors = error { return .busy }
             if case .otherSplit = error { return .busy }
             return .failure
         }
@@ -88,8 +89,8 @@ struct BatchCommand: Command {
         let text = BatchSummaryTable.render(summary, manifest: runner.options.outputRoot + "/" + runner.options.manifestName)
         if json { Output.error(text) } else { Output.line(text) }
         withExtendedLifetime(signals) {}
-        Output.error("attachkit batch: work ran \(summary.isolation == "in-process" ? "in-process" : "in \(summary.isolation)")"
-                     + (summary.workerRestarts > 0 ? "; \(summary.workerRestarts) worker(s) replaced after a crash or a broken limit" : ""))
+        let restarts = summary.workerRestarts > 0 ? "; \(summary.workerRestarts) worker(s) replaced after a crash or a broken limit" : ""
+        Output.error("attachkit batch: work ran \(summary.isolation == "in-process" ? "in-process" : "in \(summary.isolation)")\(rendered: restarts)")
         for problem in summary.accessProblems { Output.error("attachkit batch: \(problem)") }
         if !summary.accessProblems.isEmpty { return .software }
         if summary.interrupted { return signals.receivedTerminate ? .terminated : .interrupted }

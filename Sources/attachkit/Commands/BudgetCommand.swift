@@ -131,10 +131,10 @@ struct BudgetCommand: Command {
             o.set("warnings", JSONValue.array(warnings.map(JSONValue.string)))
             o.set("deadline", deadline)
             o.set("rows", JSONValue.array(rows.map { $0.json(deadline: deadline) }))
-            Output.line(o.value.serialized)
+            Output.json(o.value.serialized)
         } else {
             Output.line(render(rows))
-            Output.line("\ncalibration: " + Self.describe(calibration) + (saved.map { "\ncached in \($0)" } ?? ""))
+            Output.line("\ncalibration: \(Self.describe(calibration))\(rendered: saved.map { "\ncached in \(HumanText.escape($0))" } ?? "")")
         }
         return rows.contains { $0.error != nil } ? .failure : .success
     }
@@ -167,7 +167,7 @@ struct BudgetCommand: Command {
         return rows
     }
 
-    private func render(_ rows: [BudgetRow]) -> String {
+    private func render(_ rows: [BudgetRow]) -> HumanText {
         let limit = Format.seconds(deadline)
         var table = Table(["OPERATION", "INPUT", "PRESET", "SECONDS", "ESTIMATED", "PER UNIT", "LONGEST WITHIN \(limit)"])
         for row in rows {

@@ -20,7 +20,7 @@ struct CompletionCommand: Command {
     }
 
     func run() -> ExitCode {
-        Output.line(Self.script)
+        Output.line("\(rendered: Self.script)")
         return .success
     }
 

@@ -86,6 +86,7 @@ struct HTTPCommand: Command {
         daemon.quiesce()
         let drained = server.waitForOpenRequests(seconds: server.limits.drainSeconds)
         daemon.stop()
+        server.service.shutDownWorkers()
         withExtendedLifetime(signals) {}
         let report = server.service.ledger.report
         Output.error("attachkit http: stopped\(drained ? "" : " with requests still in flight after --drain"); workers replaced: \(server.service.workerRestarts); access handles: \(report.acquired) acquired, \(report.outstanding.count) outstanding, \(report.leaked.count) leaked")

@@ -19,7 +19,7 @@ struct ManPageCommand: Command {
     }
 
     func run() -> ExitCode {
-        Output.line((Self.header + commands.flatMap(Self.section) + Self.footer).joined(separator: "\n"))
+        Output.line("\(rendered: (Self.header + commands.flatMap(Self.section) + Self.footer).joined(separator: "\n"))")
         return .success
     }
 

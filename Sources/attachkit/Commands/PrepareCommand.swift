@@ -55,19 +55,21 @@ struct PrepareCommand: Command {
     func run() -> ExitCode {
         var failures = 0
         var status = ExitCode.success
-        var names = OutputNamer()
-        let stems = inputs.files.map { names.claim(fileName: String($0.split(separator: "/").last ?? "")) }
+        // Every output and thumbnail planned over all the inputs before any is written.
+        var plan = WritePlan(inputs: inputs.files)
+        let planned = inputs.files.map { plan.claimOutput(fileName: String($0.split(separator: "/").last ?? ""), in: preparer.options.outputFolder, for: $0) }
         // A run killed earlier (SIGKILL, power loss) may have left its temporaries for these names.
-        preparer.removeStaleTemporaries(stems: Set(stems))
+        preparer.removeStaleTemporaries(stems: Set(planned.map(\.stem)))
         var table = Table(["", "INPUT", "ACTION", "OUTPUT", "BEFORE", "AFTER", "MS"])
-        for (path, stem) in zip(inputs.files, stems) {
-            let report = inputs.ledger.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
-                preparer.prepare($0, ledger: inputs.ledger, outputStem: stem)
+        for (path, output) in zip(inputs.paths, planned + inputs.unlistable.map { _ in nil }) {
+            var report = inputs.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
+                preparer.prepare($0, ledger: inputs.ledger, outputStem: output?.stem)
             }
+            if report.outputName == nil, output?.reason != nil { report.outputName = output }
             if !report.ok { failures += 1 }
             if let error = report.error { status = status.worse(ExitCode(error.code)) }
             if json {
-                Output.line(report.json.serialized)
+                Output.json(report.json.serialized)
             } else {
                 func brief(_ info: MediaInfo?) -> String {
                     guard let info else { return "" }
@@ -84,7 +86,7 @@ struct PrepareCommand: Command {
         }
         if !json {
             Output.line(table.render())
-            Output.line("\n\(inputs.files.count) file(s), profile \(preparer.options.profile.name): \(inputs.files.count - failures) prepared, \(failures) failed")
+            Output.line("\n\(inputs.paths.count) file(s), profile \(preparer.options.profile.name): \(inputs.paths.count - failures) prepared, \(failures) failed")
         }
         if let problem = inputs.checkLedger() { return problem }
         return failures > 0 ? status.worse(.failure) : status

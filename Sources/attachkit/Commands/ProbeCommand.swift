@@ -28,14 +28,14 @@ struct ProbeCommand: Command {
         let prober = Prober()
         var status = ExitCode.success
         var table = Table(["FILE", "KIND", "CONTAINER", "CODEC", "SIZE", "FRAMES", "DURATION", "BYTES"])
-        for path in inputs.files {
-            let result = inputs.ledger.withAccess(path, refused: { .failure(.access($0)) }) { handle in
+        for path in inputs.paths {
+            let result = inputs.withAccess(path, refused: { .failure(.access($0)) }) { handle in
                 Result { () throws(ProbeError) in try prober.probe(handle) }
             }
             switch result {
             case .success(let info):
                 if json {
-                    Output.line(info.json.serialized)
+                    Output.json(info.json.serialized)
                 } else {
                     let codec = [info.codec?.rawValue, info.audioCodec?.rawValue].compactMap { $0 }.joined(separator: "+")
                     table.add([path, info.kind.rawValue, info.container.rawValue, codec,
@@ -45,7 +45,7 @@ struct ProbeCommand: Command {
             case .failure(let error):
                 status = status.worse(ExitCode(error.code))
                 if json {
-                    Output.line(JSONValue.object([
+                    Output.json(JSONValue.object([
                         ("path", .string(path)),
                         ("error", error.json),
                     ]).serialized)

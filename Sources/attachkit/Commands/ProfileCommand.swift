@@ -25,7 +25,7 @@ struct ProfileCommand: Command {
     }
 
     func run() -> ExitCode {
-        Output.line(profile.json.serialized)
+        Output.json(profile.json.serialized)
         return .success
     }
 }

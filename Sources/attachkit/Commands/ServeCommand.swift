@@ -56,7 +56,7 @@ struct ServeCommand: Command {
         while !stop.isStopped, let line = reader.next(shouldStop: { stop.isStopped }) {
             switch line {
             case .tooLong(let bytes):
-                Output.line(RequestRejection.tooLong(bytes: bytes).response)
+                Output.json(RequestRejection.tooLong(bytes: bytes).response)
             case .text(let text):
                 guard text.contains(where: { !$0.isWhitespace }) else { continue }
                 requests += 1
@@ -64,13 +64,14 @@ struct ServeCommand: Command {
                 inFlight.enter()
                 Task {
                     let response = await service.respond(to: text)
-                    Output.line(response)
+                    Output.json(response)
                     slots.signal()
                     inFlight.leave()
                 }
             }
         }
         inFlight.wait()
+        service.shutDownWorkers()
         withExtendedLifetime(signals) {}
         let report = service.ledger.report
         Output.error("attachkit serve: \(requests) request(s) answered; workers replaced: \(service.workerRestarts); access handles: \(report.acquired) acquired, \(report.outstanding.count) outstanding, \(report.leaked.count) leaked")

@@ -45,7 +45,7 @@ struct ThumbnailCommand: Command {
             Thumbnailer().thumbnail($0, to: output, request: request, ledger: inputs.ledger)
         }
         if json {
-            Output.line(report.json.serialized)
+            Output.json(report.json.serialized)
         } else if let error = report.error {
             Output.line("FAIL \(inputs.files[0]): \(error.code): \(error.message)")
         } else {

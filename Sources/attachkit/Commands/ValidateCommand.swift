@@ -37,14 +37,14 @@ struct ValidateCommand: Command {
     func run() -> ExitCode {
         var failures = 0
         var table = Table(["", "FILE", "KIND", "FORMAT", "SIZE", "DURATION", "BYTES"])
-        for path in inputs.files {
-            let report = inputs.ledger.withAccess(path, refused: { error in
+        for path in inputs.paths {
+            let report = inputs.withAccess(path, refused: { error in
                 ValidationReport(path: path, profile: validator.profile.name, info: nil,
                                  diagnostics: [Diagnostic(.unreadable, error.description, fix: nil)])
             }) { validator.validate($0) }
             if !report.ok { failures += 1 }
             if json {
-                Output.line(report.json.serialized)
+                Output.json(report.json.serialized)
             } else {
                 let info = report.info
                 let verdict = !report.ok ? "FAIL" : report.diagnostics.isEmpty ? "ok" : "warn"
@@ -60,12 +60,12 @@ struct ValidateCommand: Command {
         let requestFindings = asRequest ? validator.requestDiagnostics(attachmentCount: inputs.files.count) : []
         if json {
             for finding in requestFindings {
-                Output.line(JSONValue.object([("request", .bool(true)), ("ok", .bool(false)), ("diagnostics", .array([finding.json]))]).serialized)
+                Output.json(JSONValue.object([("request", .bool(true)), ("ok", .bool(false)), ("diagnostics", .array([finding.json]))]).serialized)
             }
         } else {
             Output.line(table.render())
             for finding in requestFindings { Output.line("request: \(finding.code.rawValue): \(finding.message) -> \(finding.fix ?? "")") }
-            Output.line("\n\(inputs.files.count) file(s) checked against profile \(validator.profile.name): \(inputs.files.count - failures) pass, \(failures) fail")
+            Output.line("\n\(inputs.paths.count) file(s) checked against profile \(validator.profile.name): \(inputs.paths.count - failures) pass, \(failures) fail")
         }
         if let problem = inputs.checkLedger() { return problem }
         return failures > 0 || !requestFindings.isEmpty ? .failure : .success

@@ -34,9 +34,9 @@ struct VersionCommand: Command {
     func run() -> ExitCode {
         let libraries = RuntimeLibraries.current()
         if json {
-            Output.line(BuildInfo.json(libraries).serialized)
+            Output.json(BuildInfo.json(libraries).serialized)
         } else {
-            Output.line(Self.text(libraries))
+            Output.line("\(rendered: Self.text(libraries))")
         }
         return libraries.ffmpeg == nil ? .failure : .success
     }

@@ -13,7 +13,7 @@ struct WorkerCommand: Command {
     static let summary = "(internal) one isolated worker process of batch and serve"
     static let usage = """
         usage: attachkit worker --allow DIR... [--read-only DIR...] [--threads N] [--profile-json JSON]
-                                [--cpu-seconds S] [--address-space BYTES]
+                                [--cpu-seconds S] [--address-space BYTES] [--parent PID]
 
         Started by `attachkit batch` and `attachkit serve`, not by people. Speaks the serve protocol
         on stdin/stdout, one request at a time, after a hello line {"worker": "ready", ...}.
@@ -23,8 +23,10 @@ struct WorkerCommand: Command {
           --profile-json J    the default profile, as a JSON policy (default ios)
           --cpu-seconds S     CPU time one request may use; SIGXCPU past it (default 600)
           --address-space B   RLIMIT_AS of the process (default 4 GiB)
+          --parent PID        the pool's process: the worker is killed when it ends (PR_SET_PDEATHSIG),
+                              and exits at once if it has already ended
         """
-    static let options: Set<String> = ["allow", "read-only", "threads", "profile-json", "cpu-seconds", "address-space"]
+    static let options: Set<String> = ["allow", "read-only", "threads", "profile-json", "cpu-seconds", "address-space", "parent"]
     static let flags: Set<String> = []
 
     let readWrite: [String]
@@ -35,6 +37,8 @@ struct WorkerCommand: Command {
     let addressSpace: Int64
 
     init(_ arguments: Arguments) throws(UsageError) {
+        // First of all: die with the pool's process, and not outlive it if it is gone already.
+        if let parent = try arguments.int("parent", in: 1...Int(Int32.max)) { WorkerLifeline.bind(toParent: pid_t(parent)) }
         readWrite = arguments.all("allow")
         readOnly = arguments.all("read-only")
         guard !(readWrite + readOnly).isEmpty else { throw UsageError("give at least one --allow or --read-only DIR") }
@@ -70,20 +74,20 @@ struct WorkerCommand: Command {
         var hello: [(String, JSONValue)] = [("worker", .string("ready")), ("pid", .number(Double(getpid()))),
                                             ("sandbox", .string(sandbox.name))]
         if case .none(let reason) = sandbox { hello.append(("sandboxReason", .string(reason))) }
-        Output.line(JSONValue.object(hello).serialized)
+        Output.json(JSONValue.object(hello).serialized)
         var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
         while let line = reader.next() {
             let text: String
             switch line {
             case .tooLong(let bytes):
-                Output.line(RequestRejection.tooLong(bytes: bytes).response)
+                Output.json(RequestRejection.tooLong(bytes: bytes).response)
                 continue
             case .text(let line):
                 text = line
             }
             armCPULimit()
             FaultInjection.apply(to: text)
-            Output.line(Self.blocking { await service.respond(to: text) })
+            Output.json(Self.blocking { await service.respond(to: text) })
             // Hand freed memory back to the kernel, so what one file needed is not resident
             // (and counted against the memory limit) while the next one runs.
             WorkerHousekeeping.releaseFreedMemory()

@@ -160,7 +160,7 @@ struct ErrorAgreementTests {
     func codes() {
         #expect(ErrorCode.allCases.map(\.rawValue) == [
             "not-found", "access-denied", "unreadable", "empty", "unrecognized-type", "corrupt", "over-cap", "cannot-fit",
-            "unsupported", "encrypted", "deadline-exceeded", "processing-failed", "write-failed", "output-invalid", "crashed", "over-memory",
+            "unsupported", "encrypted", "deadline-exceeded", "processing-failed", "write-failed", "output-invalid", "output-collision", "crashed", "over-memory",
             "timed-out", "malformed-request", "unknown-op", "bad-options", "unknown-profile", "invalid-profile",
             "busy", "unavailable", "unsupported-coding", "unsupported-version", "header-too-large", "double-release", "handle-leak",
         ])

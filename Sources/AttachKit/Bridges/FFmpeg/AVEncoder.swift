@@ -92,7 +92,10 @@ struct AVEncoder: ~Copyable {
         raw.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(clamping: settings.colour.primaries))
         raw.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(clamping: settings.colour.transfer))
         if globalHeader { raw.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-        context = try Self.open(raw, options: settings.options)
+        var options = settings.options
+        // Byte-identical encodes: x264's AVX-512 code reads memory it never wrote (X264CPU).
+        if settings.encoder == "libx264", options["x264-params"] == nil, let cpu = X264CPU.parameters { options["x264-params"] = cpu }
+        context = try Self.open(raw, options: options)
     }
 
     /// Opens an audio encoder (default channel order for `channels`).

@@ -24,6 +24,9 @@ enum LinuxCalls {
     /// `prctl(PR_SET_NO_NEW_PRIVS, 1)`.
     static func setNoNewPrivileges() -> Int32 { ak_set_no_new_privs() }
 
+    /// `prctl(PR_SET_PDEATHSIG, signal)`: `signal` comes when the thread that created this process ends.
+    static func setParentDeathSignal(_ signal: Int32) -> Int32 { ak_set_parent_death_signal(signal) }
+
     /// glibc's `malloc_trim(0)`: hands freed heap memory back to the kernel.
     static func trimHeap() { _ = ak_malloc_trim() }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// `attachkit batch` names every output from one plan of the whole run (``OutputLayout``): inputs
+/// whose names differ only in Unicode normalization or letter case, a thumbnail name that is
+/// another input's, folders named like the manifest or its lock, and files the run keeps that are
+/// links to inputs.
+@Suite("attachkit batch: one plan of every path the run writes", .serialized)
+struct BatchNamingTests {
+    static let precomposed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+
+    /// `in/` holding each `(name, fixture)`, beside an `out/` not made yet.
+    static func input(_ files: [(String, String)], name: String = #function) throws -> (input: URL, out: URL) {
+        let root = TestEnvironment.temporaryFolder(name)
+        let input = root.appendingPathComponent("in", isDirectory: true)
+        for (file, fixture) in files {
+            let target = input.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture(fixture), toPath: target.path)
+        }
+        return (input, root.appendingPathComponent("out", isDirectory: true))
+    }
+
+    /// The manifest's lines by their input path, byte for byte.
+    static func lines(_ out: URL) throws -> [ExactPath: JSONValue] {
+        var lines: [ExactPath: JSONValue] = [:]
+        for line in try BatchProcessTests.manifestLines(out) {
+            let path = ExactPath(try #require(line["path"]?.stringValue))
+            #expect(lines[path] == nil, "two lines for \(path)")
+            lines[path] = line
+        }
+        return lines
+    }
+
+    /// Every input's bytes, by its path relative to `folder`.
+    static func hashes(_ folder: URL) throws -> [ExactPath: String] {
+        var hashes: [ExactPath: String] = [:]
+        for file in InputWalker.files(under: folder.path) {
+            hashes[ExactPath(file)] = SHA256.hex(try Data(contentsOf: folder.appendingPathComponent(file)))
+        }
+        return hashes
+    }
+
+    @Test("normalization twins, case twins and a thumbnail name that is another input's each get an output of their own, the same on a rerun")
+    func twinsAndThumbnails() throws {
+        // Given inputs that one macOS or SMB folder could not hold apart, and x.webp beside x.thumbnail.jpg
+        let (input, out) = try Self.input([(Self.precomposed + ".png", "images/png_rgb_opaque_400x300.png"),
+                                           (Self.decomposed + ".png", "images/gif_static_320x240.gif"),
+                                           ("Photo.jpg", "images/jpeg_progressive_800x600.jpg"), ("photo.JPG", "images/jpeg_greyscale_640x480.jpg"),
+                                           ("x.webp", "images/webp_lossy_800x600.webp"), ("x.thumbnail.jpg", "images/jpeg_photo_1600x1200_q90.jpg")])
+        let before = try Self.hashes(input)
+        #expect(before.count == 6)
+
+        // When it is prepared with thumbnails
+        let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--thumbnails", "--jobs", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+
+        // Then there is one line per input, and no two files written share a name under folding
+        let lines = try Self.lines(out)
+        #expect(Set(lines.keys) == Set(before.keys))
+        let written = lines.values.flatMap { [$0["outputPath"]?.stringValue, $0["thumbnail"]?.stringValue.map(PathResolver.fileName)].compactMap { $0 } }
+        #expect(written.count == 12 && Set(written.map(CaselessName.key)).count == 12, "\(written)")
+        // The photo's output is the photo, x.webp's thumbnail is a thumbnail, and each says which name it got and why
+        let photo = try #require(lines[ExactPath("x.thumbnail.jpg")])
+        #expect(try vipsSize(out.appendingPathComponent(try #require(photo["outputPath"]?.stringValue)).path) == [1600, 1200])
+        let webp = try #require(lines[ExactPath("x.webp")])
+        #expect(webp["outputName"]?["reason"]?.stringValue == "x.thumbnail.jpg is the output of x.thumbnail.jpg")
+        #expect(try vipsSize(try #require(webp["thumbnail"]?.stringValue)).max() == 320)
+        #expect(lines[ExactPath(Self.precomposed + ".png")]?["outputName"]?["stem"]?.stringValue == Self.precomposed + "-png")
+        #expect(try Self.hashes(input) == before)
+
+        // And a rerun keeps every name and line and prepares nothing
+        let again = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--thumbnails", "--jobs", "2"])
+        #expect(again.stdout.contains("0 prepared, 6 already done"), "\(again.stdout)")
+        #expect(try Self.lines(out).mapValues { $0["outputPath"] } == lines.mapValues { $0["outputPath"] })
+    }
+
+    @Test("folders named like the manifest, its lock and its compaction temporary are inputs like any other")
+    func manifestNamedFolders() throws {
+        let (input, out) = try Self.input([("manifest.jsonl/a.png", "images/png_palette_400x300.png"),
+                                           ("manifest.jsonl.lock/b.gif", "images/gif_static_320x240.gif"),
+                                           ("manifest.jsonl.compact.tmp/c.jpg", "images/jpeg_greyscale_640x480.jpg")])
+        for _ in 0..<2 {
+            let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--jobs", "2"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = try Self.lines(out)
+            #expect(lines.count == 3 && lines.values.allSatisfy { $0["ok"]?.boolValue == true }, "\(lines)")
+            #expect(Set(lines.values.compactMap { $0["outputPath"]?.stringValue }) == ["manifest.jsonl-2/a.png", "manifest.jsonl.lock-2/b.gif", "manifest.jsonl.compact.tmp-2/c.jpg"])
+            #expect(!FileSystem.isDirectory(out.appendingPathComponent("manifest.jsonl").path))
+        }
+    }
+
+    @Test("a lock or compaction temporary that is a link to an input is refused before anything is written; the input is unchanged")
+    func linkedRunFiles() throws {
+        let (input, out) = try Self.input([("a.png", "images/png_palette_400x300.png")])
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let photo = input.appendingPathComponent("a.png").path
+        let before = try Self.hashes(input)
+        // A hard link as the lock, then a symbolic link as the compaction temporary.
+        for (name, make) in [("manifest.jsonl.lock", { link(photo, $0) }), ("manifest.jsonl.compact.tmp", { symlink(photo, $0) })] as [(String, (String) -> Int32)] {
+            let planted = out.appendingPathComponent(name).path
+            #expect(make(planted) == 0)
+            let refused = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path])
+            #expect(refused.status == 1 && refused.stderr.contains(name), "\(name): \(refused.stderr)")
+            #expect(try Self.hashes(input) == before, "\(name)")
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("a.png").path))
+            unlink(planted)
+        }
+        // Once they are gone the run goes through.
+        let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.hashes(input) == before)
+        #expect(try Self.lines(out).count == 1)
+    }
+
+    @Test("the header's and the summary's \"already done\" are the same inputs")
+    func alreadyDoneCounted() throws {
+        // Given a finished batch, then one input changed and one removed
+        let (input, out) = try Self.input([("a.png", "images/png_palette_400x300.png"), ("b.gif", "images/gif_static_320x240.gif"),
+                                           ("c.jpg", "images/jpeg_greyscale_640x480.jpg")])
+        #expect(try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path]).status == 0)
+        try FileManager.default.removeItem(at: input.appendingPathComponent("b.gif"))
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/gif_animated_320x240_24f.gif"), toPath: input.appendingPathComponent("b.gif").path)
+        unlink(out.appendingPathComponent("c.jpg").path)
+
+        // When it runs again
+        let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path])
+
+        // Then both lines count one input done (a.png): b.gif changed, c.jpg's output is gone
+        #expect(run.stderr.contains("batch: 3 file(s), 1 already done;"), "\(run.stderr)")
+        #expect(run.stdout.contains("2 prepared, 1 already done, 0 failed"), "\(run.stdout)")
+    }
+
+    /// `[width, height]` as `vipsheader` reads them.
+    func vipsSize(_ path: String) throws -> [Int] {
+        let width = try TestEnvironment.run("vipsheader", ["-f", "width", path]).stdout
+        let height = try TestEnvironment.run("vipsheader", ["-f", "height", path]).stdout
+        return [width, height].compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+}

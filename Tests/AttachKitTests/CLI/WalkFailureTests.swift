@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import AttachKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a folder's walk cannot list or look at (``FolderListing/unlistable``) is a failure of
+/// `probe`, `validate`, `prepare` and `batch`, with its reason: never dropped in silence.
+@Suite("Folder walks record what they cannot look at", .serialized)
+struct WalkFailureTests {
+    /// A folder holding one GIF and 2100 nested folders `d`, whose deepest paths are past PATH_MAX.
+    static func deepFolder(_ name: String = #function) throws -> URL {
+        let root = TestEnvironment.temporaryFolder(name)
+        let input = try root.appendingPathComponent("in", isDirectory: true).creatingFolder()
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/gif_static_320x240.gif"), toPath: input.appendingPathComponent("a.gif").path)
+        var descriptor = open(input.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        for _ in 0..<2100 {
+            #expect(mkdirat(descriptor, "d", 0o755) == 0)
+            let next = openat(descriptor, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            close(descriptor)
+            descriptor = next
+        }
+        close(descriptor)
+        return input
+    }
+
+    static let tooLong = String(cString: strerror(ENAMETOOLONG))
+
+    @Test("probe, validate and prepare of a folder: the entry past PATH_MAX is a failure with its reason, beside the file they could read")
+    func commands() throws {
+        let input = try Self.deepFolder()
+        defer { _ = try? TestEnvironment.run("/bin/rm", ["-rf", input.deletingLastPathComponent().path]) }
+        let out = input.deletingLastPathComponent().appendingPathComponent("out").path
+        for verb in [["probe"], ["validate"], ["prepare", "--out", out]] {
+            let result = try TestEnvironment.runAttachKit(verb + ["--json", input.path])
+            #expect(result.status == 1, "\(verb[0]): \(result.stderr)")
+            let lines = try result.stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+            #expect(lines.count == 2, "\(verb[0]): \(result.stdout.prefix(400))")
+            let failed = lines.filter { line in
+                let text = line.serialized
+                return text.contains("unreadable") && text.contains(Self.tooLong) && text.contains("/d/d/d")
+            }
+            #expect(failed.count == 1, "\(verb[0]): \(result.stdout.prefix(600))")
+        }
+        let table = try TestEnvironment.runAttachKit(["probe", input.path])
+        #expect(table.stdout.contains("cannot list or look at it (\(Self.tooLong))"), "\(table.stdout.suffix(400))")
+    }
+
+    @Test("batch: the entry past PATH_MAX is a failed manifest line with its reason, and counted")
+    func batch() throws {
+        let input = try Self.deepFolder()
+        defer { _ = try? TestEnvironment.run("/bin/rm", ["-rf", input.deletingLastPathComponent().path]) }
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let result = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--in-process"])
+        #expect(result.status == 1, "\(result.stderr.suffix(400))")
+        #expect(result.stdout.contains("2 file(s): 1 prepared, 0 already done, 1 failed"), "\(result.stdout.prefix(300))")
+        let lines = try BatchProcessTests.manifestLines(out)
+        #expect(lines.count == 2)
+        let failed = try #require(lines.first { $0["ok"]?.boolValue == false })
+        #expect(failed["path"]?.stringValue?.hasPrefix("d/d/d") == true)
+        #expect(failed["error"]?["code"]?.stringValue == "unreadable")
+        #expect(failed["error"]?["message"]?.stringValue?.contains(Self.tooLong) == true)
+    }
+}
