@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -203,6 +204,18 @@ static inline int ak_set_no_new_privs(void) {
 static inline int ak_set_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
 }
+
+// ---- sockets ----
+
+/// socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds): 0 or -1 with errno. glibc declares
+/// SOCK_STREAM as an enumerator and the flags as macros, which Swift's Glibc module does not show
+/// the same way in every build mode (a whole-module release build did not see them).
+static inline int ak_stream_socket_pair(int fds[2]) {
+    return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds);
+}
+
+/// MSG_NOSIGNAL: a send to a closed peer fails with EPIPE instead of raising SIGPIPE.
+static inline int ak_msg_nosignal(void) { return MSG_NOSIGNAL; }
 
 /* glibc's malloc_trim: returns freed heap memory to the kernel (a long-lived worker calls it
  * between jobs). */

@@ -38,15 +38,16 @@ final class WorkerProcess: @unchecked Sendable {
     ///   batch's locks: ``BatchLock``).
     /// - Throws: ``WorkerFailure/unavailable(reason:)`` when it cannot be started.
     static func launch(executable: String, arguments: [String], inheriting: [Int32] = []) throws(WorkerFailure) -> WorkerProcess {
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw .unavailable(reason: "socketpair: \(String(cString: strerror(errno)))")
+        guard let (parentEnd, childEnd) = LinuxCalls.streamSocketPair() else {
+            throw .unavailable(reason: "socketpair: \(SystemError(code: errno))")
         }
-        var errorPipe: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &errorPipe) == 0 else {
+        let pair = [parentEnd, childEnd]
+        guard let (errorRead, errorWrite) = LinuxCalls.streamSocketPair() else {
+            let reason = "socketpair: \(SystemError(code: errno))"
             close(pair[0]); close(pair[1])
-            throw .unavailable(reason: "pipe: \(String(cString: strerror(errno)))")
+            throw .unavailable(reason: reason)
         }
+        let errorPipe = [errorRead, errorWrite]
         let spawned = spawn(executable: executable, arguments: ["worker"] + arguments + ["--parent", String(getpid())],
                             stdio: pair[1], stderr: errorPipe[1], inheriting: inheriting)
         close(pair[1])
@@ -134,7 +135,7 @@ final class WorkerProcess: @unchecked Sendable {
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { send(socket, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { send(socket, $0.baseAddress! + offset, $0.count - offset, LinuxCalls.sendWithoutSignal) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(end(killedFor: nil, seenBytes: 0, limits: limits))

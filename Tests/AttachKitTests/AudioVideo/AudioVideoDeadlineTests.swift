@@ -15,18 +15,23 @@ struct AudioVideoDeadlineTests {
         #expect(outcome.files.isEmpty, "left \(outcome.files)")
     }
 
-    @Test("a deadline that runs out mid-encode stops the encode loop cleanly")
-    func stopsInsideTheLoop() throws {
-        // Given a busy 4 s clip that takes well over 0.5 s to re-encode
+    @Test("a deadline that runs out once the encode has begun stops the clip's writer cleanly")
+    func stopsInsideTheWriter() throws {
+        // Given a busy 4 s clip that takes about 0.5 s to re-encode at ultrafast
         let folder = TestEnvironment.temporaryFolder()
         let clip = folder.appendingPathComponent("busy.mp4").path
         try AVFiles.busyClip(clip)
-        // When an exact trim (a re-encode) must finish in 0.5 s
+        // When an exact trim (a re-encode) must finish in 0.5 s: the uncalibrated estimate
+        // (ultrafast, about 0.49 s here) is tried without its margin
         let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 3.5, start: 0.5, trim: .exact, deadline: 0.5)
-        // Then it stops while transcoding, and only the input is left in the folder
+        // Then it stops inside the clip's writer, never refused up front at planning: in the
+        // encode loop (checked every 16 packets) or, on a machine that encodes the last packets
+        // just in time, at the check before the file is finished (CI saw both). Only the input is
+        // left in the folder.
         let error = try #require(outcome.report.error)
         #expect(error.code == "deadline-exceeded")
-        #expect(error.message.contains("transcoding"), "\(error.message)")
+        #expect(error.message.contains("during transcoding") || error.message.contains("during finishing the output"),
+                "\(error.message)")
         #expect(outcome.files.isEmpty, "left \(outcome.files)")
     }
 

@@ -27,6 +27,17 @@ enum LinuxCalls {
     /// `prctl(PR_SET_PDEATHSIG, signal)`: `signal` comes when the thread that created this process ends.
     static func setParentDeathSignal(_ signal: Int32) -> Int32 { ak_set_parent_death_signal(signal) }
 
+    /// `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`: the two connected ends, or `nil` with
+    /// `errno` set.
+    static func streamSocketPair() -> (Int32, Int32)? {
+        var fds: [Int32] = [-1, -1]
+        guard ak_stream_socket_pair(&fds) == 0 else { return nil }
+        return (fds[0], fds[1])
+    }
+
+    /// `MSG_NOSIGNAL`, for `send(2)`: a closed peer gives `EPIPE`, never `SIGPIPE`.
+    static let sendWithoutSignal = ak_msg_nosignal()
+
     /// glibc's `malloc_trim(0)`: hands freed heap memory back to the kernel.
     static func trimHeap() { _ = ak_malloc_trim() }
 }
