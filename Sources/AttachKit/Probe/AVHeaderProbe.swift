@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Reads a file's header with libavformat into a ``MediaInfo``: audio and video (streams, codecs,
 /// duration, bitrates, rotation), and, as a fallback, the images libvips cannot read.
 enum AVHeaderProbe {
@@ -36,31 +34,29 @@ enum AVHeaderProbe {
         guard let duration = input.duration, duration > 0 else { return false }
         var pictures: [Int: CodecConfiguration.Picture] = [:]
         var sounds: [Int: CodecConfiguration.Sound] = [:]
-        for index in 0..<input.streamCount {
-            let stream = input.context.pointee.streams[index]!
-            let parameters = stream.pointee.codecpar.pointee
-            let attached = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+        for stream in input.streams {
+            let header = input.header(of: stream.index)
             // A stream with no sample in its index has no packet for decoding to learn from: the
             // decoding probe leaves its facts unknown, and so must this one.
-            let indexed = avformat_index_get_entries_count(stream) > 0
-            switch parameters.codec_type {
-            case AVMEDIA_TYPE_VIDEO where !attached:
-                guard indexed, let picture = CodecConfiguration.picture(parameters), let first = avformat_index_get_entry(stream, 0),
+            switch stream.kind {
+            case .video where !stream.isAttachedPicture:
+                guard let first = header.firstSample, let picture = CodecConfiguration.picture(stream, header),
                       let reader = try? FileReader(path: path),
-                      CodecConfiguration.splitsIntoNALUnits(reader.read(at: first.pointee.pos, count: Int(first.pointee.size)),
+                      CodecConfiguration.splitsIntoNALUnits(reader.read(at: first.offset, count: first.size),
                                                             lengthSize: picture.lengthSize) else { return false }
-                pictures[index] = picture
-            case AVMEDIA_TYPE_AUDIO:
-                guard indexed, let sound = CodecConfiguration.sound(parameters) else { return false }
-                sounds[index] = sound
+                pictures[stream.index] = picture
+            case .audio:
+                guard header.firstSample != nil, let sound = CodecConfiguration.sound(stream, header) else { return false }
+                sounds[stream.index] = sound
             default:
                 continue
             }
         }
         guard !pictures.isEmpty || !sounds.isEmpty else { return false }
         try describe(input, pictures: pictures, sounds: sounds, into: &info)
-        info.bitRate = (Double(info.bytes) * 8 * Double(ak_time_base()) / Double(input.context.pointee.duration))
-            .clampedInteger(in: 0...Int.max, rounding: .towardZero)
+        if let microseconds = input.durationMicroseconds {
+            info.bitRate = (Double(info.bytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
+        }
         return true
     }
 

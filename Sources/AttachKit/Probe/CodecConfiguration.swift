@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// The stream facts `avformat_find_stream_info` learns by decoding the first packets, read
 /// instead from the codec configuration an MP4/MOV header already carries (`avcC`, `hvcC`, the
 /// AAC `AudioSpecificConfig` in `esds`), mapped as FFmpeg 5.1's decoders map them, so the
@@ -39,21 +37,23 @@ enum CodecConfiguration {
         var profile: Int { CodecProfile.aacLow }
     }
 
-    static func picture(_ parameters: AVCodecParameters) -> Picture? {
-        guard let extradata = parameters.extradata, parameters.extradata_size > 0 else { return nil }
-        let record = Array(UnsafeBufferPointer(start: extradata, count: Int(parameters.extradata_size)))
-        switch parameters.codec_id {
-        case AV_CODEC_ID_H264: return h264(avcC: record, containerFullRange: parameters.color_range == AVCOL_RANGE_JPEG)
-        case AV_CODEC_ID_HEVC: return hevc(hvcC: record)
+    /// The picture facts of `stream` from its header's configuration record; `nil` for a codec
+    /// or a record this does not read.
+    static func picture(_ stream: AVStreamInfo, _ header: AVStreamHeader) -> Picture? {
+        guard !header.configuration.isEmpty else { return nil }
+        switch stream.codec {
+        case .h264: return h264(avcC: header.configuration, containerFullRange: header.tagsFullRange)
+        case .hevc: return hevc(hvcC: header.configuration)
         default: return nil
         }
     }
 
-    static func sound(_ parameters: AVCodecParameters) -> Sound? {
-        guard parameters.codec_id == AV_CODEC_ID_AAC, let extradata = parameters.extradata, parameters.extradata_size >= 2 else { return nil }
-        let config = Array(UnsafeBufferPointer(start: extradata, count: Int(parameters.extradata_size)))
-        guard let channels = aacLowComplexityChannels(config, sampleRate: Int(parameters.sample_rate)),
-              channels == Int(parameters.ch_layout.nb_channels) else { return nil }
+    /// The sound facts of `stream` from its header's `AudioSpecificConfig`; `nil` unless AAC-LC
+    /// as described above.
+    static func sound(_ stream: AVStreamInfo, _ header: AVStreamHeader) -> Sound? {
+        guard stream.codec == .aac, header.configuration.count >= 2,
+              let channels = aacLowComplexityChannels(header.configuration, sampleRate: stream.sampleRate),
+              channels == stream.channels else { return nil }
         return Sound(channelMask: channels == 1 ? 0x4 : 0x3)
     }
 

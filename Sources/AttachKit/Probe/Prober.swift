@@ -21,7 +21,12 @@ public struct ProbeLimits: Sendable, Equatable {
     /// header-only answers are tested against).
     public var readsCodecConfiguration: Bool
 
-    public init(probeBytes: Int = 5_000_000, analyzeSeconds: Double = 5, headerOnly: Bool = false,
+    /// 5,000,000 bytes: FFmpeg's own `probesize` default.
+    public static let defaultProbeBytes = 5_000_000
+    /// 5 s: FFmpeg's own `analyzeduration` default.
+    public static let defaultAnalyzeSeconds = 5.0
+
+    public init(probeBytes: Int = ProbeLimits.defaultProbeBytes, analyzeSeconds: Double = ProbeLimits.defaultAnalyzeSeconds, headerOnly: Bool = false,
                 readsCodecConfiguration: Bool = true) {
         self.probeBytes = probeBytes
         self.analyzeSeconds = analyzeSeconds

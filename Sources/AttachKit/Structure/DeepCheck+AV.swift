@@ -81,7 +81,7 @@ extension DeepCheck {
             let decoder: AVDecoder
             do {
                 decoder = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
-            } catch where error.operation == .findDecoder || isNotImplemented(error) {
+            } catch where error.operation == .findDecoder || error.isNotImplemented {
                 return .notChecked  // A decoder AttachKit lacks is not corruption (see decodersOpen).
             }
             let packet = try AVPacketBuffer()
@@ -116,7 +116,7 @@ extension DeepCheck {
                         if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
                     }
                     if let problem = try drain(decoder, into: frame, duration: &duration) { return .corrupt(reason: "\(label)\(place): \(problem)") }
-                } catch where isNotImplemented(error) {
+                } catch where error.isNotImplemented {
                     // A variant this FFmpeg does not decode (a 52-byte BMP header...) is not corruption.
                     return .undecodable(reason: "\(label) cannot be decoded here (FFmpeg: \(error.message))")
                 } catch {

@@ -1,8 +1,3 @@
-import CFFmpeg
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension DeepCheck {
     /// Whether the decoders here can decode what the file shows, decided before any packet is
     /// read: a decoder is found and opened (never fed) for each audio/video stream of the file's
@@ -33,7 +28,7 @@ extension DeepCheck {
             do {
                 _ = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
                 return .intact
-            } catch where error.operation == .findDecoder || isNotImplemented(error) {
+            } catch where error.operation == .findDecoder || error.isNotImplemented {
                 let what = wanted == .video ? "video" : "audio"
                 if stream.codec == .unidentified {
                     let tag = input.codecTag(of: stream.index).map { " (FourCC '\($0)')" } ?? ""
@@ -47,14 +42,4 @@ extension DeepCheck {
         }
         return .cannotDecode(refusals.joined(separator: "; "))
     }
-
-    /// FFmpeg's answers for a feature it lacks: `AVERROR(ENOSYS)` ("Function not implemented", the
-    /// AAC decoder's answer to USAC) and `AVERROR_PATCHWELCOME` ("Not yet implemented in FFmpeg,
-    /// patches welcome", e.g. an Opus channel mapping family it does not know).
-    static func isNotImplemented(_ error: FFmpegError) -> Bool {
-        error.code == ak_averror(ENOSYS) || error.code == patchWelcome
-    }
-
-    /// `AVERROR_PATCHWELCOME`: `-MKTAG('P','A','W','E')`.
-    private static let patchWelcome: Int32 = -Int32(bitPattern: 0x50 | 0x41 << 8 | 0x57 << 16 | 0x45 << 24)
 }

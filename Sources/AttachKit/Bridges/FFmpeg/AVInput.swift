@@ -3,12 +3,13 @@ import CFFmpeg
 /// Limits applied to every file libavformat opens: only the `file` protocol, and a cap on how much
 /// is read and how much media time is analysed before the header is considered known.
 struct AVInputLimits: Sendable {
-    /// Bytes libavformat may read to identify the format and streams (`probesize`). Default 5 MB.
-    var probeBytes: Int = 5_000_000
-    /// Media time libavformat may analyse for stream parameters (`analyzeduration`). Default 5 s.
-    var analyzeMicroseconds: Int = 5_000_000
+    /// Bytes libavformat may read to identify the format and streams (`probesize`).
+    var probeBytes: Int
+    /// Media time libavformat may analyse for stream parameters (`analyzeduration`).
+    var analyzeMicroseconds: Int
 
-    static let standard = AVInputLimits()
+    /// ``ProbeLimits``' defaults (5 MB, 5 s), their one source.
+    static let standard = ProbeLimits().avInput
 }
 
 /// An opened libavformat input with exactly one owner; closed when the value goes away.
