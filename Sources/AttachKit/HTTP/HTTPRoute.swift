@@ -44,17 +44,10 @@ package enum HTTPRoute: String, Sendable, CaseIterable {
     package var isWork: Bool { takesMedia || self == .jobs }
 }
 
-/// The `Content-Type` of an output, by the extension AttachKit gave it (the outputs' types are
-/// the profiles' types; anything else is `application/octet-stream`).
+/// The `Content-Type` of an output, by the extension AttachKit gave it (``UniformType/mediaType``;
+/// anything else is `application/octet-stream`).
 package enum MediaTypes {
-    private static let byExtension: [String: String] = [
-        "jpg": "image/jpeg", "png": "image/png", "gif": "image/gif", "heic": "image/heic", "heif": "image/heif",
-        "mp4": "video/mp4", "m4v": "video/x-m4v", "mov": "video/quicktime", "avi": "video/x-msvideo", "mpg": "video/mpeg",
-        "m4a": "audio/mp4", "mp3": "audio/mpeg", "wav": "audio/wav", "aif": "audio/aiff", "aiff": "audio/aiff",
-        "aac": "audio/aac",
-    ]
-
     package static func type(ofFile path: String) -> String {
-        byExtension[PathResolver.fileExtension(path)] ?? "application/octet-stream"
+        UniformType.mediaType(ofExtension: PathResolver.fileExtension(path)) ?? "application/octet-stream"
     }
 }

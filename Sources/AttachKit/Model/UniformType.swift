@@ -11,17 +11,22 @@ public struct UniformType: Hashable, Sendable {
     /// Every extension iOS maps to this type (lower case, no dot), preferred first.
     public let extensions: [String]
 
-    public init(_ identifier: String, _ extensions: [String]) {
+    /// The MIME type an HTTP answer carrying such a file names (`image/jpeg`); `nil` for the types
+    /// AttachKit never hands back.
+    public let mediaType: String?
+
+    public init(_ identifier: String, _ extensions: [String], mediaType: String? = nil) {
         self.identifier = identifier
         self.preferredExtension = extensions[0]
         self.extensions = extensions
+        self.mediaType = mediaType
     }
 
-    public static let jpeg = UniformType("public.jpeg", ["jpg", "jpeg", "jpe"])
-    public static let png = UniformType("public.png", ["png"])
-    public static let gif = UniformType("com.compuserve.gif", ["gif"])
-    public static let heic = UniformType("public.heic", ["heic"])
-    public static let heif = UniformType("public.heif", ["heif", "heic"])
+    public static let jpeg = UniformType("public.jpeg", ["jpg", "jpeg", "jpe"], mediaType: "image/jpeg")
+    public static let png = UniformType("public.png", ["png"], mediaType: "image/png")
+    public static let gif = UniformType("com.compuserve.gif", ["gif"], mediaType: "image/gif")
+    public static let heic = UniformType("public.heic", ["heic"], mediaType: "image/heic")
+    public static let heif = UniformType("public.heif", ["heif", "heic"], mediaType: "image/heif")
     public static let heicSequence = UniformType("public.heics", ["heics", "heic"])
     public static let avif = UniformType("public.avif", ["avif"])
     public static let webp = UniformType("org.webmproject.webp", ["webp"])
@@ -43,12 +48,12 @@ public struct UniformType: Hashable, Sendable {
     public static let xwd = UniformType("org.x.xwd-image", ["xwd"])
     public static let dpx = UniformType("org.smpte.dpx", ["dpx"])
 
-    public static let mpeg4Movie = UniformType("public.mpeg-4", ["mp4", "mpeg4"])
-    public static let m4v = UniformType("com.apple.m4v-video", ["m4v"])
-    public static let quickTime = UniformType("com.apple.quicktime-movie", ["mov", "qt"])
+    public static let mpeg4Movie = UniformType("public.mpeg-4", ["mp4", "mpeg4"], mediaType: "video/mp4")
+    public static let m4v = UniformType("com.apple.m4v-video", ["m4v"], mediaType: "video/x-m4v")
+    public static let quickTime = UniformType("com.apple.quicktime-movie", ["mov", "qt"], mediaType: "video/quicktime")
     public static let threeGPP = UniformType("public.3gpp", ["3gp", "3gpp"])
-    public static let avi = UniformType("public.avi", ["avi"])
-    public static let mpeg = UniformType("public.mpeg", ["mpg", "mpeg", "m1v", "vob"])
+    public static let avi = UniformType("public.avi", ["avi"], mediaType: "video/x-msvideo")
+    public static let mpeg = UniformType("public.mpeg", ["mpg", "mpeg", "m1v", "vob"], mediaType: "video/mpeg")
     public static let mpeg2Video = UniformType("public.mpeg-2-video", ["m2v"])
     public static let mpeg2TransportStream = UniformType("public.mpeg-2-transport-stream", ["ts", "m2ts", "mts"])
     public static let webm = UniformType("org.webmproject.webm", ["webm"])
@@ -61,12 +66,12 @@ public struct UniformType: Hashable, Sendable {
     public static let h264 = UniformType("org.itu.h264-video", ["h264", "264", "avc"])
     public static let hevc = UniformType("org.itu.hevc-video", ["hevc", "h265", "265"])
 
-    public static let mpeg4Audio = UniformType("public.mpeg-4-audio", ["m4a", "m4b", "mp4"])
-    public static let mp3 = UniformType("public.mp3", ["mp3"])
-    public static let wav = UniformType("com.microsoft.waveform-audio", ["wav", "wave"])
-    public static let aiff = UniformType("public.aiff-audio", ["aiff", "aif"])
+    public static let mpeg4Audio = UniformType("public.mpeg-4-audio", ["m4a", "m4b", "mp4"], mediaType: "audio/mp4")
+    public static let mp3 = UniformType("public.mp3", ["mp3"], mediaType: "audio/mpeg")
+    public static let wav = UniformType("com.microsoft.waveform-audio", ["wav", "wave"], mediaType: "audio/wav")
+    public static let aiff = UniformType("public.aiff-audio", ["aiff", "aif"], mediaType: "audio/aiff")
     public static let aifc = UniformType("public.aifc-audio", ["aifc", "aif", "aiff"])
-    public static let aac = UniformType("public.aac-audio", ["aac", "adts"])
+    public static let aac = UniformType("public.aac-audio", ["aac", "adts"], mediaType: "audio/aac")
     public static let flac = UniformType("org.xiph.flac", ["flac"])
     public static let ogg = UniformType("org.xiph.ogg", ["ogg", "oga", "opus", "ogv"])
     public static let ape = UniformType("com.monkeysaudio.ape", ["ape"])
@@ -86,6 +91,17 @@ public struct UniformType: Hashable, Sendable {
     public static let au = UniformType("public.ulaw-audio", ["au", "snd"])
     public static let wave64 = UniformType("com.sony.wave64", ["w64"])
     public static let voc = UniformType("com.creative.voc-audio", ["voc"])
+
+    /// The types AttachKit hands back, in the order an extension is looked up (`.mp4` is a movie
+    /// before it is MPEG-4 audio).
+    static let handedBack: [UniformType] = [.jpeg, .png, .gif, .heic, .heif, .mpeg4Movie, .m4v, .quickTime, .avi, .mpeg,
+                                             .mpeg4Audio, .mp3, .wav, .aiff, .aac]
+
+    /// The MIME type of a file AttachKit handed back with this extension (lower case, no dot),
+    /// `nil` for another extension.
+    public static func mediaType(ofExtension ext: String) -> String? {
+        handedBack.first { $0.extensions.contains(ext) }?.mediaType
+    }
 
     /// The type of a file with this content, or `nil` for content that has no media type
     /// (``FormatTable``). An audio-only MPEG-4 file is `public.mpeg-4-audio` (`.m4a`), an audio-only

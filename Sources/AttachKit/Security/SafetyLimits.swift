@@ -11,8 +11,12 @@ public struct SafetyLimits: Sendable, Equatable {
     /// Frames of an animated image. Default 10,000.
     public var maxFrames: Int = 10_000
     /// Seconds of audio or video one job reads and decodes (``WorkSpan``: a trim of a longer file
-    /// to its first 30 s is within it; a deep check or a re-encode of all of it is not). Default 4 hours.
-    public var maxDuration: Double = 4 * 3600
+    /// to its first 30 s is within it; a deep check or a re-encode of all of it is not). Default
+    /// ``longestInput`` (4 hours).
+    public var maxDuration: Double = SafetyLimits.longestInput
+    /// 4 hours, in seconds: the default ``maxDuration``, and the top of every option that counts
+    /// seconds into an input (``OptionLimits``).
+    public static let longestInput: Double = 4 * 3600
     /// Streams in an audio/video container. Default 32.
     public var maxStreams: Int = 32
     /// Samples an MP4/MOV's sample tables declare, all tracks and fragments together, checked
