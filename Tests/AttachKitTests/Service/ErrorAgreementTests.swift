@@ -156,6 +156,22 @@ struct ErrorAgreementTests {
         print("error agreement: \(inputs.count) inputs, 4 verbs, library and serve, in \(Int(Date().timeIntervalSince(start))) s")
     }
 
+    @Test("validate --deep and prepare refuse a video over maxWholeFramePixels without decoding it, as thumbnail does: over-cap")
+    func wholeFrameCapFromEveryVerb() throws {
+        let folder = TestEnvironment.temporaryFolder("whole-frame-cap").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clip = folder + "/huge.mp4"
+        try AVFiles.h264("color=c=gray:s=8200x8200:r=24:d=0.05", to: clip)
+        let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", "--profile", "apple", clip])
+        let codes = try JSONValue.parse(deep.stdout)["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        #expect(deep.status != 0 && codes.contains("over-cap"), "\(deep.stdout)")
+        // Under `apple` the stream would be copied as it is; a copy that cannot be decoded to check it is refused.
+        let prepared = try TestEnvironment.runAttachKit(["prepare", "--profile", "apple", "--json", "--out", folder + "/out", clip])
+        #expect(prepared.status != 0)
+        #expect(TestEnvironment.errorCode(prepared.stdout) == "over-cap", "\(prepared.stdout)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out"))?.isEmpty ?? true)
+    }
+
     @Test("every error code, once: the wire text is stable, and a batch retries only what may pass next time")
     func codes() {
         #expect(ErrorCode.allCases.map(\.rawValue) == [
