@@ -89,7 +89,7 @@ struct BudgetCommandTests {
         #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
     }
 
-    @Test("a FIFO, a device, or a link out of a folder named is refused before the calibration, not waited on (outside findings)")
+    @Test("a FIFO, a device, or a link out of a folder named is refused before the calibration, not waited on")
     func irregularFirst() throws {
         let folder = TestEnvironment.temporaryFolder("budget-irregular")
         let fifo = folder.appendingPathComponent("fifo").path

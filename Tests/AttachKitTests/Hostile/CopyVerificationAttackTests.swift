@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// What an outside tester found in the issue 13 work on copied outputs (kept as tests): a JPEG
-/// libvips refuses thumbnailed through FFmpeg, a GIF whose LZW code size is 1 handed back blank,
-/// a fragmented or single-GOP clip verified without a word, and a batch rerun that refused an
-/// input yet left the previous run's output beside the manifest.
-@Suite("Hostile: copied outputs, libvips' refusals and stale batch outputs (outside findings)", .serialized)
+/// Copied outputs and what libvips refuses (issue 13): a JPEG libvips refuses is corrupt from every
+/// verb, never thumbnailed through FFmpeg; a GIF whose LZW code size is 1 is corrupt, not handed
+/// back blank; fragmented and single-GOP clips say how they were verified; a batch rerun that
+/// refuses an input removes the previous run's output for it.
+@Suite("Hostile: copied outputs, libvips' refusals and stale batch outputs", .serialized)
 struct CopyVerificationAttackTests {
     @Test("a JPEG with two frame headers is corrupt from probe, thumbnail and serve too, not drawn through FFmpeg")
     func thumbnailAgrees() throws {
