@@ -40,9 +40,12 @@ struct WalkFailureTests {
             #expect(result.status == 1, "\(verb[0]): \(result.stderr)")
             let lines = try result.stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }
             #expect(lines.count == 2, "\(verb[0]): \(result.stdout.prefix(400))")
+            // probe and prepare say it in `error`, validate in its one diagnostic; the path under `path` or `input`.
             let failed = lines.filter { line in
-                let text = line.serialized
-                return text.contains("unreadable") && text.contains(Self.tooLong) && text.contains("/d/d/d")
+                let failure = line["error"] ?? line["diagnostics"]?.arrayValue?.first
+                let path = line["path"]?.stringValue ?? line["input"]?.stringValue ?? ""
+                return failure?["code"]?.stringValue == "unreadable" && failure?["message"]?.stringValue?.contains(Self.tooLong) == true
+                    && path.contains("/d/d/d")
             }
             #expect(failed.count == 1, "\(verb[0]): \(result.stdout.prefix(600))")
         }

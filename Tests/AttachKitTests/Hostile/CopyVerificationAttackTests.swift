@@ -14,13 +14,13 @@ struct CopyVerificationAttackTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try LibvipsRefusalTests.jpegWithTwoFrameHeaders(in: folder).path
         let probe = try TestEnvironment.runAttachKit(["probe", "--json", input])
-        #expect(probe.stdout.contains("\"code\":\"corrupt\""), "\(probe.stdout)")
+        #expect(TestEnvironment.errorCode(probe.stdout) == "corrupt", "\(probe.stdout)")
         let thumbnail = try TestEnvironment.runAttachKit(["thumbnail", input, "--out", folder.appendingPathComponent("t.jpg").path])
         #expect(thumbnail.status == 1 && (thumbnail.stdout + thumbnail.stderr).contains("corrupt"), "\(thumbnail.status) \(thumbnail.stdout)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("t.jpg").path))
         let request = #"{"id":1,"op":"thumbnail","path":"\#(input)","options":{"out":"\#(folder.appendingPathComponent("s.jpg").path)"}}"#
         let serve = try TestEnvironment.runAttachKit(["serve", "--in-process", "--allow", folder.path], stdin: Data((request + "\n").utf8))
-        #expect(serve.stdout.contains("\"code\":\"corrupt\""), "\(serve.stdout)")
+        #expect(TestEnvironment.errorCode(serve.stdout) == "corrupt", "\(serve.stdout)")
     }
 
     @Test("a GIF whose first image has LZW code size 1 is corrupt (FFmpeg refuses it, libnsgif draws it blank)")
@@ -92,7 +92,9 @@ struct CopyVerificationAttackTests {
         let second = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out, "--in-process", "--thumbnails", "--json"])
 
         // Then: the manifest says corrupt, and the earlier output and thumbnail are gone
-        #expect(second.status == 1 && second.stdout.contains("\"code\":\"corrupt\""), "\(second.stdout)")
+        #expect(second.status == 1, "\(second.stderr)")
+        let report = CLITests.lines(second.stdout).first { $0["input"]?.stringValue?.hasSuffix("/photo.jpg") == true }
+        #expect(report?["error"]?["code"]?.stringValue == "corrupt", "\(second.stdout)")
         #expect(!FileManager.default.fileExists(atPath: out + "/photo.jpg") && !FileManager.default.fileExists(atPath: out + "/photo.thumbnail.jpg"))
 
         // And: a good input prepared again (without thumbnails now) keeps its output, drops the old thumbnail
