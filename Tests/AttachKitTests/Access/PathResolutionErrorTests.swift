@@ -17,6 +17,15 @@ struct PathResolutionErrorTests {
         return (line["error"]?["code"]?.stringValue, line["error"]?["message"]?.stringValue ?? "")
     }
 
+    /// Creates a file in `folder` whose name is the bytes `name` (UTF-8 or not), holding `contents`.
+    static func createFile(in folder: URL, name: [UInt8], contents: Data = Data()) {
+        let path: [UInt8] = Array((folder.path + "/").utf8) + name + [0]
+        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) } }
+        #expect(fd >= 0)
+        _ = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
     @Test("a symbolic link loop is unreadable (ELOOP), not not-found, in the ledger and at the CLI")
     func loop() throws {
         let folder = TestEnvironment.temporaryFolder("resolve-loop")
@@ -44,11 +53,7 @@ struct PathResolutionErrorTests {
         let folder = TestEnvironment.temporaryFolder("resolve-utf8")
         let input = try folder.appendingPathComponent("in", isDirectory: true).creatingFolder()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("images/gif_static_320x240.gif")))
-        let name: [UInt8] = Array((input.path + "/a").utf8) + [0xFF] + Array(".gif".utf8) + [0]
-        let fd = name.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) } }
-        #expect(fd >= 0)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        Self.createFile(in: input, name: Array("a".utf8) + [0xFF] + Array(".gif".utf8), contents: bytes)
 
         // When probe walks the folder, Then the file is a failure that names the cause
         let probed = try TestEnvironment.runAttachKit(["probe", "--json", input.path])
@@ -62,6 +67,21 @@ struct PathResolutionErrorTests {
         let lines = try BatchProcessTests.manifestLines(out)
         #expect(lines.count == 1 && lines[0]["error"]?["code"]?.stringValue == "unreadable", "\(lines.map(\.serialized))")
         #expect(lines[0]["error"]?["message"]?.stringValue?.contains("not valid UTF-8") == true)
+    }
+
+    @Test("batch with workers records a file whose name is not UTF-8 as a failure beside the files it prepared, instead of dropping it")
+    func notUTF8BesideOthers() throws {
+        let root = TestEnvironment.temporaryFolder("utf8")
+        let input = try root.appendingPathComponent("in", isDirectory: true).creatingFolder()
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/gif_static_320x240.gif"),
+                                         toPath: input.appendingPathComponent("ok.gif").path)
+        Self.createFile(in: input, name: Array("bad".utf8) + [0xFF, 0xFE] + Array(".gif".utf8))
+        let out = root.appendingPathComponent("out")
+        let run = try TestEnvironment.run(TestEnvironment.attachkit, ["batch", input.path, "--out", out.path])
+        #expect(run.status == 1)
+        let lines = try BatchProcessTests.manifestLines(out)
+        #expect(lines.count == 2, "both files recorded: \(lines.map(\.serialized))")
+        #expect(lines.contains { $0["error"]?["message"]?.stringValue?.contains("not valid UTF-8") == true }, "\(lines.map(\.serialized))")
     }
 
     @Test("a folder on the way that cannot be searched is unreadable, not not-found",

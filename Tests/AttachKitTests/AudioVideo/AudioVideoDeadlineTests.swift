@@ -65,4 +65,33 @@ struct AudioVideoDeadlineTests {
         #expect(chosen(ultrafast * 0.6) == .ultrafast)
         #expect(estimator.choose(work, remaining: ultrafast * 0.4) == .refuse(fastest: ultrafast, at: .ultrafast))
     }
+
+    @Test("an uncalibrated deadline under the estimate: tried, and the note or the refusal says which preset and estimate")
+    func underTheEstimateNamesThePreset() throws {
+        let folder = TestEnvironment.temporaryFolder("deadline-note")
+        let clip = folder.appendingPathComponent("clip.webm").path
+        let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=4",
+                                                      "-c:v", "libvpx-vp9", "-b:v", "2M", "-deadline", "realtime", "-cpu-used", "8", clip])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        // Uncalibrated (an empty cache folder): 0.9 s is under the conservative estimate (about 1.5 s) but within 2× of it.
+        let cache = folder.appendingPathComponent("cache").path
+        let out = folder.appendingPathComponent("out").path
+        let run = try TestEnvironment.run(TestEnvironment.attachkit, ["prepare", "--json", "--profile", "ios", "--max-bytes", "300KB",
+                                                                      "--deadline", "0.9", "--out", out, clip],
+                                          environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache]) { $1 })
+        let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let message = report["error"]?["message"]?.stringValue {
+            #expect(report["error"]?["code"]?.stringValue == "deadline-exceeded", "\(message)")
+            // Stopped while encoding: the preset (and its estimate, or why a second encode ran);
+            // before it (a slow debug build): said so.
+            let encoding = message.contains("during transcoding") || message.contains("during finishing the output")
+            #expect(!encoding || message.contains(" at x264 "), "\(message)")
+        } else {
+            let notes = (report["notes"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0.hasPrefix("deadline: x264") }
+            #expect(!notes.isEmpty, "\(run.stdout)")
+            for note in notes {
+                #expect(!note.contains("without the safety margin") && !(note.contains("no room") && note.contains("margin)")), "\(note)")
+            }
+        }
+    }
 }

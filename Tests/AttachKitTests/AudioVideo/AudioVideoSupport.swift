@@ -136,6 +136,12 @@ enum AVFiles {
         guard run.status == 0 else { throw FFprobeReport.ProbeFailure(path: arguments.last ?? "", message: run.stderr) }
     }
 
+    /// An 8-bit 4:2:0 H.264 clip (x264 ultrafast, with any `options` of its own) of the lavfi
+    /// `source`, written to `path`.
+    static func h264(_ source: String, to path: String, options: [String] = []) throws {
+        try ffmpeg(["-f", "lavfi", "-i", source, "-c:v", "libx264", "-preset", "ultrafast"] + options + ["-pix_fmt", "yuv420p", path])
+    }
+
     /// A clip whose picture is red for 1 s, then green, then blue (and so on for `colours`), with a
     /// keyframe only at the start, 25 fps, and a 440 Hz tone: the colour on screen says the time.
     static func colourClip(_ path: String, colours: [String] = ["red", "green", "blue"], size: String = "320x240",

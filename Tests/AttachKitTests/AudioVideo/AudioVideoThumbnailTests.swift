@@ -127,6 +127,23 @@ struct AudioVideoThumbnailTests {
         #expect(abs((outcome.report.options?.thumbnailTime ?? 0) - 0.5) < 0.041)
     }
 
+    /// The header-only probe leaves a 4K clip's pixel format and level unknown; the poster frame's
+    /// decode is still sized for one picture, not 16 references of 4 B/px over the memory cap.
+    @Test("a 4K H.264 clip gets its poster frame, from thumbnail and from prepare --thumbnail")
+    func fourKPoster() throws {
+        let folder = TestEnvironment.temporaryFolder("poster-4k").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clip = folder + "/4k.mp4"
+        try AVFiles.h264("testsrc2=s=3840x2160:r=30:d=0.2", to: clip, options: ["-level", "5.1"])
+        let thumbnail = try TestEnvironment.runAttachKit(["thumbnail", clip, "--out", folder + "/poster.jpg"])
+        #expect(thumbnail.status == 0, "\(thumbnail.stdout) \(thumbnail.stderr)")
+        let size = try TestEnvironment.run("vipsheader", ["-f", "width", folder + "/poster.jpg"])
+        #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "320")
+        let prepared = try TestEnvironment.runAttachKit(["prepare", "--profile", "apple", "--thumbnail", "--json", "--out", folder + "/out", clip])
+        #expect(prepared.status == 0, "\(prepared.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/4k.thumbnail.jpg"), "\(prepared.stdout)")
+    }
+
     @Test("prepare --thumbnail of a sound whose cover art is dropped for the budget: no thumbnail, and the notes say why")
     func coverDroppedForBudget() throws {
         // Given an M4A whose 800×800 cover art (about 50 KB) is over a fifth of a 100 KB budget

@@ -26,4 +26,18 @@ struct EncodePaceTests {
         try pace.observe(media: 5)
         #expect(pace.projected == nil)
     }
+
+    @Test("a stop during the encode names what was encoded and its estimate")
+    func stopNamesTheEncode() {
+        let pace = EncodePace(deadline: Deadline(seconds: 0.001), span: 10, startedAt: 0,
+                              rule: EncodePace.Rule(warmUp: 0, minimumShare: 0.01, window: 0, project: { _, _, _ in 100 }), encoding: "x264 superfast, estimated 4.2 s")
+        do {
+            try pace.observe(media: 0.5)
+            try pace.observe(media: 1)
+            Issue.record("no stop")
+        } catch {
+            #expect(error.code == .deadlineExceeded)
+            #expect(error.message.contains("transcoding at x264 superfast, estimated 4.2 s (stopped after"), "\(error.message)")
+        }
+    }
 }

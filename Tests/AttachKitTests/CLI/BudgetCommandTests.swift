@@ -73,7 +73,23 @@ struct BudgetCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
     }
 
-    @Test("a FIFO, a device, or a link out of a folder named is refused before the calibration, not waited on (outside findings)")
+    @Test("an empty or a non-media file is refused before the calibration (a header probe)")
+    func probedFirst() throws {
+        let folder = TestEnvironment.temporaryFolder("budget-probe")
+        let empty = folder.appendingPathComponent("empty.png").path
+        let text = folder.appendingPathComponent("note.txt").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        #expect(FileManager.default.createFile(atPath: text, contents: Data("just words, not media\n".utf8)))
+        let started = Date()
+        let result = try TestEnvironment.run(TestEnvironment.attachkit, ["budget", empty, text],
+                                             environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.path]) { $1 })
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot measure: empty: \(empty)"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot measure: unrecognized-type: \(text)"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20, "the calibration ran first")
+    }
+
+    @Test("a FIFO, a device, or a link out of a folder named is refused before the calibration, not waited on")
     func irregularFirst() throws {
         let folder = TestEnvironment.temporaryFolder("budget-irregular")
         let fifo = folder.appendingPathComponent("fifo").path

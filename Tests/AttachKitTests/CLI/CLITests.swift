@@ -56,7 +56,8 @@ struct CLITests {
         let files = (0..<5).map { _ in TestEnvironment.fixture("images/gif_static_320x240.gif") }
         let result = try TestEnvironment.runAttachKit(["validate", "--request", "--json"] + files)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("too-many-attachments"))
+        let request = try #require(Self.lines(result.stdout).first { $0["request"] == .bool(true) }, "\(result.stdout)")
+        #expect(request["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } == ["too-many-attachments"], "\(request.serialized)")
     }
 
     @Test("usage errors exit 64 with the command's usage", arguments: [

@@ -100,6 +100,20 @@ struct HTTPEndpointTests {
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
     }
 
+    @Test("a query key given twice is 400 bad-options naming it (a bad first value is never skipped)", .needsCurl)
+    func repeatedQueryKeys() throws {
+        let server = try HTTPServerProcess(["--jobs", "1"])
+        for query in ["maxEdge=abc&maxEdge=200", "maxEdge=100&maxEdge=200", "name=a.gif&name=b.png"] {
+            let item = HTTPCase(name: query, method: "POST", path: "/v1/prepare?" + query, body: .file("gif_static_320x240.gif"),
+                                status: 400, code: "bad-options")
+            let answer = try Self.curl(item, server)
+            #expect(item.problems(answer).isEmpty, "\(query): \(item.problems(answer))")
+            let key = String(query.prefix { $0 != "=" })
+            #expect(answer.json?["message"]?.stringValue?.contains("\"\(key)\" more than once") == true, "\(answer.json?.serialized ?? "")")
+        }
+        #expect(server.stop().status == 0)
+    }
+
     // MARK: Clients
 
     /// Sends a case with `curl`.

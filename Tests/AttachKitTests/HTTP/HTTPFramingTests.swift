@@ -38,8 +38,7 @@ print(json.dumps({name: exchange(base64.b64decode(data)) for name, data in plan.
     /// The request smuggled inside the others: it must never be answered.
     static let hidden = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
 
-    /// Byte-exact requests, what each must get (status, code), from the outside tester's report
-    /// and RFC 9112.
+    /// Byte-exact requests and what each must get (status, code), by RFC 9112.
     static let cases: [(name: String, request: String, status: Int, code: String?)] = [
         // Smuggling: a framing header libmicrohttpd ignored, so the other framed the body.
         ("space before the colon of Content-Length",
@@ -115,6 +114,26 @@ print(json.dumps({name: exchange(base64.b64decode(data)) for name, data in plan.
         let scriptURL = server.folder.appendingPathComponent("framing.py")
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
         return try JSONValue.parse(TestEnvironment.run("python3", [scriptURL.path, String(server.port), planURL.path]).stdout)
+    }
+
+    @Test("conflicting Content-Length, or Content-Length with Transfer-Encoding: one 400 malformed-request, then the connection closes", .needsPython)
+    func ambiguousFraming() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--read-timeout", "3"])
+        let requests = [
+            ("two lengths", "POST /v1/probe HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabc" + Self.hidden),
+            ("a length and chunked",
+             "POST /v1/probe HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + Self.hidden),
+        ]
+        let results = try Self.send(requests.map { ($0.0, Data($0.1.utf8)) }, to: server)
+        for (name, _) in requests {
+            let result = try #require(results[name], "\(name): no result")
+            let text = result["text"]?.stringValue ?? ""
+            #expect(result["status"]?.intValue == 400 && result["answers"]?.intValue == 1, "\(name): \(text)")
+            #expect(text.contains("\r\nConnection: close\r\n") && result["closed"]?.boolValue == true, "\(name): \(text)")
+            let body = try? JSONValue.parse(result["body"]?.stringValue ?? "")
+            #expect(body?["code"]?.stringValue == "malformed-request", "\(name): \(text)")
+        }
+        #expect(server.stop().status == 0)
     }
 
     @Test("every framing the head reader accepts, libmicrohttpd reads the same way: the whole body arrives, one answer", .needsPython)

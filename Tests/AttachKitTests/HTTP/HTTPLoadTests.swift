@@ -5,6 +5,38 @@ import Testing
 /// `attachkit http` under load, and stopped with SIGTERM under load.
 @Suite("attachkit http: load and shutdown", .serialized)
 struct HTTPLoadTests {
+    /// Raw sockets around a SIGTERM (`argv[2]` is the server's pid): a GET before it (its status and
+    /// Connection header); a connection accepted before it that asks for readiness only after it
+    /// (the status, whether the answer said Connection: close, how many answers); a new connection
+    /// after it. A slow upload keeps the drain going meanwhile. Prints one JSON object.
+    static let drainScript = #"""
+import sys, json, socket, time, os, signal, http.client
+port, pid = int(sys.argv[1]), int(sys.argv[2])
+
+def get(path):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("GET", path); r = c.getresponse(); r.read()
+    return r.status, r.getheader("Connection")
+
+before = get("/healthz")
+early = socket.create_connection(("127.0.0.1", port)); early.settimeout(5)
+held = socket.create_connection(("127.0.0.1", port))
+held.sendall(b"POST /v1/probe HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab")
+time.sleep(0.3); os.kill(pid, signal.SIGTERM); time.sleep(0.5)
+early.sendall(b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"); text = b""
+try:
+    while True:
+        d = early.recv(65536)
+        if not d: break
+        text += d
+except Exception: pass
+text = text.decode("latin-1")
+try: after = get("/healthz")[0]
+except Exception as e: after = type(e).__name__
+print(json.dumps({"before": before, "during": [int(text[9:12]) if text.startswith("HTTP/1.1 ") else 0, "\r\nConnection: close\r\n" in text,
+                                               text.count("HTTP/1.1 ")], "after": after}))
+"""#
+
     /// A request of the mix and what must come back.
     enum Kind: CaseIterable {
         case prepare, probe, validate, job, corrupt, notMedia, oversize, oversizeChunked, badQuery, badOption, slow
@@ -133,7 +165,7 @@ struct HTTPLoadTests {
         #expect(status == 0, "\(log)")
         #expect(!log.contains("still in flight"), "\(log)")
         // A request after SIGTERM finds the listening socket closed (readiness while draining:
-        // HTTPOutsiderTests); the first answers said Connection: close, so nothing was asked on them.
+        // drainAnswersAcceptedConnection); the first answers said Connection: close, so nothing was asked on them.
         for index in 1...2 {
             #expect(results[index]?["status"]?.intValue == 200, "\(results[index]?.serialized ?? "")")
             #expect(results[index]?["error"]?.stringValue == "ConnectionRefusedError", "\(results[index]?.serialized ?? "")")
@@ -156,5 +188,20 @@ struct HTTPLoadTests {
         #expect(answered > 0 && refused > 0, "answered \(answered), refused \(refused)")
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
         #expect(server.temporaries.isEmpty)
+    }
+
+    @Test("every answer says Connection: close; while draining, a connection accepted before SIGTERM gets readiness 503, a new one is refused", .needsPython)
+    func drainAnswersAcceptedConnection() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--read-timeout", "3", "--drain", "10"])
+        let url = server.folder.appendingPathComponent("drain.py")
+        try Self.drainScript.write(to: url, atomically: true, encoding: .utf8)
+        let result = try TestEnvironment.run("python3", [url.path, String(server.port), String(server.pid)])
+        guard result.status == 0 else { throw HTTPTestError("the Python client failed: \(result.stderr)") }
+        let out = try JSONValue.parse(result.stdout)
+        let before = out["before"]?.arrayValue ?? [], during = out["during"]?.arrayValue ?? []
+        #expect(before.first?.intValue == 200 && before.last?.stringValue == "close", "\(out.serialized)")
+        #expect(during.count == 3 && during[0].intValue == 503 && during[1] == .bool(true) && during[2].intValue == 1, "\(out.serialized)")
+        #expect(out["after"]?.stringValue == "ConnectionRefusedError", "\(out.serialized)")
+        #expect(server.stop().status == 0)
     }
 }

@@ -4,9 +4,10 @@ import Testing
 
 /// Slow uploads cannot starve `attachkit http` (issue 27): a body still arriving holds an upload
 /// slot, never a work slot; uploads are bounded, in all and per client address; readiness says
-/// when no more work can be taken; and slow uploads are still cut off by `--read-timeout`. Raw
+/// when no more work can be taken; and slow uploads are still cut off by `--read-timeout`. Idle
+/// connections lock nobody out, and clients that leave or are cut off are counted as such. Raw
 /// sockets from Python, each from the loopback address the plan names (127.0.0.x).
-@Suite("attachkit http: slow uploads", .serialized)
+@Suite("attachkit http: slow, idle and departing clients", .serialized)
 struct HTTPSlowUploadTests {
     /// Modes (`argv[1]`), each printing one JSON object:
     /// - `trickle N SECONDS FILE`: N sockets send a prepare's head and then its body one byte a
@@ -16,6 +17,10 @@ struct HTTPSlowUploadTests {
     ///   --uploads-per-client 2`), readiness with every upload slot taken, and after they are freed.
     /// - `connections`: 256 idle sockets from 127.0.0.1 (the per-client connection limit), one more,
     ///   and `/healthz` from 127.0.0.2.
+    /// - `idle`: 70 sockets that send nothing; health and readiness meanwhile; then how many of the
+    ///   idle ones the server closed, and how long after.
+    /// - `endings FILE`: a client gone in the middle of its body, one cut off by `--read-timeout`,
+    ///   and one gone before the answer to its prepare of FILE; prints nothing of its own.
     static let script = #"""
 import sys, json, socket, time, http.client, threading
 mode, port = sys.argv[1], int(sys.argv[2])
@@ -93,6 +98,23 @@ elif mode == "connections":
     one_more = connect("127.0.0.1")
     out = {"oneMore": answer_or_cut(one_more, 1), "otherClient": whole("GET", "/healthz", "127.0.0.2")["status"]}
     for s in socks: s.close()
+elif mode == "idle":
+    socks = [connect("127.0.0.1") for _ in range(70)]
+    time.sleep(0.3)
+    out = {"healthz": whole("GET", "/healthz")["status"], "readyz": whole("GET", "/readyz")["status"]}
+    start = time.time(); closed = 0
+    for s in socks:
+        s.settimeout(max(0.1, 6 - (time.time() - start)))
+        try: closed += s.recv(1) == b""
+        except Exception: pass
+    out.update(closed=closed, seconds=time.time() - start)
+elif mode == "endings":
+    media = open(sys.argv[3], "rb").read()
+    s = trickler("127.0.0.1", length=100, path="/v1/probe"); time.sleep(0.2); s.close()
+    s = trickler("127.0.0.1", length=100, path="/v1/validate"); s.sendall(b"ab"); time.sleep(3.5); s.close()
+    s = trickler("127.0.0.1", length=len(media), path="/v1/prepare?name=a.png&maxEdge=50"); s.sendall(media); s.close()
+    time.sleep(2)
+    out = {}
 print(json.dumps(out))
 """#
 
@@ -156,6 +178,30 @@ print(json.dumps(out))
         let out = try Self.client(["connections"], server)
         #expect(out["oneMore"]?.stringValue == "closed", "\(out.serialized)")
         #expect(out["otherClient"]?.intValue == 200, "\(out.serialized)")
+        #expect(server.stop().status == 0)
+    }
+
+    @Test("70 idle connections lock nobody out: health and readiness answer, the idle ones are closed after --header-timeout", .needsPython)
+    func idleConnections() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--header-timeout", "2"])
+        let out = try Self.client(["idle"], server)
+        #expect(out["healthz"]?.intValue == 200, "\(out.serialized)")
+        #expect(out["readyz"]?.intValue == 200, "\(out.serialized)")
+        #expect(out["closed"]?.intValue == 70, "\(out.serialized)")
+        #expect((out["seconds"]?.doubleValue ?? 99) < 4, "\(out.serialized)")
+        #expect(server.stop().status == 0)
+    }
+
+    @Test("metrics: a client gone is client-gone 499, one cut off is timed-out 408, an answer to a client gone before it is not 200 ok", .needsPython)
+    func endingsInMetrics() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--read-timeout", "2"])
+        _ = try Self.client(["endings", server.file("png_palette_400x300.png")], server)
+        let metrics = try HTTPPythonClient.run([HTTPPythonClient.spec(("method", .string("GET")), ("path", .string("/metrics")))], on: server)
+        let lines = (metrics[0]?["text"]?.stringValue ?? "").split(separator: "\n").map(String.init).filter { $0.hasPrefix("attachkit_http_requests_total") }
+        #expect(lines.contains(#"attachkit_http_requests_total{op="probe",outcome="client-gone",status="499"} 1"#), "\(lines)")
+        #expect(lines.contains(#"attachkit_http_requests_total{op="validate",outcome="timed-out",status="408"} 1"#), "\(lines)")
+        #expect(lines.contains(#"attachkit_http_requests_total{op="prepare",outcome="client-gone",status="499"} 1"#), "\(lines)")
+        #expect(!lines.contains { $0.contains(#"outcome="ok",status="499""#) || $0.contains(#"op="prepare",outcome="ok""#) }, "\(lines)")
         #expect(server.stop().status == 0)
     }
 }

@@ -59,6 +59,17 @@ struct HTTPUnitTests {
         #expect(text.contains(#"attachkit_http_refusals_total{code="corrupt"} 1"#))
     }
 
+    @Test("metrics: an ending other than delivered counts its own outcome and status, and no refusal")
+    func endingsRecorded() {
+        let metrics = HTTPMetrics()
+        metrics.record(op: "prepare", status: 200, code: nil, ending: .clientGone, seconds: 0.1, received: 10, sent: 0)
+        metrics.record(op: "probe", status: 422, code: .corrupt, ending: .timedOut, seconds: 0.1, received: 10, sent: 0)
+        let text = metrics.render(inFlight: 0, workerRestarts: 0)
+        #expect(text.contains(#"attachkit_http_requests_total{op="prepare",outcome="client-gone",status="499"} 1"#), "\(text)")
+        #expect(text.contains(#"attachkit_http_requests_total{op="probe",outcome="timed-out",status="408"} 1"#), "\(text)")
+        #expect(!text.contains("attachkit_http_refusals_total{"), "\(text)")
+    }
+
     @Test("the statuses issue 15 and issue 27 name, from the one table in ErrorCode")
     func statuses() {
         let expected: [ErrorCode: Int] = [.badOptions: 400, .malformedRequest: 400, .overCap: 413, .unrecognizedType: 415,

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// What an outside tester found in the issue 13 work on copied outputs (kept as tests): a JPEG
-/// libvips refuses thumbnailed through FFmpeg, a GIF whose LZW code size is 1 handed back blank,
-/// a fragmented or single-GOP clip verified without a word, and a batch rerun that refused an
-/// input yet left the previous run's output beside the manifest.
-@Suite("Hostile: copied outputs, libvips' refusals and stale batch outputs (outside findings)", .serialized)
+/// Copied outputs and what libvips refuses (issue 13): a JPEG libvips refuses is corrupt from every
+/// verb, never thumbnailed through FFmpeg; a GIF whose LZW code size is 1 is corrupt, not handed
+/// back blank; fragmented and single-GOP clips say how they were verified; a batch rerun that
+/// refuses an input removes the previous run's output for it.
+@Suite("Hostile: copied outputs, libvips' refusals and stale batch outputs", .serialized)
 struct CopyVerificationAttackTests {
     @Test("a JPEG with two frame headers is corrupt from probe, thumbnail and serve too, not drawn through FFmpeg")
     func thumbnailAgrees() throws {
@@ -14,13 +14,13 @@ struct CopyVerificationAttackTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try LibvipsRefusalTests.jpegWithTwoFrameHeaders(in: folder).path
         let probe = try TestEnvironment.runAttachKit(["probe", "--json", input])
-        #expect(probe.stdout.contains("\"code\":\"corrupt\""), "\(probe.stdout)")
+        #expect(TestEnvironment.errorCode(probe.stdout) == "corrupt", "\(probe.stdout)")
         let thumbnail = try TestEnvironment.runAttachKit(["thumbnail", input, "--out", folder.appendingPathComponent("t.jpg").path])
         #expect(thumbnail.status == 1 && (thumbnail.stdout + thumbnail.stderr).contains("corrupt"), "\(thumbnail.status) \(thumbnail.stdout)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("t.jpg").path))
         let request = #"{"id":1,"op":"thumbnail","path":"\#(input)","options":{"out":"\#(folder.appendingPathComponent("s.jpg").path)"}}"#
         let serve = try TestEnvironment.runAttachKit(["serve", "--in-process", "--allow", folder.path], stdin: Data((request + "\n").utf8))
-        #expect(serve.stdout.contains("\"code\":\"corrupt\""), "\(serve.stdout)")
+        #expect(TestEnvironment.errorCode(serve.stdout) == "corrupt", "\(serve.stdout)")
     }
 
     @Test("a GIF whose first image has LZW code size 1 is corrupt (FFmpeg refuses it, libnsgif draws it blank)")
@@ -92,7 +92,9 @@ struct CopyVerificationAttackTests {
         let second = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out, "--in-process", "--thumbnails", "--json"])
 
         // Then: the manifest says corrupt, and the earlier output and thumbnail are gone
-        #expect(second.status == 1 && second.stdout.contains("\"code\":\"corrupt\""), "\(second.stdout)")
+        #expect(second.status == 1, "\(second.stderr)")
+        let report = CLITests.lines(second.stdout).first { $0["input"]?.stringValue?.hasSuffix("/photo.jpg") == true }
+        #expect(report?["error"]?["code"]?.stringValue == "corrupt", "\(second.stdout)")
         #expect(!FileManager.default.fileExists(atPath: out + "/photo.jpg") && !FileManager.default.fileExists(atPath: out + "/photo.thumbnail.jpg"))
 
         // And: a good input prepared again (without thumbnails now) keeps its output, drops the old thumbnail

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// Cases an outside tester found against the formats and nothing-to-show work (issue 18), kept:
-/// truncated pictures FFmpeg would fill with black, damage a transcode would conceal, and a format
-/// refused by prepare that thumbnail called corrupt. Each gives one code from every verb.
-@Suite("Outside attack on formats: truncation and concealed damage")
+/// Damaged and unusual formats (issue 18): truncated pictures FFmpeg would fill with black, damage
+/// a transcode would conceal, and a format prepare refuses that thumbnail must refuse the same way.
+/// Each gives one code from every verb.
+@Suite("Hostile formats: truncation and concealed damage")
 struct FormatAttackTests {
     static let formats = TestEnvironment.testMedia.appendingPathComponent("formats")
 

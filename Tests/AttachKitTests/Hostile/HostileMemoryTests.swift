@@ -28,8 +28,8 @@ struct HostileMemoryTests {
         }
         guard item.expectation == "refused:over-cap" else { return }
         // ...and what is over a cap is refused as over-cap by each verb
-        #expect(Self.errorCode(prepare.stdout) == "over-cap", "prepare: \(prepare.stdout.prefix(300))")
-        #expect(Self.errorCode(thumbnail.stdout) == "over-cap", "thumbnail: \(thumbnail.stdout.prefix(300))")
+        #expect(TestEnvironment.errorCode(prepare.stdout) == "over-cap", "prepare: \(prepare.stdout.prefix(300))")
+        #expect(TestEnvironment.errorCode(thumbnail.stdout) == "over-cap", "thumbnail: \(thumbnail.stdout.prefix(300))")
         let validate = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", "--profile", "apple", input])
         let codes = (try? JSONValue.parse(validate.stdout))?["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
         #expect(validate.status == 1 && codes.contains("over-cap"), "validate --deep: \(validate.stdout.prefix(300))")
@@ -58,10 +58,5 @@ struct HostileMemoryTests {
             #expect(line["error"]?["message"]?.stringValue?.contains("maxDecodeBytes") == true)
         }
         #expect(usage.peakMB < HostileBounds.peakMB, "batch peak RSS \(Int(usage.peakMB)) MB")
-    }
-
-    static func errorCode(_ stdout: String) -> String? {
-        let line = stdout.split(separator: "\n").first.map(String.init) ?? ""
-        return (try? JSONValue.parse(line))?["error"]?["code"]?.stringValue
     }
 }

@@ -2,11 +2,10 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// An outside tester's finding: an `hvcC` record whose header claims Main 10 4:2:0 over an HEVC
-/// 4:2:2 10-bit stream was probed from the header alone as playable, and `prepare` handed it
-/// back unchanged. The decode that verifies a copy (and `validate --deep`) now checks the first
-/// picture's pixel format against the header's: a configuration that does not describe its
-/// stream is corrupt, never copied.
+/// An `hvcC` record whose header claims Main 10 4:2:0 over an HEVC 4:2:2 10-bit stream reads as
+/// playable from the header alone, so `prepare` would hand it back unchanged. The decode that
+/// verifies a copy (and `validate --deep`) checks the first picture's pixel format against the
+/// header's: a configuration that does not describe its stream is corrupt, never copied.
 @Suite("Hostile: a codec configuration that lies about its stream")
 struct LyingConfigurationTests {
     @Test("an hvcC claiming Main 10 4:2:0 over 4:2:2 pictures: validate --deep says corrupt, prepare does not copy it")

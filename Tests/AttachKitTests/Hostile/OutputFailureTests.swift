@@ -71,6 +71,15 @@ struct OutputFailureTests {
         #expect(files.isEmpty)
     }
 
+    @Test("a full disk, a quota or an I/O error while writing a clip is write-failed, as for images",
+          arguments: [ENOSPC, EDQUOT, EFBIG, EIO])
+    func clipWriteErrors(errno: Int32) {
+        let error = ClipErrors.processing("writing the output", FFmpegError(operation: .writePacket, code: -errno))
+        #expect(error.code == .writeFailed, "\(error.message)")
+        let other = ClipErrors.processing("writing the output", FFmpegError(operation: .writePacket, code: -EINVAL))
+        #expect(other.code == .processingFailed)
+    }
+
     @Test("an output folder outside every scope is refused before anything is written")
     func outsideScope() throws {
         let input = TestEnvironment.fixture("images/gif_static_320x240.gif")

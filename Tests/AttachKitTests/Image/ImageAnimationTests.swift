@@ -88,6 +88,32 @@ struct ImageAnimationTests {
         #expect((after.frames ?? 0) >= 6)
     }
 
+    /// The TestMedia APNG with its 5th frame's compressed data replaced (CRCs fixed, so the
+    /// structure holds): libvips decodes the first frame only, so the frames after it are decoded
+    /// through FFmpeg.
+    @Test("an APNG whose later frame does not decode is corrupt from validate --deep and prepare, not passed through")
+    func apngLaterFrameDamaged() throws {
+        let folder = TestEnvironment.temporaryFolder("apng-frame")
+        let intact = TestEnvironment.fixture("images/png_apng_animated_160x120.png")
+        let input = folder.appendingPathComponent("apng.png").path
+        var frames = 0
+        try PNGChunks.rewrite(intact, to: input, type: "fdAT") { index, count, body in
+            frames = count
+            return index == 4 ? Array(body[0..<4]) + [0x78, 0x9C] + Array(repeating: 0xFF, count: body.count - 6) : body
+        }
+        #expect(frames >= 5)
+        func deepCodes(_ path: String) throws -> [String] {
+            let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", path])
+            return try JSONValue.parse(deep.stdout)["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        }
+
+        #expect(try deepCodes(input).contains("corrupt"))
+        let prepare = try TestEnvironment.runAttachKit(["prepare", "--json", "--out", folder.appendingPathComponent("out").path, input])
+        #expect(TestEnvironment.errorCode(prepare.stdout) == "corrupt", "\(prepare.stdout)")
+        // The untouched animation still passes.
+        #expect(try !deepCodes(intact).contains("corrupt"))
+    }
+
     @Test("an HEIF image sequence becomes an animated GIF lasting as long", .needsCorpus)
     func heifSequence() throws {
         let corpus = TestEnvironment.corpus!

@@ -91,6 +91,18 @@ struct ImageFittingTests {
         #expect(report.actions.contains(.downscaled))
     }
 
+    @Test("a quality floor above the encoder's ceiling is honoured: floor 90 is never encoded at 80")
+    func floorAboveCeiling() throws {
+        let out = TestEnvironment.temporaryFolder("floor90").path
+        let input = TestEnvironment.fixture("images/jpeg_large_4032x3024.jpg")
+        let run = try TestEnvironment.runAttachKit(["prepare", "--json", "--max-bytes", "200KB", "--quality-floor", "90", "--out", out, input])
+        let report = try JSONValue.parse(run.stdout)
+        #expect(report["ok"] == .bool(true), "\(run.stdout)")
+        let quality = try #require(report["quality"]?.intValue, "\(run.stdout)")
+        #expect(quality >= 90)
+        #expect((report["after"]?["bytes"]?.intValue ?? .max) <= 200_000)
+    }
+
     @Test("a PNG over budget becomes a palette PNG when that keeps the picture, else a JPEG when it has no transparency")
     func pngFallbacks() throws {
         // A palette-friendly PNG with real transparency stays PNG.

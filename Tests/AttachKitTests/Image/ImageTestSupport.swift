@@ -270,3 +270,35 @@ enum GeneratedImages {
                         output: output)
     }
 }
+
+/// PNG files rewritten chunk by chunk, every CRC recomputed (the structure check still passes),
+/// for damage only a decoder sees.
+enum PNGChunks {
+    /// Writes `png` to `output` with each chunk of `type` (IDAT unless told) given the body
+    /// `change` returns for it (its index among the chunks of that type, their count, its body);
+    /// `nil` drops the chunk.
+    static func rewrite(_ png: String, to output: String, type: String = "IDAT", _ change: (Int, Int, [UInt8]) -> [UInt8]?) throws {
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
+        func be32(_ at: Int) -> Int { original[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        var chunks: [(type: String, body: [UInt8])] = []
+        var index = 8
+        while index + 12 <= original.count {
+            let length = be32(index)
+            chunks.append((String(decoding: original[(index + 4)..<(index + 8)], as: UTF8.self), Array(original[(index + 8)..<(index + 8 + length)])))
+            index += 12 + length
+        }
+        let count = chunks.filter { $0.type == type }.count
+        var seen = 0
+        var out = Array(original[0..<8])
+        for chunk in chunks {
+            var body = chunk.body
+            if chunk.type == type {
+                defer { seen += 1 }
+                guard let changed = change(seen, count, body) else { continue }
+                body = changed
+            }
+            out += SyntheticMedia.pngChunk(chunk.type, body)
+        }
+        try Data(out).write(to: URL(fileURLWithPath: output))
+    }
+}

@@ -50,6 +50,25 @@ struct AtomicOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [mine.temporaryName])
     }
 
+    @Test("prepare removes the temporaries a killed run left for its files, and no one else's")
+    func killedRunLeftovers() throws {
+        // A process that has exited: its id names no live process.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = folder.appendingPathComponent(".gif_static_320x240.\(gone.processIdentifier).abcdef.tmp").path
+        let live = folder.appendingPathComponent(".gif_static_320x240.\(getpid()).ghijkl.tmp").path
+        let other = folder.appendingPathComponent(".unrelated.\(gone.processIdentifier).abcdef.tmp").path
+        for path in [stale, live, other] { #expect(FileManager.default.createFile(atPath: path, contents: Data([1]))) }
+
+        let run = try TestEnvironment.runAttachKit(["prepare", "--out", folder.path, TestEnvironment.fixture("images/gif_static_320x240.gif")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: live), "a live process's temporary is never touched")
+        #expect(FileManager.default.fileExists(atPath: other), "only this run's names are swept")
+    }
+
     @Test("a scratch file lives beside the output, replaces its content on move and is deleted after")
     func scratch() throws {
         // Given

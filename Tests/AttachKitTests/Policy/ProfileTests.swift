@@ -86,4 +86,20 @@ struct ProfileTests {
         }
         #expect(throws: ProfileError.self) { try Profile.load(folder.appendingPathComponent("missing.json").path) }
     }
+
+    @Test("a policy named as a FIFO is refused at once by budget and prepare (exit 64), not waited on")
+    func policyFIFO() throws {
+        let folder = TestEnvironment.temporaryFolder("policy-fifo")
+        let fifo = folder.appendingPathComponent("policy.json").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.path]) { $1 }
+        let started = Date()
+        for verb in [["budget", "--quick"], ["prepare", "--out", folder.appendingPathComponent("out").path]] {
+            let result = try TestEnvironment.run(TestEnvironment.attachkit, verb + ["--profile", fifo, TestEnvironment.fixture("video/webm_vp9_opus_320x240_2s.webm")],
+                                                 environment: environment)
+            #expect(result.status == 64, "\(verb[0]): \(result.stderr)")
+            #expect(result.stderr.contains("not a regular file"), "\(verb[0]): \(result.stderr)")
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
 }

@@ -110,4 +110,54 @@ struct OptionsDecoderTests {
         let decoded = try? OptionsDecoder(JSONOptions([("maxBytes", try JSONValue.parse(json))])).bytes(OptionLimits.maxBytes)
         #expect(decoded == expected)
     }
+
+    // MARK: Numbers, however they are spelled
+
+    @Test("a whole-number option reads the same however it is spelled, from text or JSON", arguments: [
+        ("16", 16), ("16.0", 16), ("1.6e1", 16), ("1e3", 1000),
+    ])
+    func wholeNumberSpellings(text: String, expected: Int) throws {
+        #expect(try OptionLimits.maxEdge.check(text: text) == expected)
+        #expect(try OptionLimits.maxEdge.check(number: Double(text)!) == expected)
+    }
+
+    @Test("a fraction is never a whole number or a byte count, from text or JSON", arguments: [
+        "16.5", "999.5", "1000.5", "14400.0001",
+    ])
+    func fractionsRefused(text: String) {
+        #expect(throws: OptionError.self) { try OptionLimits.maxEdge.check(text: text) }
+        #expect(throws: OptionError.self) { try OptionLimits.maxBytes.check(bytes: text) }
+        #expect(throws: OptionError.self) { try OptionLimits.maxBytes.check(number: Double(text)!) }
+    }
+
+    @Test("byte counts with units come out whole: 1.1MB is 1,100,000; 0.9999KB is refused")
+    func byteUnits() throws {
+        #expect(try OptionLimits.maxBytes.check(bytes: "1.1MB") == 1_100_000)
+        #expect(try OptionLimits.maxBytes.check(bytes: "1e3") == 1000)
+        #expect(try OptionLimits.maxBytes.check(bytes: "2.5KB") == 2500)
+        #expect(throws: OptionError.self) { try OptionLimits.maxBytes.check(bytes: "0.9999KB") }
+        #expect(throws: OptionError.self) { try OptionLimits.maxBytes.check(bytes: "1.0000001KB") }
+    }
+
+    @Test("the CLI reads --max-edge 16.0 and 1e3 as serve reads 16.0 and 1e3; --max-bytes 999.5 is refused")
+    func cliSpellings() throws {
+        let out = TestEnvironment.temporaryFolder("spellings").path
+        let input = TestEnvironment.fixture("images/gif_static_320x240.gif")
+        for value in ["16.0", "1e3"] {
+            let run = try TestEnvironment.runAttachKit(["prepare", "--max-edge", value, "--out", out, input])
+            #expect(run.status == 0, "--max-edge \(value): \(run.stderr)")
+        }
+        let refused = try TestEnvironment.runAttachKit(["prepare", "--max-bytes", "999.5", "--out", out, input])
+        #expect(refused.status == 64 && refused.stderr.contains("--max-bytes"), "\(refused.stderr)")
+    }
+
+    @Test("numbers are read in decimal only: 0x10, nan and inf are refused; byte counts take TB",
+          arguments: [("--max-duration", "0x10", false), ("--max-duration", "nan", false), ("--max-duration", "inf", false),
+                      ("--max-bytes", "0x10", false), ("--max-bytes", "1TB", true), ("--max-duration", "1.5e1", true)])
+    func decimalOnly(option: String, value: String, accepted: Bool) throws {
+        let out = TestEnvironment.temporaryFolder("decimal")
+        let run = try TestEnvironment.run(TestEnvironment.attachkit,
+                                          ["prepare", option, value, "--out", out.path, TestEnvironment.fixture("audio/mp3_stereo_44k_5s.mp3")])
+        #expect(accepted ? run.status == 0 : run.status == 64, "\(option) \(value): exit \(run.status) \(run.stderr.prefix(200))")
+    }
 }

@@ -156,6 +156,46 @@ struct ErrorAgreementTests {
         print("error agreement: \(inputs.count) inputs, 4 verbs, library and serve, in \(Int(Date().timeIntervalSince(start))) s")
     }
 
+    /// The 2 s TestMedia MP4 with its `mvhd` timescale set to 0 (FFmpeg silently takes 1, so the
+    /// container "lasts" 2000 s).
+    @Test("an mvhd timescale of 0 is corrupt from validate --deep, prepare and thumbnail; no thumbnail is written")
+    func zeroTimescale() throws {
+        let folder = TestEnvironment.temporaryFolder("timescale0")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("video/mp4_h264_aac_320x240_2s.mp4"))))
+        let mvhd = try #require(bytes.indices.dropLast(4).first { bytes[$0..<($0 + 4)] == ArraySlice("mvhd".utf8) })
+        #expect(bytes[mvhd + 4] == 0, "a version-0 mvhd")
+        bytes.replaceSubrange((mvhd + 16)..<(mvhd + 20), with: [0, 0, 0, 0])
+        let input = folder.appendingPathComponent("ts0.mp4").path
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+
+        let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", input])
+        let codes = try JSONValue.parse(deep.stdout)["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        #expect(codes.contains("corrupt"), "\(deep.stdout)")
+        let prepare = try TestEnvironment.runAttachKit(["prepare", "--json", "--out", folder.appendingPathComponent("out").path, input])
+        let refusal = try JSONValue.parse(prepare.stdout)["error"]
+        #expect(refusal?["code"]?.stringValue == "corrupt", "\(prepare.stdout)")
+        #expect(refusal?["message"]?.stringValue?.contains("timescale of 0") == true, "\(prepare.stdout)")
+        let thumbnail = try TestEnvironment.runAttachKit(["thumbnail", "--json", input, "--out", folder.appendingPathComponent("t.jpg").path])
+        #expect(TestEnvironment.errorCode(thumbnail.stdout) == "corrupt", "\(thumbnail.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("t.jpg").path))
+    }
+
+    @Test("validate --deep and prepare refuse a video over maxWholeFramePixels without decoding it, as thumbnail does: over-cap")
+    func wholeFrameCapFromEveryVerb() throws {
+        let folder = TestEnvironment.temporaryFolder("whole-frame-cap").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clip = folder + "/huge.mp4"
+        try AVFiles.h264("color=c=gray:s=8200x8200:r=24:d=0.05", to: clip)
+        let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", "--profile", "apple", clip])
+        let codes = try JSONValue.parse(deep.stdout)["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        #expect(deep.status != 0 && codes.contains("over-cap"), "\(deep.stdout)")
+        // Under `apple` the stream would be copied as it is; a copy that cannot be decoded to check it is refused.
+        let prepared = try TestEnvironment.runAttachKit(["prepare", "--profile", "apple", "--json", "--out", folder + "/out", clip])
+        #expect(prepared.status != 0)
+        #expect(TestEnvironment.errorCode(prepared.stdout) == "over-cap", "\(prepared.stdout)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out"))?.isEmpty ?? true)
+    }
+
     @Test("every error code, once: the wire text is stable, and a batch retries only what may pass next time")
     func codes() {
         #expect(ErrorCode.allCases.map(\.rawValue) == [

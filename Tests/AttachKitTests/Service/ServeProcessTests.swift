@@ -131,7 +131,7 @@ struct ServeProcessTests {
                                                    stdin: Data(requests.utf8))
         #expect(run.status == 0, "\(run.stderr)")
         let responses = run.stdout.split(separator: "\n").map(String.init)
-        #expect(responses.allSatisfy { $0.contains(#""ok":true"#) }, "\(responses.map { $0.prefix(80) })")
+        #expect(responses.allSatisfy { (try? JSONValue.parse($0))?["ok"] == .bool(true) }, "\(responses.map { $0.prefix(80) })")
         #expect(responses.compactMap(ServiceProtocolTests.idText).sorted() == ids.sorted())
     }
 

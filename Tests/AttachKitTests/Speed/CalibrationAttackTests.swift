@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// What an outside tester found in the deadline model (kept as tests): a FIFO in the cache's place
-/// hung every video prepare; absurd but finite rates were trusted; batch workers never saw the
-/// calibration (their sandbox hides the user's cache); a failed budget row carried timings.
-@Suite("Speed: hostile calibration caches (outside findings)")
+/// The deadline model against hostile calibration caches: a FIFO in the cache's place is no
+/// calibration, at once; absurd but finite rates are not trusted; batch workers get the
+/// calibration their sandbox hides; a failed budget row carries no timings.
+@Suite("Speed: hostile calibration caches")
 struct CalibrationAttackTests {
     @Test("a FIFO in the cache file's place reads as no calibration, at once")
     func fifo() throws {

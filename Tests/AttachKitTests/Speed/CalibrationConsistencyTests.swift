@@ -1,8 +1,9 @@
 import Testing
 @testable import AttachKit
 
-/// A calibration measured while something else took the cores (outside finding, round 25): its
-/// figures stay inside the plausible ranges but contradict each other, and `budget` does not cache it.
+/// A calibration measured while something else took the cores: its figures stay inside the
+/// plausible ranges but contradict each other, and `budget` does not cache it; a figure the cache
+/// reader would not believe, or a factor at its clamp, is flagged too.
 @Suite("Speed: calibrations whose figures disagree")
 struct CalibrationConsistencyTests {
     @Test("a consistent calibration has nothing to say")
@@ -27,5 +28,15 @@ struct CalibrationConsistencyTests {
         var factors = TranscodeEstimatorTests.calibration
         factors.pipeline = [720: [.veryfast: 2.24, .superfast: 1, .ultrafast: 1], 1080: [.veryfast: 0.34, .superfast: 1, .ultrafast: 1]]
         #expect(factors.inconsistencies == ["x264 veryfast's whole-job factor is 0.34 at 1080p but 2.24 at 720p"])
+    }
+
+    @Test("a calibration with a figure the cache reader would not believe, or a factor at its clamp, is flagged")
+    func implausibleFlagged() {
+        var absurd = TranscodeEstimatorTests.calibration
+        absurd.overheadFrames[.ultrafast] = 1348.6
+        #expect(absurd.inconsistencies == ["a figure is outside the plausible ranges (see json)"])
+        var clamped = TranscodeEstimatorTests.calibration
+        clamped.pipeline = [1080: [.veryfast: 5, .superfast: 1, .ultrafast: 1]]
+        #expect(clamped.inconsistencies == ["x264 veryfast's whole-job factor at 1080p is at its bound (5.0)"])
     }
 }

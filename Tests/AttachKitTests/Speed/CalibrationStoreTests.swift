@@ -49,6 +49,20 @@ struct CalibrationStoreTests {
         guard case .stale = store.load(for: newer.key, now: Self.measured) else { Issue.record("a truncated file"); return }
     }
 
+    @Test("a cache measured at an impossible time is ignored, never trapped on", arguments: [1e308, -1e308, 1e19, -1, 0])
+    func impossibleMeasuredAt(measuredAt: Double) throws {
+        guard case .object(var pairs) = Self.calibration.json,
+              let index = pairs.firstIndex(where: { $0.0 == "measuredAt" }) else {
+            Issue.record("calibration JSON shape"); return
+        }
+        pairs[index].1 = .number(measuredAt)
+        #expect(SpeedCalibration(json: .object(pairs)) == nil)
+        let folder = TestEnvironment.temporaryFolder("calibration-time").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = CalibrationStore(folder: folder)
+        #expect(store.load(text: JSONValue.object(pairs).serialized, for: Self.calibration.key, now: Calibrator.now) != .fresh(Self.calibration))
+    }
+
     @Test("the default folder follows XDG_CACHE_HOME, then HOME")
     func location() {
         #expect(CalibrationStore.standard(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"])?.folder == "/x/cache/attachkit")

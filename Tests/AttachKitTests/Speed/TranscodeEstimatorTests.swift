@@ -53,6 +53,20 @@ struct TranscodeEstimatorTests {
         #expect(estimator.choose(Self.work, remaining: ultrafast * 0.9) == .refuse(fastest: ultrafast, at: .ultrafast))
     }
 
+    @Test("a calibration with ultrafast measured slower than superfast: the fastest estimate is used, and named when refused")
+    func fastestEstimateWhateverThePreset() {
+        var calibration = Self.calibration
+        for height in calibration.encode.keys {
+            let superfast = calibration.encode[height]?[.superfast] ?? 1
+            calibration.encode[height]?[.ultrafast] = superfast / 2
+        }
+        let estimator = TranscodeEstimator(calibration: calibration, cores: 2)
+        let superfast = estimator.seconds(.superfast, Self.work)
+        #expect(estimator.seconds(.ultrafast, Self.work) > superfast)
+        #expect(estimator.choose(Self.work, remaining: superfast * 1.05) == .preset(.superfast, estimate: superfast, withMargin: false))
+        #expect(estimator.choose(Self.work, remaining: superfast * 0.9) == .refuse(fastest: superfast, at: .superfast))
+    }
+
     @Test("a running correction follows real ÷ estimated times within its bounds")
     func learning() {
         let model = SpeedModel(store: nil)
@@ -102,6 +116,19 @@ struct TranscodeEstimatorTests {
         let old = #"{"version":1,"key":{"cpuModel":"Test CPU","cores":2,"libavcodec":"59.37.100","x264":"164"},"measuredAt":0,"#
             + #""encode":{"veryfast":35,"superfast":78,"ultrafast":147},"decode":{"h264":159}}"#
         #expect(SpeedCalibration(json: try JSONValue.parse(old)) == nil)
+    }
+
+    @Test("an empty pipeline or decode object is not a calibration")
+    func emptyObjectsRefused() {
+        for key in ["pipeline", "decode"] {
+            guard case .object(var pairs) = Self.calibration.json,
+                  let index = pairs.firstIndex(where: { $0.0 == key }) else { Issue.record("calibration JSON shape"); return }
+            pairs[index].1 = .object([])
+            #expect(SpeedCalibration(json: .object(pairs)) == nil, "\(key)")
+        }
+        var measured = Self.calibration
+        measured.pipeline = [1080: Self.factors(0.9)]
+        #expect(SpeedCalibration(json: measured.json) == measured)
     }
 
     @Test("the encode rate is interpolated between measured heights and held outside them; overhead frames are encoded frames")

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// The decode check on its own: the pixel refusal, a tiny image, and the duration rule on corpus files.
+/// The decode check on its own: the pixel refusal, a tiny image, damage in a PNG past FFmpeg's
+/// pixel limit, and the duration rule on corpus files.
 @Suite("Structure: deep check")
 struct StructureDeepCheckTests {
     @Test("a picture over 100 megapixels is not decoded (and not called corrupt): nothing is opened")
@@ -49,6 +50,30 @@ struct StructureDeepCheckTests {
         for _ in 0..<5 {
             #expect(!DeepCheck.check(path: cut.path, info: info).isIntactOrUnchecked)
         }
+    }
+
+    /// libvips streams a PNG in a window of rows, so a picture over FFmpeg's 100 MP limit is still
+    /// decoded whole: damage the structure check cannot see (CRCs valid) is found in it too.
+    @Test("a 12000×12000 PNG whose compressed data is cut in half is corrupt from validate --deep and prepare, never handed back")
+    func bigPNGCutInHalf() throws {
+        let folder = TestEnvironment.temporaryFolder("big-png-cut")
+        let whole = folder.appendingPathComponent("black.png").path
+        let run = try TestEnvironment.run("vips", ["black", whole, "12000", "12000", "--bands", "3"])
+        try #require(run.status == 0, "vips black: \(run.stderr)")
+        let cut = folder.appendingPathComponent("cut.png").path
+        try PNGChunks.rewrite(whole, to: cut) { index, count, body in index < count / 2 ? body : nil }
+        func deepCodes(_ path: String) throws -> [String] {
+            let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--profile", "apple", "--json", path])
+            return try JSONValue.parse(deep.stdout)["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        }
+
+        #expect(try deepCodes(cut).contains("corrupt"))
+        let out = folder.appendingPathComponent("out")
+        let prepared = try TestEnvironment.runAttachKit(["prepare", "--profile", "apple", "--json", "--out", out.path, cut])
+        #expect(try JSONValue.parse(prepared.stdout)["error"]?["code"]?.stringValue == "corrupt", "\(prepared.stdout)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).isEmpty)
+        // The intact picture is still handed back as it is, after its full (streamed) decode.
+        #expect(try !deepCodes(whole).contains("corrupt"))
     }
 
     @Test("content that ends long before the declared duration is corrupt, unless the duration was only estimated",

@@ -169,4 +169,11 @@ extension TestEnvironment {
     static func runAttachKit(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         try run(attachkit, arguments, stdin: stdin)
     }
+
+    /// The error code of the first report `attachkit … --json` printed (`error.code`): `nil` when
+    /// it succeeded, or printed no JSON.
+    static func errorCode(_ stdout: String) -> String? {
+        let line = stdout.split(separator: "\n").first.map(String.init) ?? ""
+        return (try? JSONValue.parse(line))?["error"]?["code"]?.stringValue
+    }
 }
