@@ -1,6 +1,6 @@
 # AttachKit as a container: `attachkit http` on port 8080, built from this repository.
 #   docker build --build-arg ATTACHKIT_COMMIT=$(git rev-parse --short=12 HEAD) -t attachkit .
-#   docker run --rm -p 8080:8080 -v attachkit-media:/media attachkit
+#   docker run --rm --stop-timeout 30 -p 8080:8080 -v attachkit-media:/media attachkit
 # Stage 1 builds the Debian package with scripts/package.sh (the same package as outside a
 # container); stage 2 installs only that package on Debian 12 slim, so apt brings exactly the
 # libraries its Depends name (libvips, FFmpeg's libraries, libmicrohttpd) and nothing to build with.
@@ -32,9 +32,12 @@ ENV TMPDIR=/tmp
 VOLUME ["/spool", "/media"]
 EXPOSE 8080
 # attachkit is PID 1 and handles SIGTERM itself: it stops accepting, answers what it accepted within
-# --drain, then exits 0 (and reaps its worker processes).
+# --drain, then exits 0 (and reaps its worker processes). --drain 8 fits `docker stop`'s default
+# 10 s before SIGKILL; a longer drain needs a longer stop timeout with it (docker run
+# --stop-timeout 30 with --drain 25, as the Kubernetes manifest pairs terminationGracePeriodSeconds).
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/attachkit"]
-CMD ["http", "--listen", "0.0.0.0:8080", "--allow", "/media", "--spool", "/spool", "--jobs", "2", "--drain", "25"]
+CMD ["http", "--listen", "0.0.0.0:8080", "--allow", "/media", "--spool", "/spool", "--jobs", "2", "--drain", "8"]
 # The image has no curl or wget: bash's /dev/tcp asks GET /healthz and checks for status 200.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s \
     CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]

@@ -14,13 +14,15 @@
 # (scripts/setup.sh lintian) the package is checked and an error fails the script.
 # ATTACHKIT_COMMIT overrides the commit baked into the binary (a container build has no .git).
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 
+# DIR is taken from where the script was called; the default, dist/, is the checkout's.
 out=dist
 while [ $# -gt 0 ]; do
   case "$1" in
-    --out) out=${2:?--out needs a folder}; shift 2 ;;
-    --out=*) out=${1#--out=}; shift ;;
+    --out) out=${2:?--out needs a folder}; [[ $out == /* ]] || out=$caller/$out; shift 2 ;;
+    --out=*) out=${1#--out=}; [[ $out == /* ]] || out=$caller/$out; shift ;;
     -h|--help) sed -n '2,3p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "package: unknown argument $1 (usage: scripts/package.sh [--out DIR])" >&2; exit 64 ;;
   esac
@@ -82,6 +84,10 @@ install -m 0644 packaging/attachkit-http.default "$root/etc/default/attachkit-ht
 echo /etc/default/attachkit-http >"$root/DEBIAN/conffiles"
 chmod 0644 "$root/DEBIAN/conffiles"
 install -m 0644 packaging/copyright "$root/usr/share/doc/attachkit/copyright"
+#    The maintainer scripts for the unit, as debhelper's dh_installsystemd writes them for a unit
+#    that is not enabled by default: daemon-reload after install, try-restart on upgrade, stop
+#    before removal, the enablement links removed on purge.
+for script in postinst prerm postrm; do install -m 0755 "packaging/$script" "$root/DEBIAN/$script"; done
 
 # 6. The Debian changelog: one entry for this build, dated from the commit (reproducible), signed
 #    by the Maintainer of packaging/control.in.

@@ -171,7 +171,7 @@ struct DebianPackageTests {
         for command in commands { #expect(text.contains("usage: attachkit \(command)"), "\(command)") }
     }
 
-    @Test("the package holds the systemd unit, its settings as a conffile, the bash completion, the copyright and the Debian changelog")
+    @Test("the package holds the systemd unit with its maintainer scripts, its settings as a conffile, the bash completion, the copyright and the Debian changelog")
     func contents() throws {
         let built = try Self.built.get()
         for path in ["lib/systemd/system/attachkit-http.service", "etc/default/attachkit-http", "usr/share/doc/attachkit/copyright",
@@ -181,6 +181,15 @@ struct DebianPackageTests {
         let control = built.folder.appendingPathComponent("control")
         try #require(try TestEnvironment.run("dpkg-deb", ["-e", built.deb, control.path]).status == 0)
         #expect(try String(contentsOf: control.appendingPathComponent("conffiles"), encoding: .utf8) == "/etc/default/attachkit-http\n")
+        // The unit's maintainer scripts: reload after install, restart on upgrade, stop before
+        // removal, forget the enablement on purge; each parses as sh.
+        for (script, call) in [("postinst", "try-restart attachkit-http.service"), ("prerm", "stop attachkit-http.service"),
+                               ("postrm", "purge attachkit-http.service")] {
+            let path = control.appendingPathComponent(script).path
+            #expect(FileManager.default.isExecutableFile(atPath: path), "\(script)")
+            #expect((try? String(contentsOfFile: path, encoding: .utf8))?.contains(call) == true, "\(script)")
+            #expect(try TestEnvironment.run("sh", ["-n", path]).status == 0, "\(script)")
+        }
         let changelog = try TestEnvironment.run("sh", ["-c", "gzip -dc \"$0\" | head -n 1", built.root.appendingPathComponent("usr/share/doc/attachkit/changelog.Debian.gz").path])
         #expect(changelog.stdout.hasPrefix("attachkit (\(try Self.field("Version", built))) "), "\(changelog.stdout)")
     }
