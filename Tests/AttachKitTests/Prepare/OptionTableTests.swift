@@ -3,8 +3,8 @@ import Testing
 @testable import AttachKit
 
 /// Each option is declared once, in ``OptionTable``; the decoder, the keys each operation takes,
-/// the request a batch sends its workers and the fingerprint all follow from it. These tests
-/// hold that line.
+/// the command line's flags and usage text, the request a batch sends its workers and the
+/// fingerprint all follow from it. These tests hold that line.
 @Suite("Option table")
 struct OptionTableTests {
     /// Every preparation option away from its default, so every field is written.
@@ -92,5 +92,48 @@ struct OptionTableTests {
             #expect((without != whole) == spec.changesOutput, "\(spec.key)")
         }
         #expect(try OptionsDecoder(JSONOptions(request + [("out", .string("/elsewhere"))])).prepareOptions(defaultProfile: .standard).fingerprint == whole)
+    }
+
+    @Test("each command takes exactly the table's flags for it (as bash completion lists them)")
+    func commandFlags() throws {
+        let script = try TestEnvironment.runAttachKit(["completion", "bash"]).stdout
+        var accepted: [String: Set<String>] = [:]
+        for line in script.split(separator: "\n") {
+            let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ")", maxSplits: 1)
+            guard parts.count == 2, parts[1].hasPrefix(" options=\"") else { continue }
+            let words = parts[1].dropFirst(" options=\"".count).prefix { $0 != "\"" }.split(separator: " ")
+            accepted[String(parts[0])] = Set(words.map { String($0.dropFirst(2)) })
+        }
+        #expect(accepted.count >= 10, "\(script)")
+        let tableFlags = Set(OptionTable.specs.flatMap { spec in OptionVerb.allCases.map { spec.flag(for: $0) } })
+        for (command, words) in accepted {
+            let verb = OptionVerb(rawValue: command)
+            let wanted = Set(verb.map { verb in OptionTable.specs(for: verb).map { $0.flag(for: verb) } } ?? [])
+            #expect(wanted.isSubset(of: words), "\(command) lacks \(wanted.subtracting(words))")
+            #expect(words.intersection(tableFlags).isSubset(of: wanted),
+                    "\(command) takes \(words.intersection(tableFlags).subtracting(wanted)) outside the table")
+        }
+        for verb in OptionVerb.allCases { #expect(accepted[verb.rawValue] != nil, "\(verb)") }
+    }
+
+    @Test("each command's usage text (and so the manual page) shows every option the table gives it, with its help",
+          arguments: OptionVerb.allCases)
+    func usageText(verb: OptionVerb) throws {
+        let usage = try TestEnvironment.runAttachKit(["help", verb.rawValue]).stdout
+        let words = Set(usage.split(whereSeparator: { " [],\n".contains($0) }).map(String.init))
+        for spec in OptionTable.specs(for: verb) {
+            #expect(words.contains("--" + spec.flag(for: verb)), "\(verb): --\(spec.flag(for: verb)) missing from\n\(usage)")
+            // batch names the options it shares with prepare as prepare's
+            let shown = verb != .batch || spec.flag(for: .batch) != spec.flag(for: .prepare) || spec.help(for: .batch) != spec.help(for: .prepare)
+            for line in spec.help(for: verb).lines where shown {
+                #expect(usage.contains(line), "\(verb): \"\(line)\" missing from\n\(usage)")
+            }
+        }
+        if verb == .prepare {
+            let floor = PrepareOptions(outputFolder: "/o").qualityFloor
+            #expect(usage.contains("--quality-floor Q") && usage.contains("(default \(floor))"), "\(usage)")
+            let manual = try TestEnvironment.runAttachKit(["man-page"]).stdout
+            #expect(manual.contains("\\-\\-quality\\-floor Q"))
+        }
     }
 }
