@@ -44,7 +44,7 @@ struct UploadPlan {
                 options = prepare.requestOptions
             case .validate:
                 operation = .validate
-                try decoder.refuseUnknownKeys(allowed: ["profile", "deep"])
+                try decoder.refuseUnknownKeys(allowed: OptionTable.keys(for: .validate))
                 let profile = try decoder.profile(default: standard)
                 options = [("profile", profile.json), ("deep", .bool(try decoder.bool("deep")))]
             default:

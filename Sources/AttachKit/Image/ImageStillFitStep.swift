@@ -5,7 +5,7 @@ import Glibc
 /// Encodes a still within the byte budget, at the highest quality that fits.
 ///
 /// - JPEG (and HEIC, kept for HEIC input where the profile allows it): ``QualitySearch`` between
-///   the quality floor (``PrepareOptions/qualityFloor``, default 50; a floor above the ceiling is
+///   the quality floor (``LossyRange/floor``, the option's; a floor above the ceiling is
 ///   the ceiling) and ``jpegCeiling`` / ``heicCeiling``. When even the floor is over budget, the picture is shrunk by the area the
 ///   byte ratio calls for (bytes grow about as area^``areaExponent``; later rounds use the exponent
 ///   measured) and searched again, at most ``maximumShrinks`` times.

@@ -5,7 +5,8 @@
 /// (`video.maxDuration`). So an option means the same everywhere, and no value an outsider types
 /// can reach the pipelines' arithmetic (bitrates from durations, sample positions from times)
 /// out of range. Keys are the library's names (``PrepareOptions`` and ``ThumbnailRequest``
-/// fields, `serve`'s option keys); each front end renders them its own way.
+/// fields, `serve`'s option keys); each front end renders them its own way. ``OptionTable``
+/// declares each option with its range from here.
 public enum OptionLimits {
     /// `maxBytes` (and a policy's `maxBytes`, `recommendedBytes`): 1,000 bytes ... 2 TB. Under
     /// 1,000 bytes nothing worth a notification fits (an MP4's own boxes take about 4 KB, a

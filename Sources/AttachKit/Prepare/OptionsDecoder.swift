@@ -13,14 +13,8 @@ package struct OptionsDecoder: Sendable {
 
     package init(_ source: any OptionSource) { self.source = source }
 
-    /// The keys ``prepareOptions(defaultProfile:defaultOutputFolder:)`` reads.
-    package static let prepareKeys = Set([
-        "out", "profile", "maxBytes", "maxEdge", "maxFrames", "maxDuration", "start", "deadline", "trim",
-        "thumbnail", "keepMetadata", "qualityFloor", "verifySeconds",
-    ]).union(thumbnailKeys)
-
-    /// The keys ``thumbnailRequest()`` reads.
-    package static let thumbnailKeys: Set<String> = ["size", "clip", "frame", "at"]
+    /// The keys ``prepareOptions(defaultProfile:defaultOutputFolder:)`` reads (``OptionTable``'s for `prepare`).
+    package static let prepareKeys = OptionTable.keys(for: .prepare)
 
     /// - Parameter unlisted: keys accepted too but not named in the error (internal ones).
     /// - Throws: ``OptionsError/unknown(key:allowed:)`` for the first key not in `allowed`.
@@ -30,38 +24,24 @@ package struct OptionsDecoder: Sendable {
         }
     }
 
-    /// Every preparation option: `out` (default `defaultOutputFolder`; required without one),
-    /// `profile` (default `defaultProfile`), `maxBytes`, `maxEdge`, `maxFrames`, `maxDuration`,
-    /// `start` (default 0), `deadline`, `trim` (default `fast`), `thumbnail`, `keepMetadata`
-    /// (default false), `qualityFloor` (default 50), `verifySeconds` (default 60) and the
-    /// thumbnail's (``thumbnailRequest()``).
+    /// Every preparation option of ``OptionTable``, each into its field: `out` (default
+    /// `defaultOutputFolder`; required without one), `profile` (default `defaultProfile`), and the
+    /// others (defaults as ``PrepareOptions`` and ``ThumbnailRequest`` state them).
     /// - Throws: ``OptionsError`` naming the first option that is wrong.
     package func prepareOptions(defaultProfile: Profile, defaultOutputFolder: String? = nil) throws(OptionsError) -> PrepareOptions {
         guard let out = try string("out") ?? defaultOutputFolder else {
             throw .missing(key: "out", expected: "the output folder (inside an allowed root)")
         }
-        return PrepareOptions(
-            profile: try profile(default: defaultProfile), outputFolder: out,
-            maxBytes: try bytes(OptionLimits.maxBytes), maxEdge: try integer(OptionLimits.maxEdge),
-            maxFrames: try integer(OptionLimits.maxFrames), maxDuration: try seconds(OptionLimits.maxDuration),
-            start: try seconds(OptionLimits.start) ?? 0, deadline: try seconds(OptionLimits.deadline),
-            trim: try trim(), thumbnail: try bool("thumbnail"), thumbnailRequest: try thumbnailRequest(),
-            keepMetadata: try bool("keepMetadata"), qualityFloor: try integer(OptionLimits.qualityFloor) ?? 50,
-            verifySeconds: try seconds(OptionLimits.verifySeconds) ?? PrepareOptions.defaultVerifySeconds)
+        var options = PrepareOptions(profile: defaultProfile, outputFolder: out)
+        for case let field? in OptionTable.specs.map(\.field.prepareBinding) { try field.read(self, &options) }
+        return options
     }
 
-    /// `size` (default 320), `clip` (`x,y,w,h`), `frame` and `at` of a thumbnail.
+    /// The thumbnail's options of ``OptionTable`` (`size`, `clip`, `frame`, `at`).
     /// - Throws: ``OptionsError`` naming the first option that is wrong.
     package func thumbnailRequest() throws(OptionsError) -> ThumbnailRequest {
         var request = ThumbnailRequest()
-        if let size = try integer(OptionLimits.thumbnailSize) { request.size = size }
-        if let clip = try string("clip") {
-            do throws(ClippingRectError) { request.clip = try ClippingRect(parsing: clip) } catch {
-                throw .invalid(OptionError(key: "clip", expected: ClippingRectError.expected, given: clip.debugDescription))
-            }
-        }
-        request.frame = try integer(OptionLimits.frame)
-        request.time = try seconds(OptionLimits.at)
+        for case .thumbnail(let field)? in OptionTable.specs.map(\.field.binding) { try field.read(self, &request) }
         return request
     }
 
@@ -86,13 +66,21 @@ package struct OptionsDecoder: Sendable {
 
     private static var profileChoices: String { "\(Profile.builtIn.keys.sorted().joined(separator: " or ")) or a policy object" }
 
-    /// `trim`: `fast` (default) or `exact`.
-    func trim() throws(OptionsError) -> TrimMode {
-        guard let text = try string("trim") else { return .fast }
-        guard let mode = TrimMode(rawValue: text) else {
-            throw invalid("trim", TrimMode.allCases.map { $0.rawValue.debugDescription }.joined(separator: " or "), given: .text(text))
+    /// One of `Choice`'s cases by name (`trim`: `fast` or `exact`); `nil` when absent.
+    func choice<Choice: CaseIterable & RawRepresentable>(_ key: String) throws(OptionsError) -> Choice? where Choice.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            throw invalid(key, Choice.allCases.map { $0.rawValue.debugDescription }.joined(separator: " or "), given: .text(text))
         }
-        return mode
+        return choice
+    }
+
+    /// A normalized clipping rect, `x,y,w,h`; `nil` when absent.
+    func clip(_ key: String) throws(OptionsError) -> ClippingRect? {
+        guard let text = try string(key) else { return nil }
+        do throws(ClippingRectError) { return try ClippingRect(parsing: text) } catch {
+            throw .invalid(OptionError(key: key, expected: ClippingRectError.expected, given: text.debugDescription))
+        }
     }
 
     /// A string option (`out`, `clip`, `trim`...); `nil` when absent.

@@ -1,4 +1,5 @@
-/// How `prepare` fits files: the profile and any tighter budget on top of it.
+/// How `prepare` fits files: the profile and any tighter budget on top of it. Each option is
+/// declared in ``OptionTable``, which reads it into its field here; the defaults are this type's.
 public struct PrepareOptions: Sendable {
     /// The policy outputs must satisfy. Default ``Profile/standard`` (`ios`).
     public var profile: Profile

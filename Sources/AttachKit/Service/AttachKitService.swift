@@ -227,13 +227,13 @@ public final class AttachKitService: Sendable {
         }
     }
 
-    /// The options each operation takes.
+    /// The options each operation takes (``OptionTable``'s for the command of the same name).
     static func optionKeys(_ operation: ServiceRequest.Operation) -> Set<String> {
         switch operation {
         case .probe: return []
-        case .validate: return ["profile", "deep"]
-        case .prepare: return OptionsDecoder.prepareKeys
-        case .thumbnail: return OptionsDecoder.thumbnailKeys.union(["out"])
+        case .validate: return OptionTable.keys(for: .validate)
+        case .prepare: return OptionTable.keys(for: .prepare)
+        case .thumbnail: return OptionTable.keys(for: .thumbnail)
         }
     }
 

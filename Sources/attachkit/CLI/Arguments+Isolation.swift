@@ -4,6 +4,7 @@ extension Arguments {
     /// The options `batch` and `serve` share for where the work runs.
     static let isolationOptions: Set<String> = ["worker-memory", "worker-cpu", "worker-timeout"]
     static let isolationFlags: Set<String> = ["in-process"]
+    static let isolationSynopsis = "[--in-process | --worker-memory N --worker-cpu S --worker-timeout S]"
     static let isolationUsage = """
           --in-process        do the work in this process instead of isolated worker processes
                               (faster to start; a decoder crash then ends the whole run)

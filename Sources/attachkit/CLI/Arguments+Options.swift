@@ -1,24 +1,30 @@
 import AttachKit
 
 extension Arguments {
-    /// The command line's names of the library's option keys, in one table: `--max-bytes` is
-    /// `maxBytes`. (`batch` spells `thumbnail` as `--thumbnails`.)
-    static let optionNames: [(flag: String, key: String)] = [
-        ("out", "out"), ("profile", "profile"), ("max-bytes", "maxBytes"), ("max-edge", "maxEdge"),
-        ("max-frames", "maxFrames"), ("max-duration", "maxDuration"), ("start", "start"), ("trim", "trim"),
-        ("deadline", "deadline"), ("quality-floor", "qualityFloor"), ("keep-metadata", "keepMetadata"),
-        ("thumbnail", "thumbnail"), ("thumbnails", "thumbnail"), ("size", "size"), ("clip", "clip"),
-        ("frame", "frame"), ("at", "at"), ("deep", "deep"), ("verify-seconds", "verifySeconds"),
-    ]
+    /// The library key of each flag that gives an option of ``OptionTable`` (`max-bytes` →
+    /// `maxBytes`; `batch`'s `thumbnails` → `thumbnail`).
+    static let optionKeys: [String: String] = Dictionary(
+        OptionTable.specs.flatMap { spec in OptionVerb.allCases.map { (spec.flag(for: $0), spec.key) } },
+        uniquingKeysWith: { first, _ in first })
 
     /// The flag that gives `key` (`maxBytes` → `--max-bytes`).
     static func flag(for key: String) -> String {
-        "--" + (optionNames.first { $0.key == key }?.flag ?? key)
+        "--" + (OptionTable.specs.first { $0.key == key }?.flag ?? key)
+    }
+
+    /// The flags of ``OptionTable``'s options `verb` takes that carry a value, for ``Command/options``.
+    static func options(_ verb: OptionVerb) -> Set<String> {
+        Set(OptionTable.specs(for: verb).filter(\.field.kind.takesValue).map { $0.flag(for: verb) })
+    }
+
+    /// The flags of ``OptionTable``'s yes/no options `verb` takes, for ``Command/flags``.
+    static func flags(_ verb: OptionVerb) -> Set<String> {
+        Set(OptionTable.specs(for: verb).filter { !$0.field.kind.takesValue }.map { $0.flag(for: verb) })
     }
 
     /// The options given on this command line under the library's keys, for ``OptionsDecoder``.
     var optionSource: TextOptions {
-        let keys = Dictionary(Self.optionNames.map { ($0.flag, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let keys = Self.optionKeys
         return TextOptions(values: values.keys.sorted().compactMap { name in keys[name].flatMap { key in value(name).map { (key, $0) } } },
                            flags: flags.sorted().compactMap { keys[$0] })
     }

@@ -9,23 +9,19 @@ struct BatchCommand: Command {
     static let name = "batch"
     static let summary = "prepare a whole folder in parallel, resumably, into a mirrored output folder"
     static let usage = """
-        usage: attachkit batch INPUT_DIR --out OUT_DIR [--profile NAME|PATH.json] [--jobs N] [--shard I/N]
-                               [--max-bytes N] [--max-edge PX] [--max-frames N] [--max-duration S]
-                               [--start S] [--trim fast|exact] [--deadline S] [--quality-floor Q]
-                               [--keep-metadata] [--verify-seconds S] [--thumbnails [--size PX] [--clip x,y,w,h] [--frame N] [--at S]]
-                               [--json] [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
+        \(UsageText.synopsis(name, ["INPUT_DIR"] + UsageText.items(.batch) + ["[--jobs N]", "[--shard I/N]", "[--json]"]
+                               + [Arguments.isolationSynopsis]))
 
         Prepares every file under INPUT_DIR (hidden files skipped, no symbolic link followed out of
         it) into OUT_DIR, mirroring the folders, with extensions that match the bytes. Writes
         OUT_DIR/manifest.jsonl, one line per input (the prepare report plus a content hash). A rerun
         with the same options skips inputs already done, so a killed batch can simply be started
         again. SIGINT/SIGTERM stop cleanly (in-flight files finish; a second SIGINT aborts).
-          --jobs N        files at once (default: cores); libvips/FFmpeg get cores÷N threads each
-          --shard I/N     only the inputs whose path hash falls in shard I of N (0-based); the
-                          manifest is then manifest-shard-I-of-N.jsonl
-          --thumbnails    also write STEM.thumbnail.jpg beside each output (prepare's --thumbnail)
-          --max-bytes, --max-edge, --max-frames, --max-duration, --start, --trim, --deadline,
-          --quality-floor, --keep-metadata, --verify-seconds, --size, --clip, --frame, --at   as for prepare
+        \(UsageText.lines([("--jobs N", ["files at once (default: cores); libvips/FFmpeg get cores÷N threads each"]),
+                            ("--shard I/N", ["only the inputs whose path hash falls in shard I of N (0-based); the",
+                                             "manifest is then manifest-shard-I-of-N.jsonl"])]
+                           + UsageText.entries(.batch, besides: .prepare)))
+        \(UsageText.sameAs(.prepare, for: .batch))
         Changing any of these options makes a rerun prepare every file again.
         OUT_DIR may sit inside INPUT_DIR (it is then skipped) but must not be it or contain it.
           --json          one report per file on stdout (the summary goes to stderr)
@@ -37,11 +33,8 @@ struct BatchCommand: Command {
         Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error,
         75 another batch is running on the same OUT_DIR and shard (its pid is named).
         """
-    static let options: Set<String> = Set(["out", "profile", "jobs", "shard", "max-bytes", "max-edge", "max-duration", "max-frames",
-                                           "start", "trim", "deadline", "quality-floor", "size", "clip", "frame", "at",
-                                           "verify-seconds"])
-        .union(Arguments.isolationOptions)
-    static let flags: Set<String> = Set(["json", "thumbnails", "keep-metadata"]).union(Arguments.isolationFlags)
+    static let options = Arguments.options(.batch).union(["jobs", "shard"]).union(Arguments.isolationOptions)
+    static let flags = Arguments.flags(.batch).union(["json"]).union(Arguments.isolationFlags)
 
     let runner: BatchRunner
     let json: Bool

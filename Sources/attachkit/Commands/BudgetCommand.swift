@@ -9,7 +9,7 @@ struct BudgetCommand: Command {
     static let name = "budget"
     static let summary = "measure this machine: what fits a deadline, per x264 preset (writes the calibration)"
     static let usage = """
-        usage: attachkit budget [FILE|DIR...] [--profile NAME|PATH.json] [--deadline S] [--json] [--quick]
+        \(UsageText.synopsis(name, ["[FILE|DIR...]"] + UsageText.items(.budget) + ["[--json]", "[--quick]"]))
 
         Measures how fast this machine encodes each x264 preset and decodes H.264, HEVC and VP9
         (a few seconds of synthetic 1080p), caches that calibration for --deadline
@@ -23,15 +23,14 @@ struct BudgetCommand: Command {
         A calibration whose figures contradict each other (measured while something else took
         the cores) is reported and not cached.
 
-          --profile P   apple | ios (default) | path to a JSON policy
-          --deadline S  the time budget the last column is computed for (default 30, the
-                        Notification Service Extension's)
-          --json        one JSON object: calibration, cache path (null when not cached),
-                        warnings (figures of the calibration that disagree), deadline, rows
-          --quick       a smoke run: calibrates on 320×180 frames and caches nothing
+        \(UsageText.lines(UsageText.entries(.budget) + [
+            ("--json", ["one JSON object: calibration, cache path (null when not cached),",
+                        "warnings (figures of the calibration that disagree), deadline, rows"]),
+            ("--quick", ["a smoke run: calibrates on 320×180 frames and caches nothing"]),
+        ]))
         """
-    static let options: Set<String> = ["profile", "deadline"]
-    static let flags: Set<String> = ["json", "quick"]
+    static let options = Arguments.options(.budget)
+    static let flags = Arguments.flags(.budget).union(["json", "quick"])
 
     let profile: Profile
     let deadline: Double
@@ -41,15 +40,7 @@ struct BudgetCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         profile = try arguments.profile()
-        if let text = arguments.value("deadline") {
-            do throws(OptionError) {
-                deadline = try OptionLimits.deadline.check(text: text)
-            } catch {
-                throw UsageError("--deadline must be \(error.expected), not \(error.given)")
-            }
-        } else {
-            deadline = 30
-        }
+        deadline = try arguments.decode { options throws(OptionsError) in try options.seconds(OptionLimits.deadline) } ?? 30
         inputs = arguments.positional.isEmpty ? nil : try InputSet(arguments.positional)
         json = arguments.flag("json")
         quick = arguments.flag("quick")

@@ -8,10 +8,9 @@ struct HTTPCommand: Command {
     static let name = "http"
     static let summary = "serve the same operations over HTTP, with health, readiness, metrics and limits"
     static let usage = """
-        usage: attachkit http --listen HOST:PORT --allow DIR [--allow DIR...] [--jobs N] [--profile P]
-                              [--max-body N] [--queue N] [--uploads N] [--uploads-per-client N]
-                              [--read-timeout S] [--header-timeout S] [--deadline S] [--drain S]
-                              [--spool DIR] [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
+        \(UsageText.synopsis(name, ["--listen HOST:PORT", "--allow DIR", "[--allow DIR...]", "[--jobs N]"] + UsageText.items(.http)
+                               + ["[--max-body N]", "[--queue N]", "[--uploads N]", "[--uploads-per-client N]", "[--read-timeout S]",
+                                  "[--header-timeout S]", "[--drain S]", "[--spool DIR]", Arguments.isolationSynopsis]))
 
         An HTTP API over the same service as `serve` (README.md, "attachkit http"):
           POST /v1/prepare?maxBytes=5MB&...  body: the media; answer: the attachment, report in AttachKit-Report
@@ -20,28 +19,30 @@ struct HTTPCommand: Command {
           GET /healthz, /readyz, /metrics    liveness, readiness, Prometheus text
         Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 431, 500, 501, 503, 504 or 505.
         Every answer closes its connection (Connection: close).
-          --listen HOST:PORT  address to listen on (127.0.0.1:8080; port 0: any free port); the
-                              ready line on stdout says the address bound
-          --allow DIR         a root /v1/jobs may read from and write into (repeatable; required)
-          --jobs N            requests worked on at once (default: cores)
-          --queue N           requests that may wait beyond those, bodies in (default jobs × 4); more get 429
-          --uploads N         request bodies arriving at once (default 128): a request takes a work
-                              slot only once its body is in, so slow uploads hold these, not work slots
-          --uploads-per-client N  of those, from one client address (default 32); more get 429
-          --profile P         default profile (apple | ios, default ios | a policy file)
-          --max-body N        largest request body (default 100MB); over it: 413
-          --read-timeout S    seconds a client has to send a whole request (default 30); then it is cut off
-          --header-timeout S  seconds a new connection has to send its request's headers (default 10,
-                              at most --read-timeout); then it is closed
-          --deadline S        the longest time a prepare may take (requests may ask less)
-          --drain S           on SIGTERM, seconds to finish the requests in flight (default 30)
-          --spool DIR         where bodies and outputs wait (default $TMPDIR/attachkit-http)
+        \(UsageText.lines([
+            ("--listen HOST:PORT", ["address to listen on (127.0.0.1:8080; port 0: any free port); the",
+                                    "ready line on stdout says the address bound"]),
+            ("--allow DIR", ["a root /v1/jobs may read from and write into (repeatable; required)"]),
+            ("--jobs N", ["requests worked on at once (default: cores)"]),
+            ("--queue N", ["requests that may wait beyond those, bodies in (default jobs × 4); more get 429"]),
+            ("--uploads N", ["request bodies arriving at once (default 128): a request takes a work",
+                             "slot only once its body is in, so slow uploads hold these, not work slots"]),
+            ("--uploads-per-client N", ["of those, from one client address (default 32); more get 429"]),
+        ] + UsageText.entries(.http) + [
+            ("--max-body N", ["largest request body (default 100MB); over it: 413"]),
+            ("--read-timeout S", ["seconds a client has to send a whole request (default 30); then it is cut off"]),
+            ("--header-timeout S", ["seconds a new connection has to send its request's headers (default 10,",
+                                    "at most --read-timeout); then it is closed"]),
+            ("--drain S", ["on SIGTERM, seconds to finish the requests in flight (default 30)"]),
+            ("--spool DIR", ["where bodies and outputs wait (default $TMPDIR/attachkit-http)"]),
+        ]))
         \(Arguments.isolationUsage)
         SIGTERM/SIGINT: stop accepting, answer what was accepted (within --drain), exit 0.
         """
-    static let options: Set<String> = Set(["listen", "allow", "jobs", "queue", "uploads", "uploads-per-client", "profile", "max-body",
-                                           "read-timeout", "header-timeout", "deadline", "drain", "spool"]).union(Arguments.isolationOptions)
-    static let flags: Set<String> = Arguments.isolationFlags
+    static let options = Arguments.options(.http)
+        .union(["listen", "allow", "jobs", "queue", "uploads", "uploads-per-client", "max-body", "read-timeout", "header-timeout", "drain", "spool"])
+        .union(Arguments.isolationOptions)
+    static let flags = Arguments.flags(.http).union(Arguments.isolationFlags)
 
     let server: HTTPServer
     let address: ListenAddress

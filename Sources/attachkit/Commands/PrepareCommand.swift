@@ -5,36 +5,17 @@ struct PrepareCommand: Command {
     static let name = "prepare"
     static let summary = "fit files into attachments that satisfy a profile (convert, downscale, trim, transcode)"
     static let usage = """
-        usage: attachkit prepare [--profile NAME|PATH.json] [--out DIR] [--max-bytes N] [--max-edge PX]
-                                 [--max-frames N] [--max-duration S] [--start S] [--trim fast|exact]
-                                 [--deadline S] [--quality-floor Q] [--keep-metadata] [--verify-seconds S]
-                                 [--thumbnail [--size PX] [--clip x,y,w,h] [--frame N] [--at S]] [--json] FILE|DIR...
+        \(UsageText.synopsis(name, UsageText.items(.prepare) + ["[--json]", "FILE|DIR..."]))
 
         For each file: probe, validate, and only where needed transform; then re-probe and re-validate
         the output before reporting success. Outputs are named STEM.EXT with the extension that
         matches their bytes, written to a temporary name and renamed into place; inputs are never
         modified.
-          --profile P        apple | ios (default) | path to a JSON policy
-          --out DIR          output folder (default ./prepared, created if missing)
-          --max-bytes N      byte budget tighter than the profile's (5000000, 500KB, 5MB)
-          --max-edge PX      long-edge cap for images and video
-          --max-frames N     animation frame cap, checked from the header before decoding
-          --max-duration S   duration budget for audio and video, seconds
-          --start S          where a trimmed clip starts (default 0)
-          --trim MODE        fast: stream copy from a keyframe (default); exact: re-encode to the frame
-          --deadline S       time budget per file; work stops cleanly when it runs out
-          --quality-floor Q  lowest JPEG quality byte fitting may use before shrinking (default 50)
-          --keep-metadata    keep EXIF/XMP in re-encoded images (default: stripped)
-          --verify-seconds S seconds of video decoded to verify a copied output (default 60): a
-                             longer video is checked GOP by GOP, GOPs spread evenly; the note says so
-          --thumbnail        also write STEM.thumbnail.jpg and report its attachment options
-          --size, --clip, --frame, --at   thumbnail size, normalized clip, GIF frame, movie time
-          --json             one report per file per line
+        \(UsageText.lines(UsageText.entries(.prepare) + [("--json", ["one report per file per line"])]))
         Exit status: 0 every file prepared, 1 any could not be, 64 usage error.
         """
-    static let options: Set<String> = ["profile", "out", "max-bytes", "max-edge", "max-frames", "max-duration", "start",
-                                       "trim", "deadline", "quality-floor", "size", "clip", "frame", "at", "verify-seconds"]
-    static let flags: Set<String> = ["json", "thumbnail", "keep-metadata"]
+    static let options = Arguments.options(.prepare)
+    static let flags = Arguments.flags(.prepare).union(["json"])
 
     let inputs: InputSet
     let preparer: Preparer

@@ -9,27 +9,24 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "run as a worker speaking JSON Lines on stdin/stdout (for pipelines in any language)"
     static let usage = """
-        usage: attachkit serve --allow DIR [--allow DIR...] [--jobs N] [--profile NAME|PATH.json]
-                               [--in-process | --worker-memory N --worker-cpu S --worker-timeout S]
+        \(UsageText.synopsis(name, ["--allow DIR", "[--allow DIR...]", "[--jobs N]"] + UsageText.items(.serve)
+                               + [Arguments.isolationSynopsis]))
 
         Reads one JSON request per line on stdin and writes exactly one JSON response per request on
         stdout (responses may come out of order; match them by id). Logs go to stderr only. EOF on
         stdin drains the requests in flight and exits 0; SIGTERM/SIGINT stop reading and drain too.
           request:  {"id": 1, "op": "probe"|"validate"|"prepare"|"thumbnail", "path": "...", "options": {...}}
           response: {"id": 1, "ok": true, "result": {...}}  or  {"id": 1, "ok": false, "error": {"code", "message"}}
-          --allow DIR   a root requests may read from and write into (repeatable; required)
-          --jobs N      requests processed at once (default: cores)
-          --profile P   default profile for requests that name none (default ios)
+        \(UsageText.lines([("--allow DIR", ["a root requests may read from and write into (repeatable; required)"]),
+                            ("--jobs N", ["requests processed at once (default: cores)"])] + UsageText.entries(.serve)))
         Each request runs in one of N worker processes (sandboxed with Landlock where the kernel
         has it): a request that crashes a decoder or breaks a limit is answered with crashed,
         over-memory or timed-out, and the worker is replaced. Answers then carry "sandbox".
         \(Arguments.isolationUsage)
-        Options per op (see README.md): validate {profile, deep}; prepare {out, profile, maxBytes, maxEdge,
-        maxFrames, maxDuration, start, deadline, trim, thumbnail, size, clip, frame, at, keepMetadata,
-        qualityFloor}; thumbnail {out, size, clip, frame, at}.
+        \(UsageText.operationKeys("Options per op (see README.md): ", [.validate, .prepare, .thumbnail])).
         """
-    static let options: Set<String> = Set(["allow", "jobs", "profile"]).union(Arguments.isolationOptions)
-    static let flags: Set<String> = Arguments.isolationFlags
+    static let options = Arguments.options(.serve).union(["allow", "jobs"]).union(Arguments.isolationOptions)
+    static let flags = Arguments.flags(.serve).union(Arguments.isolationFlags)
 
     let service: AttachKitService
 

@@ -5,21 +5,16 @@ struct ThumbnailCommand: Command {
     static let name = "thumbnail"
     static let summary = "render a JPEG thumbnail of an image (a GIF frame) or a movie (a poster frame)"
     static let usage = """
-        usage: attachkit thumbnail FILE --out PATH [--size PX] [--clip x,y,w,h] [--frame N] [--at SECONDS] [--json]
+        \(UsageText.synopsis(name, ["FILE"] + UsageText.items(.thumbnail) + ["[--json]"]))
 
         Renders an upright JPEG thumbnail and prints the attachment options that make the device
         show the same one. A movie is decoded up to its poster frame only: a truncated file is
         refused as corrupt, but damage after the poster frame is not seen (validate --deep sees it).
-          --out PATH      the JPEG to write (atomically)
-          --size PX       long edge (default 320)
-          --clip RECT     normalized x,y,w,h in 0...1, as ThumbnailClippingRectKey (e.g. .25,.25,.5,.5)
-          --frame N       frame of an animated image, from 0 (as ThumbnailTimeKey for images)
-          --at SECONDS    time in a movie (as ThumbnailTimeKey for movies; default 1 s or mid-clip)
-          --json          print the report as JSON
+        \(UsageText.lines(UsageText.entries(.thumbnail) + [("--json", ["print the report as JSON"])]))
         Exit status: 0 written, 1 could not be rendered, 64 usage error.
         """
-    static let options: Set<String> = ["out", "size", "clip", "frame", "at"]
-    static let flags: Set<String> = ["json"]
+    static let options = Arguments.options(.thumbnail)
+    static let flags = Arguments.flags(.thumbnail).union(["json"])
 
     let inputs: InputSet
     let output: String

@@ -5,19 +5,19 @@ struct ValidateCommand: Command {
     static let name = "validate"
     static let summary = "check files against a profile and say what is wrong and what would fix it"
     static let usage = """
-        usage: attachkit validate [--profile NAME|PATH.json] [--deep] [--request] [--json] FILE|DIR...
+        \(UsageText.synopsis(name, UsageText.items(.validate) + ["[--request]", "[--json]", "FILE|DIR..."]))
 
         Checks each file against a policy profile and lists diagnostics with stable codes, a
         message and the fix that would cure each.
-          --profile P   apple | ios (default) | path to a JSON policy (schema in README.md)
-          --deep        also decode every frame/sample (finds damage a structural check cannot see)
-          --request     treat the files as the attachments of one notification request
-                        (adds too-many-attachments when over the profile's count)
-          --json        one line per file: {"path", "ok", "profile", "diagnostics": [...], probe fields}
+        \(UsageText.lines(UsageText.entries(.validate) + [
+            ("--request", ["treat the files as the attachments of one notification request",
+                           "(adds too-many-attachments when over the profile's count)"]),
+            ("--json", ["one line per file: {\"path\", \"ok\", \"profile\", \"diagnostics\": [...], probe fields}"]),
+        ]))
         Exit status: 0 every file passes, 1 any fails, 64 usage error.
         """
-    static let options: Set<String> = ["profile"]
-    static let flags: Set<String> = ["json", "deep", "request"]
+    static let options = Arguments.options(.validate)
+    static let flags = Arguments.flags(.validate).union(["json", "request"])
 
     let inputs: InputSet
     let validator: Validator

@@ -1,0 +1,27 @@
+extension PrepareOptions {
+    /// The options as the `options` object of a `prepare` request, under ``OptionTable``'s keys
+    /// and in its order, without `out`: the profile as an inline policy, every other option only
+    /// where it differs from its default (the decoder fills the default in). What a batch sends
+    /// its worker processes; the service's decoder reads them back to equal options (same
+    /// ``fingerprint``).
+    public var requestOptions: [(String, JSONValue)] { json(changingOutputOnly: false) }
+
+    /// A short hash of every option that changes what `prepare` produces (profile, budgets, trim,
+    /// thumbnail settings...: those ``OptionTable`` marks so), not of where outputs go, written
+    /// as ``requestOptions`` writes them. Batch resume only skips inputs finished with the same
+    /// fingerprint. An option at its default is not written, so adding an option leaves earlier
+    /// fingerprints as they were.
+    public var fingerprint: String {
+        // Format 2: the request's keys and values (`size`, `at`, a clip as `x,y,w,h`), defaults left out.
+        let hashed = JSONValue.object([("format", .number(2))] + json(changingOutputOnly: true))
+        return String(SHA256.hex(Array(hashed.serialized.utf8)).prefix(16))
+    }
+
+    /// Each option of ``OptionTable`` with a field here that is not at its default, under its key.
+    private func json(changingOutputOnly: Bool) -> [(String, JSONValue)] {
+        OptionTable.specs.compactMap { spec in
+            guard spec.changesOutput || !changingOutputOnly, let value = spec.field.prepareBinding?.write(self) else { return nil }
+            return (spec.key, value)
+        }
+    }
+}
