@@ -26,11 +26,11 @@ public enum OptionLimits {
     /// `maxDuration` (and a policy's `audio.maxDuration`, `video.maxDuration`): 0.1 s ... 4 h.
     /// Below a tenth of a second a clip keeps no frame worth sending (and the bitrate a budget
     /// gives it has no meaning); 4 h is the safety cap on any input (``SafetyLimits/maxDuration``).
-    public static let maxDuration = OptionRange<Double>(key: "maxDuration", 0.1...14_400, noun: "a number of seconds")
+    public static let maxDuration = OptionRange<Double>(key: "maxDuration", 0.1...SafetyLimits.longestInput, noun: "a number of seconds")
 
     /// `start`: 0 ... 4 h. Where a trimmed clip starts; past the longest input AttachKit accepts
     /// (``SafetyLimits/maxDuration``) it can only be after the end.
-    public static let start = OptionRange<Double>(key: "start", 0...14_400, noun: "a number of seconds")
+    public static let start = OptionRange<Double>(key: "start", 0...SafetyLimits.longestInput, noun: "a number of seconds")
 
     /// `deadline`: 0.01 s ... 24 h per file. Under 10 ms nothing can even be probed; a day is
     /// longer than any preparation of a 4-hour input takes.
@@ -42,7 +42,7 @@ public enum OptionLimits {
     /// `verifySeconds`: 1 s ... 4 h of video decoded to verify a copied output. Under a second a
     /// check decodes hardly one GOP; 4 h is the safety cap on any input (``SafetyLimits/maxDuration``),
     /// so the top of the range means "decode all of it".
-    public static let verifySeconds = OptionRange<Double>(key: "verifySeconds", 1...14_400, noun: "a number of seconds")
+    public static let verifySeconds = OptionRange<Double>(key: "verifySeconds", 1...SafetyLimits.longestInput, noun: "a number of seconds")
 
     /// `size` of a thumbnail: 16 ... 4,096 pixels on the long edge. iOS shows thumbnails at a few
     /// hundred points; 4,096 is already a full-screen picture on any device.
@@ -54,7 +54,7 @@ public enum OptionLimits {
 
     /// `at`, the time of a movie's poster frame: 0 ... 4 h (``SafetyLimits/maxDuration``), seconds
     /// (`ThumbnailTimeKey` for movies); a time past the end shows the last frame.
-    public static let at = OptionRange<Double>(key: "at", 0...14_400, noun: "a number of seconds")
+    public static let at = OptionRange<Double>(key: "at", 0...SafetyLimits.longestInput, noun: "a number of seconds")
 }
 
 /// The values one option accepts, and the check that refuses the others with an ``OptionError``
