@@ -31,11 +31,16 @@ func main() -> ExitCode {
         return .success
     }
     if name == "help" {
-        if let topic = arguments.dropFirst().first, let command = commands.first(where: { $0.name == topic }) {
-            Output.line("\(rendered: command.usage)")
-        } else {
+        guard let topic = arguments.dropFirst().first else {
             printHelp()
+            return .success
         }
+        guard let command = commands.first(where: { $0.name == topic }) else {
+            Output.error("attachkit: no command \(topic.debugDescription) to explain")
+            printHelp()
+            return .usage
+        }
+        Output.line("\(rendered: command.usage)")
         return .success
     }
     guard let command = (commands + internalCommands).first(where: { $0.name == name }) else {

@@ -66,12 +66,23 @@ final class BatchManifest: Sendable {
     /// of other options, and with them the only record of those files). Paths outside the output
     /// root, or climbing out of it, are left out.
     static func earlierFiles(in path: String, outputRoot: String, currentPaths: Set<ExactPath>) -> [ExactPath: Set<ExactPath>] {
+        recordedFiles(in: path, outputRoot: outputRoot) { currentPaths.contains($0) }
+    }
+
+    /// Every output and thumbnail any line of the manifest at `path` recorded, relative to
+    /// `outputRoot`: what the batch's runs wrote, and so may replace (``OutputLayout``).
+    static func writtenFiles(in path: String, outputRoot: String) -> Set<ExactPath> {
+        recordedFiles(in: path, outputRoot: outputRoot) { _ in true }.values.reduce(into: []) { $0.formUnion($1) }
+    }
+
+    /// The files each line of the manifest at `path` whose input `including` accepts recorded, by input.
+    private static func recordedFiles(in path: String, outputRoot: String, including: (ExactPath) -> Bool) -> [ExactPath: Set<ExactPath>] {
         guard let reader = try? FileReader(path: path) else { return [:] }
         var files: [ExactPath: Set<ExactPath>] = [:]
         let text = String(decoding: reader.read(at: 0, count: Int(min(reader.size, 1 << 30))), as: UTF8.self)
         for line in text.split(separator: "\n") {
             guard let json = try? JSONValue.parse(String(line)), let relative = json["path"]?.stringValue.map(ExactPath.init),
-                  currentPaths.contains(relative) else { continue }
+                  including(relative) else { continue }
             let written = [json["outputPath"]?.stringValue,
                            json["thumbnail"]?.stringValue.flatMap { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : nil }]
             for file in written.compactMap({ $0 }) where !file.hasPrefix("/") && !file.split(separator: "/").contains("..") {

@@ -40,12 +40,16 @@ public struct BatchOptions: Sendable {
         shard.count == 1 ? "manifest.jsonl" : "manifest-shard-\(shard.index)-of-\(shard.count).jsonl"
     }
 
+    /// Every shard's manifest name, this split's (`manifest.jsonl` alone when unsplit).
+    var manifestNames: [String] {
+        (0..<shard.count).compactMap { try? Shard(index: $0, count: shard.count) }.map(Self.manifestName)
+    }
+
     /// What the runs of this split write in the output root itself, with what each is: every
     /// shard's manifest, its lock (``BatchLock``) and compaction temporary, and the split's lock
     /// files (``BatchSplitLock``). The same for every shard, so every shard plans the same names.
     var rootFiles: [(name: String, role: String)] {
-        let manifests = (0..<shard.count).compactMap { try? Shard(index: $0, count: shard.count) }.map(Self.manifestName)
-        return manifests.flatMap { name in
+        manifestNames.flatMap { name in
             [(name, "the batch manifest"), (name + BatchLock.suffix, "the batch manifest's lock"),
              (name + BatchManifest.compactionSuffix, "the batch manifest's compaction temporary")]
         } + BatchSplitLock.fileNames.map { ($0, "the batch split lock") }

@@ -28,12 +28,16 @@ struct OutputLayout: Sendable {
     let protected: Set<FileIdentity>
 
     /// Plans `relativePaths` (files under `inputRoot`) into `outputRoot`, beside `reserved`: the
-    /// names the run writes in the output root itself, each with what it is.
+    /// names the run writes in the output root itself, each with what it is. A file already at an
+    /// output's name that `written` (paths relative to `outputRoot`: what earlier runs recorded
+    /// writing) does not list is somebody else's: the output takes the next stem.
     /// - Throws: ``OutputError/collision(path:with:)`` when a reserved name is an input's file
     ///   (a link to one): the run cannot write it without replacing that input.
-    init(relativePaths: [String], inputRoot: String, outputRoot: String, reserved: [(name: String, role: String)] = []) throws(OutputError) {
+    init(relativePaths: [String], inputRoot: String, outputRoot: String, reserved: [(name: String, role: String)] = [],
+         written: Set<ExactPath> = []) throws(OutputError) {
         let sorted = relativePaths.sortedExactly()
         var plan = WritePlan(inputs: sorted.map { inputRoot + "/" + $0 }, shown: { String($0.dropFirst(inputRoot.count + 1)) })
+        plan.replaceable = Set(written.map { ExactPath(outputRoot + "/" + $0.text) })
         for file in reserved { try plan.claimFile(outputRoot + "/" + file.name, as: file.role) }
         let folders = Self.claimFolders(of: sorted, in: outputRoot, plan: &plan)
         for path in sorted {

@@ -21,6 +21,8 @@ struct FolderNames: Sendable {
     /// What the folder holds on disk (exact names), listed when first needed; empty when it does
     /// not exist (yet).
     var present: Set<ExactPath>?
+    /// ``present``'s names that an output stem would take, by stem key (``WritePlan/replaceable``).
+    var presentOutputs: [String: [String]]?
 }
 
 extension WritePlan {
@@ -80,7 +82,35 @@ extension WritePlan {
         for name in Self.outputExtensions.sorted().map({ stem + "." + $0 }) + [stem + suffix + ".jpg"] {
             if let found = inputFile(named: name, in: real) { return found }
         }
-        return nil
+        return foreignFile(stem: key, in: real)
+    }
+
+    /// "NAME is a file already in the output folder that no run of this batch wrote" when the
+    /// folder `real` holds a file named `stem.EXT` (an output extension) or `stem.thumbnail.jpg`,
+    /// compared ignoring case and normalization, that ``replaceable`` does not list.
+    private mutating func foreignFile(stem key: String, in real: String) -> String? {
+        guard let replaceable else { return nil }
+        let found = presentOutputs(in: real)[key] ?? []
+        guard let name = found.sorted(by: { ExactPath($0) < ExactPath($1) }).first(where: { !replaceable.contains(ExactPath(real + "/" + $0)) }) else {
+            return nil
+        }
+        return "\(name) is a file already in the output folder that no run of this batch wrote"
+    }
+
+    /// The names in the folder `real` that an output stem would take, by that stem's
+    /// ``CaselessName`` key: `S.EXT` for an output extension under `S`, `S.thumbnail.jpg` under
+    /// `S` too (indexed once per folder).
+    private mutating func presentOutputs(in real: String) -> [String: [String]] {
+        if let indexed = folders[ExactPath(real)]?.presentOutputs { return indexed }
+        var index: [String: [String]] = [:]
+        let suffix = Self.thumbnailSuffix
+        for name in present(in: real).map(\.text) {
+            let (stem, ext) = Self.split(CaselessName.key(name))
+            if stem.hasSuffix(suffix) && ext == "jpg" { index[String(stem.dropLast(suffix.count)), default: []].append(name) }
+            if Self.outputExtensions.contains(ext) { index[stem, default: []].append(name) }
+        }
+        folders[ExactPath(real), default: FolderNames()].presentOutputs = index
+        return index
     }
 
     /// What the exact name `name` in `folder` would collide with (`nil`: nothing), in words.

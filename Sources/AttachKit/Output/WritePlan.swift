@@ -29,6 +29,12 @@ package struct WritePlan: Sendable {
     var folders: [ExactPath: FolderNames] = [:]
     /// Real paths of the folders met so far.
     var realFolders: [ExactPath: String] = [:]
+    /// The files already on disk an output may replace (absolute paths: what earlier runs of the
+    /// same batch recorded writing), or `nil` for a plan that does not look: with a set, any other
+    /// file already at an output's name (`S.EXT` for an output extension, `S.thumbnail.jpg`) is
+    /// somebody else's, and the stem moves on (``OutputLayout``: a batch never replaces a file no
+    /// run of it wrote, such as a user's file in an output folder nested in the input folder).
+    var replaceable: Set<ExactPath>?
 
     /// The extensions an output can be given (every known type's preferred extension).
     static let outputExtensions: Set<String> = Set(UniformType.known.map(\.preferredExtension))
@@ -56,13 +62,18 @@ package struct WritePlan: Sendable {
     /// name), in `folder`: the stem `NAME`, else `NAME-EXT`, `NAME-2`...
     package mutating func claimOutput(fileName: String, in folder: String, for owner: String) -> PlannedOutput {
         let (stem, ext) = Self.split(fileName)
-        return claimOutput(candidates: ext.isEmpty ? [stem] : [stem, stem + "-" + ext], in: folder, for: owner)
+        return claimOutput(candidates: ext.isEmpty ? [stem] : [stem, "-" + ext], in: folder, for: owner)
     }
 
     /// Plans the output (and thumbnail) of `owner` under `stem` in `folder`, else `STEM-2`...
     package mutating func claimOutput(stem: String, in folder: String, for owner: String) -> PlannedOutput {
         claimOutput(candidates: [stem], in: folder, for: owner)
     }
+
+    /// The longest file name Linux file systems take (`NAME_MAX`), in bytes.
+    static let longestName = 255
+    /// What an output stem must leave room for: `.thumbnail.jpg`, or a dot and the longest output extension.
+    static let stemRoom = max(thumbnailSuffix.utf8.count + 4, 1 + (outputExtensions.map(\.utf8.count).max() ?? 0))
 
     /// Plans one exact file (`role`: what it is, for messages: "the thumbnail", "the batch manifest").
     /// - Throws: ``OutputError/collision(path:with:)`` when it is an input, or another planned path.
@@ -78,7 +89,7 @@ package struct WritePlan: Sendable {
     /// - Returns: the name given, and why when it is not `name`.
     package mutating func claimFolder(_ name: String, in parent: String, for owner: String) -> (name: String, reason: String?) {
         var reason: String?
-        for candidate in Self.candidates([name]) {
+        for candidate in Self.candidates([name], room: 0) {
             guard let conflict = conflict(name: candidate, in: parent) else {
                 hold(name: candidate, in: parent, by: Holder(name: candidate, phrase: "the output folder of \(owner)"))
                 return (candidate, reason)
@@ -88,18 +99,34 @@ package struct WritePlan: Sendable {
         fatalError("unreachable: the candidates never end")
     }
 
-    /// `wanted`, then `FIRST-2`, `FIRST-3`... without end.
-    private static func candidates(_ wanted: [String]) -> some Sequence<String> {
+    /// The name `wanted[0]`, then `wanted[0]` followed by each further suffix of `wanted`
+    /// (`-EXT`), then by `-2`, `-3`... without end; each cut (at a character's edge) so that it
+    /// leaves `room` bytes of a file name for what follows it.
+    private static func candidates(_ wanted: [String], room: Int) -> some Sequence<String> {
         sequence(state: 0) { index -> String? in
             defer { index += 1 }
-            return index < wanted.count ? wanted[index] : "\(wanted[0])-\(index - wanted.count + 2)"
+            let suffix = index == 0 ? "" : index < wanted.count ? wanted[index] : "-\(index - wanted.count + 2)"
+            return fitted(wanted[0], then: suffix, within: longestName - room)
         }
+    }
+
+    /// `base` + `suffix`, `base` shortened at a character's edge when the two pass `bytes`.
+    static func fitted(_ base: String, then suffix: String, within bytes: Int) -> String {
+        let allowed = bytes - suffix.utf8.count
+        guard base.utf8.count > allowed else { return base + suffix }
+        var kept = ""
+        for character in base {
+            guard kept.utf8.count + character.utf8.count <= allowed else { break }
+            kept.append(character)
+        }
+        return kept + suffix
     }
 
     private mutating func claimOutput(candidates: [String], in folder: String, for owner: String) -> PlannedOutput {
         let wanted = candidates[0]
-        var reason: String?
-        for candidate in Self.candidates(candidates) {
+        var reason: String? = Self.fitted(wanted, then: "", within: Self.longestName - Self.stemRoom) == wanted ? nil
+            : "\(wanted) leaves no room in a \(Self.longestName)-byte file name for the output's extension or its .thumbnail.jpg"
+        for candidate in Self.candidates(candidates, room: Self.stemRoom) {
             guard let conflict = conflict(stem: candidate, in: folder) else {
                 let key = ExactPath(realFolder(folder))
                 folders[key, default: FolderNames()].stems[CaselessName.key(candidate)] = (candidate, owner)

@@ -17,7 +17,7 @@ package enum OptionTable {
                    helpByVerb: [.batch: OptionHelp("OUT_DIR", required: true, "output folder (required)"),
                                 .thumbnail: OptionHelp("PATH", required: true, "the JPEG to write (atomically)")]),
         OptionSpec(.profile, flag: "profile", verbs: [.prepare, .batch, .validate, .budget, .serve, .http],
-                   help: OptionHelp("P", synopsis: "NAME|PATH.json", "apple | ios (default) | path to a JSON policy (schema in README.md)"),
+                   help: OptionHelp("P", synopsis: "NAME|PATH.json", "apple | ios (default) | path to a JSON policy (schema in docs/policy.md)"),
                    helpByVerb: [.serve: requestDefault, .http: requestDefault]),
         OptionSpec(.bytes(OptionLimits.maxBytes, \PrepareOptions.maxBytes), flag: "max-bytes", verbs: prepare,
                    help: OptionHelp("N", "byte budget tighter than the profile's (5000000, 500KB, 5MB)")),

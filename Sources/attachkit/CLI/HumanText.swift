@@ -26,9 +26,10 @@ struct HumanText: ExpressibleByStringInterpolation, CustomStringConvertible {
     }
 
     /// `text` with what would break a line or mislead a reader made visible: `\` as `\\`; newline,
-    /// carriage return and tab as `\n`, `\r`, `\t`; every other C0 and C1 control, DEL, and the
-    /// bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and marks (U+200E,
-    /// U+200F, U+061C) as `\u{XXXX}`. Everything else is kept.
+    /// carriage return and tab as `\n`, `\r`, `\t`; every other control (C0, C1, DEL), the line and
+    /// paragraph separators (U+2028, U+2029) and every format character (general category Cf: the
+    /// bidi embeddings, overrides, isolates and marks, zero-width spaces, the soft hyphen...) but
+    /// the zero-width joiner of emoji sequences, as `\u{XXXX}`. Everything else is kept.
     static func escape(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
@@ -37,8 +38,10 @@ struct HumanText: ExpressibleByStringInterpolation, CustomStringConvertible {
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x5C, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
+        if scalar == "\\" { return true }
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        case .format: return scalar.value != 0x200D
         default: return false
         }
     }

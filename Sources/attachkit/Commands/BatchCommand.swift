@@ -30,8 +30,9 @@ struct BatchCommand: Command {
         or breaks a limit is recorded as crashed, over-memory or timed-out; the batch goes on.
         \(Arguments.isolationUsage)
         Progress goes to stderr: a bar on a terminal, one line per file otherwise.
-        Exit status: 0 every file prepared, 1 any failed, 130 interrupted, 64 usage error,
-        75 another batch is running on the same OUT_DIR and shard (its pid is named).
+        Exit status: 0 every file prepared, 1 any failed, 64 usage error, 70 an access handle leaked,
+        75 another batch is running on the same OUT_DIR and shard (its pid is named), 130 stopped
+        by SIGINT, 143 stopped by SIGTERM (files in flight finish first).
         """
     static let options = Arguments.options(.batch).union(["jobs", "shard"]).union(Arguments.isolationOptions)
     static let flags = Arguments.flags(.batch).union(["json"]).union(Arguments.isolationFlags)

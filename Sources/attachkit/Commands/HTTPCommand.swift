@@ -12,7 +12,7 @@ struct HTTPCommand: Command {
                                + ["[--max-body N]", "[--queue N]", "[--uploads N]", "[--uploads-per-client N]", "[--read-timeout S]",
                                   "[--header-timeout S]", "[--drain S]", "[--spool DIR]", Arguments.isolationSynopsis]))
 
-        An HTTP API over the same service as `serve` (README.md, "attachkit http"):
+        An HTTP API over the same service as `serve` (docs/http.md):
           POST /v1/prepare?maxBytes=5MB&...  body: the media; answer: the attachment, report in AttachKit-Report
           POST /v1/probe, POST /v1/validate  body: the media; answer: the same JSON as --json
           POST /v1/jobs                      body: {"op", "path", "options"} on files under --allow

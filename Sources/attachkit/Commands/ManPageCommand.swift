@@ -40,5 +40,14 @@ struct ManPageCommand: Command {
         [".SS \(command.name)", Roff.escaped(command.summary) + ".", ".PP", ".nf", Roff.escaped(command.usage), ".fi"]
     }
 
-    private static let footer = [".SH SEE ALSO", "The README of the AttachKit repository: the full reference."]
+    private static let footer = [
+        ".SH FILES",
+        ".TP", "/etc/default/attachkit-http",
+        "settings of the attachkit-http systemd unit (attachkit http): its listen address and options.",
+        ".TP", "/lib/systemd/system/attachkit-http.service",
+        "the unit; not enabled by the package.",
+        ".SH SEE ALSO",
+        "The reference, the docs/ folder of the AttachKit repository, installed in /usr/share/doc/attachkit:",
+        "cli.md (every command and option), http.md, policy.md (the policy schema), safety.md, shipping.md.",
+    ]
 }

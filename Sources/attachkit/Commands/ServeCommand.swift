@@ -23,7 +23,7 @@ struct ServeCommand: Command {
         has it): a request that crashes a decoder or breaks a limit is answered with crashed,
         over-memory or timed-out, and the worker is replaced. Answers then carry "sandbox".
         \(Arguments.isolationUsage)
-        \(UsageText.operationKeys("Options per op (see README.md): ", [.validate, .prepare, .thumbnail])).
+        \(UsageText.operationKeys("Options per op (docs/cli.md): ", [.validate, .prepare, .thumbnail])).
         """
     static let options = Arguments.options(.serve).union(["allow", "jobs"]).union(Arguments.isolationOptions)
     static let flags = Arguments.flags(.serve).union(Arguments.isolationFlags)

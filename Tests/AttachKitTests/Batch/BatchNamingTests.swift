@@ -77,6 +77,57 @@ struct BatchNamingTests {
         #expect(try Self.lines(out).mapValues { $0["outputPath"] } == lines.mapValues { $0["outputPath"] })
     }
 
+    @Test("a file already in the output folder that no run of the batch wrote is never replaced, nested in the input folder or not; reruns keep their names")
+    func foreignFilesInTheOutputFolder() throws {
+        for nested in [true, false] {
+            // Given a.webp to prepare, and a user's photo a.jpg (and a thumbnail-named file) already
+            // where its output would go: in the output folder, nested in the input folder or beside it
+            let (input, separate) = try Self.input([("a.webp", "images/webp_lossy_800x600.webp")], name: "foreign-\(nested)")
+            let out = nested ? input.appendingPathComponent("best", isDirectory: true) : separate
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            for name in ["a.jpg", "a.thumbnail.jpg"] {
+                try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg"), toPath: out.appendingPathComponent(name).path)
+            }
+            let before = try Self.hashes(out)
+
+            // When the batch runs, twice
+            let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--thumbnails"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let first = try Self.lines(out)
+            let again = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--thumbnails"])
+
+            // Then the user's files are untouched, the output took the next name and says why, and
+            // the rerun recognizes its own output (recorded in the manifest) and prepares nothing
+            let after = try Self.hashes(out)
+            for (name, hash) in before { #expect(after[name] == hash, "\(name) was replaced (nested: \(nested))") }
+            let line = try #require(first[ExactPath("a.webp")])
+            #expect(line["outputPath"]?.stringValue == "a-webp.jpg", "\(line)")
+            #expect(line["outputName"]?["reason"]?.stringValue?.contains("no run of this batch wrote") == true, "\(line)")
+            #expect(try vipsSize(out.appendingPathComponent("a-webp.jpg").path) == [800, 600])
+            #expect(again.stdout.contains("0 prepared, 1 already done"), "\(again.stdout)")
+            #expect(try Self.lines(out)[ExactPath("a.webp")]?["outputPath"] == line["outputPath"])
+        }
+    }
+
+    @Test("names at the file-name limit are shortened to leave room for the extension, a -EXT or -N and .thumbnail.jpg")
+    func longNames() throws {
+        // Given two inputs with one 250-byte stem (the second wants STEM-webp.jpg, 259 bytes) and a
+        // 245-byte one (STEM.thumbnail.jpg would be 259 bytes)
+        let long = String(repeating: "L", count: 250), medium = String(repeating: "é", count: 122) + "M"
+        let (input, out) = try Self.input([(long + ".jpg", "images/jpeg_progressive_800x600.jpg"), (long + ".webp", "images/webp_lossy_800x600.webp"),
+                                           (medium + ".png", "images/png_rgb_opaque_400x300.png")])
+        // When the batch runs with thumbnails
+        let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--thumbnails"])
+        // Then every input is prepared, no name passes 255 bytes, and each shortened one says why
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = try Self.lines(out)
+        #expect(lines.count == 3 && lines.values.allSatisfy { $0["ok"]?.boolValue == true }, "\(lines)")
+        let names = lines.values.flatMap { [$0["outputPath"]?.stringValue, $0["thumbnail"]?.stringValue.map(PathResolver.fileName)].compactMap { $0 } }
+        #expect(names.count == 6 && Set(names.map(CaselessName.key)).count == 6, "\(names)")
+        for name in names { #expect(name.utf8.count <= 255, "\(name.utf8.count) bytes") }
+        #expect(lines[ExactPath(medium + ".png")]?["outputName"]?["reason"]?.stringValue?.contains("leaves no room") == true)
+    }
+
     @Test("folders named like the manifest, its lock and its compaction temporary are inputs like any other")
     func manifestNamedFolders() throws {
         let (input, out) = try Self.input([("manifest.jsonl/a.png", "images/png_palette_400x300.png"),

@@ -26,6 +26,16 @@ struct CLITests {
         #expect(result.stderr.isEmpty, "logs: \(result.stderr)")
     }
 
+    @Test("help COMMAND prints that command's usage (exit 0); help of an unknown command is a usage error (exit 64)")
+    func helpTopics() throws {
+        let known = try TestEnvironment.runAttachKit(["help", "batch"])
+        #expect(known.status == 0 && known.stdout.contains("usage: attachkit batch"), "\(known.stdout)")
+        #expect(known.stdout.contains("143"), "batch's usage names the SIGTERM status")
+        let unknown = try TestEnvironment.runAttachKit(["help", "bacth"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("no command \"bacth\""), "\(unknown.stderr)")
+    }
+
     @Test("probe of a folder walks it; all good files exit 0")
     func probeFolder() throws {
         let result = try TestEnvironment.runAttachKit(["probe", "--json", TestEnvironment.fixture("audio")])

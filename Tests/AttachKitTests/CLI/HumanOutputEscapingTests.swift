@@ -7,9 +7,12 @@ import Testing
 /// disguise another name. JSON output keeps the name exactly.
 @Suite("Names shown to people are escaped; one line per file")
 struct HumanOutputEscapingTests {
-    /// Names with a newline, an ESC sequence, a right-to-left override and a tab.
-    static let names = ["new\nline.gif", "esc\u{1B}[31mred.gif", "evil\u{202E}fig.gif", "tab\there.gif"]
-    static let shown = ["new\\nline.gif", "esc\\u{1B}[31mred.gif", "evil\\u{202E}fig.gif", "tab\\there.gif"]
+    /// Names with a newline, an ESC sequence, a right-to-left override, a tab, the line and
+    /// paragraph separators (which terminals and editors break lines at) and a zero-width space.
+    static let names = ["new\nline.gif", "esc\u{1B}[31mred.gif", "evil\u{202E}fig.gif", "tab\there.gif",
+                        "one\u{2028}two.gif", "para\u{2029}graph.gif", "zero\u{200B}width.gif"]
+    static let shown = ["new\\nline.gif", "esc\\u{1B}[31mred.gif", "evil\\u{202E}fig.gif", "tab\\there.gif",
+                        "one\\u{2028}two.gif", "para\\u{2029}graph.gif", "zero\\u{200B}width.gif"]
 
     static func folder(_ name: String = #function) throws -> URL {
         let folder = TestEnvironment.temporaryFolder(name)
@@ -23,7 +26,7 @@ struct HumanOutputEscapingTests {
 
     /// The output has none of the raw characters, and each name's escaped form on exactly one line.
     static func check(_ output: String, _ verb: String) {
-        for character in ["\u{1B}", "\u{202E}", "\t"] { #expect(!output.contains(character), "\(verb): a raw \(character.debugDescription) was printed") }
+        for character in ["\u{1B}", "\u{202E}", "\t", "\u{2028}", "\u{2029}", "\u{200B}"] { #expect(!output.contains(character), "\(verb): a raw \(character.debugDescription) was printed") }
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         for shown in shown {
             #expect(lines.filter { $0.contains(shown) }.count == 1, "\(verb): \(shown) is not on exactly one line:\n\(output)")
@@ -54,7 +57,7 @@ struct HumanOutputEscapingTests {
         #expect(result.status == 1, "\(result.stderr)")
         Self.check(result.stderr, "batch progress")
         let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[") }
-        #expect(progress.count == 5, "\(progress)")
+        #expect(progress.count == Self.names.count + 1, "\(progress)")
         #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("bad\\n\\u{202E}.gif") && $0.contains("unrecognized-type") }, "\(result.stdout)")
     }
 

@@ -175,7 +175,8 @@ struct DebianPackageTests {
     func contents() throws {
         let built = try Self.built.get()
         for path in ["lib/systemd/system/attachkit-http.service", "etc/default/attachkit-http", "usr/share/doc/attachkit/copyright",
-                     "usr/share/doc/attachkit/changelog.Debian.gz", "usr/share/bash-completion/completions/attachkit"] {
+                     "usr/share/doc/attachkit/changelog.Debian.gz", "usr/share/bash-completion/completions/attachkit",
+                     "usr/share/doc/attachkit/cli.md.gz", "usr/share/doc/attachkit/policy.md.gz", "usr/share/doc/attachkit/http.md.gz"] {
             #expect(FileManager.default.fileExists(atPath: built.root.appendingPathComponent(path).path), "\(path)")
         }
         let control = built.folder.appendingPathComponent("control")
