@@ -205,6 +205,27 @@ static inline int ak_set_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
 }
 
+// ---- renameat2(2) ----
+
+#ifndef SYS_renameat2
+#if defined(__x86_64__)
+#define SYS_renameat2 316
+#elif defined(__aarch64__)
+#define SYS_renameat2 276
+#endif
+#endif
+
+/// renameat2(olddir, old, newdir, new, RENAME_NOREPLACE): the rename fails with EEXIST when `new`
+/// exists, atomically. Where the file system or kernel lacks it (EINVAL, ENOSYS), a hard link
+/// (which fails with EEXIST the same way) and the unlink of `old`. 0 or -1 with errno.
+static inline int ak_rename_noreplace(int olddir, const char *old, int newdir, const char *new_name) {
+    int done = (int)syscall(SYS_renameat2, olddir, old, newdir, new_name, 1U /* RENAME_NOREPLACE */);
+    if (done == 0 || (errno != EINVAL && errno != ENOSYS)) return done;
+    if (linkat(olddir, old, newdir, new_name, 0) != 0) return -1;
+    unlinkat(olddir, old, 0);
+    return 0;
+}
+
 // ---- sockets ----
 
 /// socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds): 0 or -1 with errno. glibc declares

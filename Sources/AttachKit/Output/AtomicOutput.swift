@@ -24,15 +24,18 @@ struct AtomicOutput: ~Copyable {
     private let file: Int32
     /// Files the rename must never replace: the run's inputs (``WritePlan/protected``).
     private let protected: Set<FileIdentity>
+    /// Whether the rename may replace a file already at the final name (``OutputGuard``).
+    private let replacesExisting: Bool
     private var committed = false
 
     /// Creates an empty temporary file in `folder` (which must be inside a folder scope of `ledger`).
     /// - Parameters:
     ///   - stem: used in the temporary name, for people looking at the folder.
-    ///   - protected: files ``commit(named:)`` refuses to replace (the inputs). Default none.
+    ///   - guarding: what ``commit(named:)`` must not replace. Default: nothing protected.
     /// - Throws: ``OutputError``: folder out of scope or missing, cannot create.
-    init(folder: String, stem: String, ledger: AccessLedger, protecting protected: Set<FileIdentity> = []) throws(OutputError) {
-        self.protected = protected
+    init(folder: String, stem: String, ledger: AccessLedger, guarding rule: OutputGuard = OutputGuard()) throws(OutputError) {
+        self.protected = rule.protected
+        self.replacesExisting = rule.replacesExisting
         let handle: AccessHandle
         do {
             handle = try ledger.acquire(PathResolver.absolute(folder) + "/." + Self.safe(stem) + ".tmp", mode: .write)
@@ -188,11 +191,13 @@ struct AtomicOutput: ~Copyable {
     }
 
     /// Flushes the file to disk, renames it to `name` in the same folder (replacing what is
-    /// there: a symbolic link of that name is replaced, never followed) and flushes the folder,
+    /// there, unless the guard says not to: a symbolic link of that name is replaced, never
+    /// followed) and flushes the folder,
     /// so the new name survives a power cut. Consumes the output.
     /// - Returns: the final path (the folder's real path and `name`).
     /// - Throws: ``OutputError``; ``OutputError/collision(path:with:)`` when `name` is (or links
-    ///   to) a protected file, which is left as it is; the temporary file is removed on failure.
+    ///   to) a protected file, or when any file is there and the guard does not replace; what is
+    ///   there is left as it is, and the temporary file is removed on failure.
     consuming func commit(named name: String) throws(OutputError) -> String {
         let destination = (folder == "/" ? "" : folder) + "/" + name
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
@@ -208,8 +213,16 @@ struct AtomicOutput: ~Copyable {
         guard FileIdentity(named: temporaryName, in: directory, followingLinks: false) == FileIdentity(descriptor: file) else {
             throw .system(operation: "rename", path: destination, reason: "the temporary file \(temporaryName) was replaced")
         }
-        guard renameat(directory, temporaryName, directory, name) == 0 else {
-            throw .system(operation: "rename", path: destination, reason: SystemError(code: errno).description)
+        if replacesExisting {
+            guard renameat(directory, temporaryName, directory, name) == 0 else {
+                throw .system(operation: "rename", path: destination, reason: SystemError(code: errno).description)
+            }
+        } else {
+            guard LinuxCalls.renameWithoutReplacing(directory, temporaryName, directory, name) == 0 else {
+                let code = errno
+                if code == EEXIST { throw .collision(path: destination, with: "\(name) appeared while this output was made (another request wrote it)") }
+                throw .system(operation: "rename", path: destination, reason: SystemError(code: code).description)
+            }
         }
         committed = true
         fsync(directory)
@@ -218,5 +231,21 @@ struct AtomicOutput: ~Copyable {
 
     private func failure(_ operation: String) -> OutputError {
         .system(operation: operation, path: folder + "/" + temporaryName, reason: SystemError(code: errno).description)
+    }
+}
+
+/// What an output's final rename must not replace.
+struct OutputGuard: Sendable {
+    /// Files never replaced: the run's inputs (``WritePlan/protected``).
+    var protected: Set<FileIdentity> = []
+    /// Whether a file already at the final name may be replaced. `false` for a request planned
+    /// alone (``Preparer`` without a stem: `serve`, `attachkit http`, ``AttachKitService``): its
+    /// plan never chose a name that exists, and the rename (`RENAME_NOREPLACE`) fails with
+    /// `output-collision` rather than replace what another request wrote meanwhile. Default `true`.
+    var replacesExisting = true
+
+    init(protected: Set<FileIdentity> = [], replacesExisting: Bool = true) {
+        self.protected = protected
+        self.replacesExisting = replacesExisting
     }
 }

@@ -27,19 +27,22 @@ public struct Preparer: Sendable {
     public func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, outputStem: String? = nil) -> PrepareReport {
         var plan = WritePlan(input: input)
         let folder = options.outputFolder
+        // A request planned alone (no stem from a whole-run plan) never replaces a file already
+        // there: two requests with one output folder and one name each get an output of their own.
+        if outputStem == nil { plan.replaceable = [] }
         let planned = outputStem.map { plan.claimOutput(stem: $0, in: folder, for: input.requestedPath) }
             ?? plan.claimOutput(fileName: PathResolver.fileName(input.requestedPath), in: folder, for: input.requestedPath)
-        return prepare(input, ledger: ledger, planned: planned, protecting: plan.protected)
+        return prepare(input, ledger: ledger, planned: planned, guarding: OutputGuard(protected: plan.protected, replacesExisting: outputStem != nil))
     }
 
     private func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, planned: PlannedOutput,
-                         protecting protected: Set<FileIdentity>) -> PrepareReport {
+                         guarding rule: OutputGuard) -> PrepareReport {
         let deadline = Deadline(seconds: options.deadline)
         var report = PrepareReport(input: input.resolvedPath)
         report.deadline = options.deadline
         report.outputName = planned.reason == nil ? nil : planned
         do {
-            try run(input: input, ledger: ledger, stem: planned.stem, protecting: protected, deadline: deadline, report: &report)
+            try run(input: input, ledger: ledger, stem: planned.stem, guarding: rule, deadline: deadline, report: &report)
         } catch {
             report.error = error
             report.output = nil
@@ -49,7 +52,7 @@ public struct Preparer: Sendable {
         return report
     }
 
-    private func run(input: borrowing AccessHandle, ledger: AccessLedger, stem: String, protecting protected: Set<FileIdentity>,
+    private func run(input: borrowing AccessHandle, ledger: AccessLedger, stem: String, guarding rule: OutputGuard,
                      deadline: Deadline, report: inout PrepareReport) throws(PrepareError) {
         let profile = options.effectiveProfile
         let validator = Validator(profile: profile, prober: prober, safety: safety)
@@ -70,7 +73,7 @@ public struct Preparer: Sendable {
         report.diagnostics = findings
         let errors = findings.filter { $0.severity == .error }
 
-        let output = try makeOutput(ledger: ledger, stem: stem, protecting: protected)
+        let output = try makeOutput(ledger: ledger, stem: stem, guarding: rule)
         let produced: (container: Container, kind: MediaKind)
         let copied: Bool
         let job = PrepareJob(inputPath: input.path, info: info, findings: findings, profile: profile,
@@ -116,7 +119,7 @@ public struct Preparer: Sendable {
         report.options = AttachmentOptions(typeHint: type.identifier, clippingRect: options.thumbnailRequest.clip)
         if report.attempts == 0 { report.attempts = report.actions.contains(where: \.changesBytes) ? 1 : 0 }
         if let thumbnail {
-            writeThumbnail(thumbnail, of: afterInfo, beside: folder + "/" + stem, ledger: ledger, protecting: protected, report: &report)
+            writeThumbnail(thumbnail, of: afterInfo, beside: folder + "/" + stem, ledger: ledger, guarding: rule, report: &report)
         }
     }
 
@@ -133,13 +136,13 @@ public struct Preparer: Sendable {
     /// Writes the rendered thumbnail to `STEM.thumbnail.jpg`. A thumbnail that cannot be made does
     /// not fail the attachment: it is reported as a warning.
     private func writeThumbnail(_ rendered: Result<RenderedThumbnail, PrepareError>, of info: MediaInfo, beside stemPath: String,
-                                ledger: AccessLedger, protecting protected: Set<FileIdentity>, report: inout PrepareReport) {
+                                ledger: AccessLedger, guarding rule: OutputGuard, report: inout PrepareReport) {
         let path = stemPath + ".thumbnail.jpg"
         do throws(PrepareError) {
             let rendered = try rendered.get()
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger,
-                                              protecting: protected)
+                                              guarding: rule)
                 try output.write(rendered.jpeg)
                 report.thumbnail = try output.commit(named: PathResolver.fileName(path))
                 if let note = ToneMapper.note(info.hdr, toneMapped: true) { report.notes.append("thumbnail: " + note) }
@@ -154,9 +157,9 @@ public struct Preparer: Sendable {
         }
     }
 
-    private func makeOutput(ledger: AccessLedger, stem: String, protecting protected: Set<FileIdentity>) throws(PrepareError) -> AtomicOutput {
+    private func makeOutput(ledger: AccessLedger, stem: String, guarding rule: OutputGuard) throws(PrepareError) -> AtomicOutput {
         do {
-            return try AtomicOutput(folder: options.outputFolder, stem: stem, ledger: ledger, protecting: protected)
+            return try AtomicOutput(folder: options.outputFolder, stem: stem, ledger: ledger, guarding: rule)
         } catch {
             throw .output(error)
         }

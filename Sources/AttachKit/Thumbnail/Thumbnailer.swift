@@ -52,7 +52,7 @@ public struct Thumbnailer: Sendable {
             let rendered = try render(path: input.path, info: info, request: request, deadline: deadline)
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),
-                                              stem: Preparer.stem(of: outputPath), ledger: ledger, protecting: plan.protected)
+                                              stem: Preparer.stem(of: outputPath), ledger: ledger, guarding: OutputGuard(protected: plan.protected))
                 try output.write(rendered.jpeg)
                 report.output = try output.commit(named: PathResolver.fileName(outputPath))
             } catch {

@@ -31,6 +31,25 @@ struct AtomicOutputTests {
         }
     }
 
+    @Test("an output guarded against replacing refuses a name taken meanwhile and leaves what is there")
+    func noReplace() throws {
+        // Given a name another writer took after this output was planned
+        try Data("theirs".utf8).write(to: folder.appendingPathComponent("x.jpg"))
+        let output = try AtomicOutput(folder: folder.path, stem: "x", ledger: ledger, guarding: OutputGuard(replacesExisting: false))
+        try output.write(Array("mine".utf8))
+        let temporary = output.temporaryName
+        // When it commits, the collision is refused, theirs is kept, and no temporary is left
+        var refused = false
+        do { _ = try output.commit(named: "x.jpg") } catch { refused = error.code == .outputCollision }
+        #expect(refused)
+        #expect(try String(contentsOf: folder.appendingPathComponent("x.jpg"), encoding: .utf8) == "theirs")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/" + temporary))
+        // And a free name commits as usual
+        let free = try AtomicOutput(folder: folder.path, stem: "y", ledger: ledger, guarding: OutputGuard(replacesExisting: false))
+        try free.write(Array("mine".utf8))
+        #expect(try free.commit(named: "y.jpg") == folder.resolvingSymlinksInPath().path + "/y.jpg")
+    }
+
     @Test("a stale temporary is removed only once its process is gone")
     func staleOnlyWhenTheProcessIsGone() throws {
         // Given: a temporary of a live process (a `sleep`), and ours

@@ -38,6 +38,31 @@ struct ServiceProtocolTests {
         }
     }
 
+    @Test("two requests with one output folder and one name each get an output of their own; neither is replaced")
+    func requestsNeverShareAnOutput() async throws {
+        // Given x.png and x.webp in two folders, prepared one request at a time into one folder
+        let root = TestEnvironment.temporaryFolder("one-out")
+        for (folder, fixture) in [("in1/x.png", "images/png_rgb_opaque_400x300.png"), ("in2/x.webp", "images/webp_lossy_800x600.webp")] {
+            let target = root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture(fixture), toPath: target.path)
+        }
+        let service = try AttachKitService(allow: [root.path], jobs: 1, isolation: .inProcess)
+        let out = root.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var outputs: [String] = []
+        for input in ["in1/x.png", "in2/x.webp", "in1/x.png"] {
+            let line = #"{"id":1,"op":"prepare","path":"\#(root.path)/\#(input)","options":{"out":"\#(out)"}}"#
+            let answer = try JSONValue.parse(await service.respond(to: line))
+            outputs.append(try #require(answer["result"]?["output"]?.stringValue, "\(answer)"))
+        }
+        // Then three distinct files (the PNG is handed over as it is), each still what its report
+        // says (the first is 400 px wide)
+        #expect(Set(outputs).count == 3, "\(outputs)")
+        #expect(outputs.map(PathResolver.fileName) == ["x.png", "x-webp.jpg", "x-png.png"])
+        #expect(try TestEnvironment.run("vipsheader", ["-f", "width", outputs[0]]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "400")
+    }
+
     @Test("a path holding a NUL is refused as such, not as an empty or missing path")
     func nulInPath() {
         do {

@@ -27,6 +27,12 @@ enum LinuxCalls {
     /// `prctl(PR_SET_PDEATHSIG, signal)`: `signal` comes when the thread that created this process ends.
     static func setParentDeathSignal(_ signal: Int32) -> Int32 { ak_set_parent_death_signal(signal) }
 
+    /// `renameat2(RENAME_NOREPLACE)` (a hard link and an unlink where the file system lacks it):
+    /// `-1` with `errno` `EEXIST` when `new` exists, which is left as it is.
+    static func renameWithoutReplacing(_ oldDirectory: Int32, _ old: String, _ newDirectory: Int32, _ new: String) -> Int32 {
+        ak_rename_noreplace(oldDirectory, old, newDirectory, new)
+    }
+
     /// `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`: the two connected ends, or `nil` with
     /// `errno` set.
     static func streamSocketPair() -> (Int32, Int32)? {
