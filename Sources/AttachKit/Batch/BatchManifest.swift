@@ -152,6 +152,8 @@ final class BatchManifest: Sendable {
     /// Reads the manifest, keeps the last line per current input made with `optionsHash`, and
     /// rewrites it atomically in path order.
     private static func compact(path: String, optionsHash: String, currentPaths: Set<ExactPath>) throws(OutputError) -> [ExactPath: Entry] {
+        // A manifest that is a link is neither read nor replaced: the run stops naming it.
+        try FileSystem.checkOwnFileIfPresent(path)
         var kept: [ExactPath: Entry] = [:]
         if let reader = try? FileReader(path: path) {
             let text = String(decoding: reader.read(at: 0, count: Int(min(reader.size, 1 << 30))), as: UTF8.self)

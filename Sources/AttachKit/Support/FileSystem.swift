@@ -53,6 +53,22 @@ public enum FileSystem {
     /// (`O_NOFOLLOW`), and a file that is not a regular file or has another name too (a hard link:
     /// it could be an input) is refused before a byte of it is changed. `O_CLOEXEC` is added.
     /// - Throws: ``OutputError/system(operation:path:reason:)``.
+    /// Checks that `path`, when something is there, is a file of the run's own as ``openOwnFile(_:flags:mode:)``
+    /// requires (a regular file, not a symbolic link, with one name), before it is read or replaced.
+    /// - Throws: ``OutputError/system(operation:path:reason:)`` naming what it is otherwise.
+    static func checkOwnFileIfPresent(_ path: String) throws(OutputError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK:
+            throw .system(operation: "open", path: path, reason: "it is a symbolic link, which a run never writes through")
+        case S_IFREG where status.st_nlink <= 1:
+            return
+        default:
+            throw .system(operation: "open", path: path, reason: "it is not a file of its own (a folder, a device, or a hard link to another file), which a run never writes")
+        }
+    }
+
     static func openOwnFile(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(OutputError) -> Int32 {
         let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else {

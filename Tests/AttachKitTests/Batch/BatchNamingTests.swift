@@ -166,6 +166,25 @@ struct BatchNamingTests {
         #expect(try Self.lines(out).count == 1)
     }
 
+    @Test("a manifest that is a hard or symbolic link to a file outside the inputs is refused, named, and the file left as it is")
+    func linkedManifest() throws {
+        let (input, out) = try Self.input([("a.png", "images/png_palette_400x300.png")])
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let victim = input.deletingLastPathComponent().appendingPathComponent("precious.txt").path
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        let planted = out.appendingPathComponent("manifest.jsonl").path
+        for make in [{ link(victim, $0) }, { symlink(victim, $0) }] as [(String) -> Int32] {
+            #expect(make(planted) == 0)
+            let refused = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path])
+            #expect(refused.status == 1 && refused.stderr.contains("manifest.jsonl"), "\(refused.stderr)")
+            #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+            var status = stat()
+            #expect(lstat(planted, &status) == 0, "the link itself is left in place")
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("a.png").path))
+            unlink(planted)
+        }
+    }
+
     @Test("the header's and the summary's \"already done\" are the same inputs")
     func alreadyDoneCounted() throws {
         // Given a finished batch, then one input changed and one removed
