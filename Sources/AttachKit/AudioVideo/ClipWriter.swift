@@ -81,6 +81,16 @@ struct ClipWriter {
         // the clip (samples its container declares but cannot locate) fails it, rather than an
         // output of sound alone described as a movie.
         if let video = plan.video, (videoTally?.packets ?? 0) == 0 {
+            // A clip that starts where the picture has ended (its last frame, or a picture shorter
+            // than the sound) is asked wrongly, not damaged: the stream's own end says which.
+            let picture = input.stream(video.index)
+            if plan.window.start > 0, let duration = picture.duration {
+                let end = (picture.startTime ?? zero) + duration
+                let frame = picture.frameRate.map { 1 / $0 } ?? 0
+                if zero + plan.window.start >= end - frame {
+                    throw .cannotFit(reason: "the picture ends at \(ClipText.seconds(end - zero)): a clip from \(ClipText.seconds(plan.window.start)) holds no whole frame of it (start earlier)")
+                }
+            }
             throw .corrupt(reason: "the picture (stream \(video.index)) gives no packet inside the clip: its frames cannot be read, and the output would be sound alone")
         }
         guard (videoTally?.packets ?? 0) + (audioTally?.packets ?? 0) > 0 else {

@@ -60,6 +60,25 @@ struct AudioVideoTrimTests {
         #expect(abs((audio.start ?? 1) - (probe.video?.start ?? 0)) <= 0.040)
     }
 
+    @Test("exact: a clip that starts where the picture has ended is cannot-fit (asked wrongly), never corrupt")
+    func exactAfterThePictureEnds() throws {
+        // Given a movie whose picture lasts 3 s and whose sound lasts 8 s, both valid
+        let folder = TestEnvironment.temporaryFolder()
+        let clip = folder.appendingPathComponent("shortvid.mp4").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=3", "-f", "lavfi", "-i", "sine=d=8",
+                            "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", clip])
+        // When exact clips start after the picture's end, and inside its last frame
+        for start in [5.0, 2.99] {
+            let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 2, start: start, trim: .exact)
+            // Then the refusal says the clip is asked wrongly, and nothing is written
+            #expect(outcome.report.error?.code == "cannot-fit", "start \(start): \(String(describing: outcome.report.error))")
+            #expect(outcome.report.error?.message.contains("the picture ends at 3.0 s") == true)
+            #expect(outcome.files.isEmpty)
+        }
+        // And a clip inside the picture prepares
+        #expect(try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 1, start: 1, trim: .exact).report.ok)
+    }
+
     @Test("a 40 s WAV over the ios duration cap becomes 30 s of AAC in M4A")
     func wavOverDuration() throws {
         let outcome = try AVPrepare.run(TestEnvironment.fixture("audio/wav_s16le_8k_mono_40s.wav"), scope: TestEnvironment.testMedia,
