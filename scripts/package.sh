@@ -84,6 +84,16 @@ install -m 0644 packaging/attachkit-http.default "$root/etc/default/attachkit-ht
 echo /etc/default/attachkit-http >"$root/DEBIAN/conffiles"
 chmod 0644 "$root/DEBIAN/conffiles"
 install -m 0644 packaging/copyright "$root/usr/share/doc/attachkit/copyright"
+#    The reference the manual page and the usage texts point to (docs/), compressed past 4 kB as
+#    Debian's policy asks (zless reads them).
+for doc in docs/*.md; do
+  if [ "$(stat -c %s "$doc")" -gt 4096 ]; then
+    gzip -9n <"$doc" >"$root/usr/share/doc/attachkit/$(basename "$doc").gz"
+  else
+    install -m 0644 "$doc" "$root/usr/share/doc/attachkit/"
+  fi
+done
+chmod 0644 "$root"/usr/share/doc/attachkit/*
 #    The maintainer scripts for the unit, as debhelper's dh_installsystemd writes them for a unit
 #    that is not enabled by default: daemon-reload after install, try-restart on upgrade, stop
 #    before removal, the enablement links removed on purge.
