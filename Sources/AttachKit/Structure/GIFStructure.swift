@@ -4,11 +4,13 @@
 ///
 /// An image whose left or top edge lies outside the logical screen is corrupt (decoders size
 /// their canvas from it: the classic GIF decompression bomb). The file ending before the trailer
-/// is truncated. Bytes after the trailer are ignored.
+/// is truncated, and so is an image whose LZW data give fewer pixels than its width × height
+/// (``GIFLZWCount``: the blocks can be whole while the data in them stop early). Bytes after the
+/// trailer are ignored.
 enum GIFStructure {
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
         var images = 0
-        return walk(reader, images: &images)
+        return walk(reader, images: &images, countsPixels: true)
     }
 
     /// The logical screen (the canvas every frame is drawn on, and what a GIF decoder allocates:
@@ -26,10 +28,11 @@ enum GIFStructure {
     /// counting (it gives up after 4096 frames). `nil` when the structure is broken before the end.
     static func frameCount(_ reader: borrowing FileReader) -> Int? {
         var images = 0
-        return walk(reader, images: &images) == .intact ? images : nil
+        return walk(reader, images: &images, countsPixels: false) == .intact ? images : nil
     }
 
-    private static func walk(_ reader: borrowing FileReader, images: inout Int) -> StructureVerdict {
+    /// - Parameter countsPixels: also count each image's pixels in its LZW data (``GIFLZWCount``).
+    private static func walk(_ reader: borrowing FileReader, images: inout Int, countsPixels: Bool) -> StructureVerdict {
         var window = ByteWindow()
         let header = window.bytes(at: 0, count: 13, in: reader)
         guard header.matches("GIF87a", at: 0) || header.matches("GIF89a", at: 0) else {
@@ -81,8 +84,13 @@ enum GIFStructure {
                 guard (2...12).contains(codeSize) else {
                     return .corrupt(reason: "image \(images + 1) at byte \(descriptorStart) has an invalid LZW code size \(codeSize)")
                 }
-                guard let end = skipSubBlocks(reader, from: position + 1, window: &window) else {
+                var count = countsPixels ? GIFLZWCount(codeSize: Int(codeSize)) : nil
+                let area = Int(width) * Int(height)
+                guard let end = skipSubBlocks(reader, from: position + 1, window: &window, reading: { count?.read($0, enough: area) }) else {
                     return .corrupt(reason: "image data of image \(images + 1) (from byte \(position)) runs past the end of the file at byte \(reader.size) (truncated)")
+                }
+                if let count, count.pixels < area {
+                    return .corrupt(reason: "the LZW data of image \(images + 1) (from byte \(position)) give \(count.pixels) of its \(width)x\(height) = \(area) pixels (truncated image data)")
                 }
                 position = end
                 images += 1
@@ -100,12 +108,15 @@ enum GIFStructure {
 
     /// Skips a chain of data sub-blocks (a length byte, then that many bytes) ended by a zero
     /// length; returns the offset after the terminator, `nil` when the file ends first.
-    private static func skipSubBlocks(_ reader: borrowing FileReader, from offset: Int64, window: inout ByteWindow) -> Int64? {
+    /// `reading`, when given, gets each sub-block's bytes in order.
+    private static func skipSubBlocks(_ reader: borrowing FileReader, from offset: Int64, window: inout ByteWindow,
+                                      reading: (([UInt8]) -> Void)? = nil) -> Int64? {
         var position = offset
         while true {
             guard let length = window.byte(at: position, in: reader) else { return nil }
             position += 1
             if length == 0 { return position }
+            if let reading { reading(window.bytes(at: position, count: Int(length), in: reader)) }
             position += Int64(length)
             guard position <= reader.size else { return nil }
         }

@@ -89,6 +89,16 @@ struct StructureImageTests {
         expectCorrupt(bytes, as: .gif, mentioning: "unexpected byte 0x99")
     }
 
+    @Test("GIF: the 4x4 image's LZW data give its 16 pixels; cut to one byte they give 1, truncated though every block is whole")
+    func gifShortImageData() {
+        #expect(SyntheticMedia.check(SyntheticMedia.gif(), as: .gif) == .intact)
+        var bytes = SyntheticMedia.gif()
+        let data = bytes.count - 14  // [code size 2, length 10, 10 bytes, 0] before the trailer
+        #expect(Array(bytes[data..<(data + 2)]) == [0x02, 0x0A])
+        bytes.replaceSubrange(data..<(bytes.count - 1), with: [0x02, 0x01, 0x04, 0x00])  // a clear code, one pixel
+        expectCorrupt(bytes, as: .gif, mentioning: "give 1 of its 4x4 = 16 pixels")
+    }
+
     @Test("GIF: a trailer with no image is corrupt")
     func gifNoImage() {
         let bytes = Array(SyntheticMedia.gif().prefix(19)) + [0x3B]

@@ -67,7 +67,10 @@ enum SyntheticMedia {
     static func gif(screenWidth: Int = 4, screenHeight: Int = 4, left: Int = 0, top: Int = 0) -> [UInt8] {
         let screen = ascii("GIF89a") + le16(screenWidth) + le16(screenHeight) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
         let control: [UInt8] = [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00]
-        let image = [0x2C] + le16(left) + le16(top) + le16(4) + le16(4) + [0x00] + [0x02, 0x03, 0x84, 0x8F, 0x51, 0x00]
+        // LZW code size 2, one 10-byte sub-block: a clear code, 16 codes of colour 0, the end code
+        // (the 16 pixels ffmpeg and ImageMagick decode).
+        let data: [UInt8] = [0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xA0, 0x00]
+        let image = [0x2C] + le16(left) + le16(top) + le16(4) + le16(4) + [0x00] + [0x02, UInt8(data.count)] + data + [0x00]
         return screen + control + image + [0x3B]
     }
 
