@@ -8,9 +8,11 @@
 /// (``GIFLZWCount``: the blocks can be whole while the data in them stop early). Bytes after the
 /// trailer are ignored.
 enum GIFStructure {
-    static func check(_ reader: borrowing FileReader) -> StructureVerdict {
+    /// - Parameter maxPixels: images larger than this are not counted: the pixel cap refuses them
+    ///   (`over-cap`, from every verb) before their data matter.
+    static func check(_ reader: borrowing FileReader, maxPixels: Int64 = SafetyLimits().maxPixels) -> StructureVerdict {
         var images = 0
-        return walk(reader, images: &images, countsPixels: true)
+        return walk(reader, images: &images, countingUpTo: maxPixels)
     }
 
     /// The logical screen (the canvas every frame is drawn on, and what a GIF decoder allocates:
@@ -28,11 +30,12 @@ enum GIFStructure {
     /// counting (it gives up after 4096 frames). `nil` when the structure is broken before the end.
     static func frameCount(_ reader: borrowing FileReader) -> Int? {
         var images = 0
-        return walk(reader, images: &images, countsPixels: false) == .intact ? images : nil
+        return walk(reader, images: &images, countingUpTo: 0) == .intact ? images : nil
     }
 
-    /// - Parameter countsPixels: also count each image's pixels in its LZW data (``GIFLZWCount``).
-    private static func walk(_ reader: borrowing FileReader, images: inout Int, countsPixels: Bool) -> StructureVerdict {
+    /// - Parameter countingUpTo: also count the pixels in the LZW data (``GIFLZWCount``) of each
+    ///   image at most this large (0: none).
+    private static func walk(_ reader: borrowing FileReader, images: inout Int, countingUpTo maxPixels: Int64) -> StructureVerdict {
         var window = ByteWindow()
         let header = window.bytes(at: 0, count: 13, in: reader)
         guard header.matches("GIF87a", at: 0) || header.matches("GIF89a", at: 0) else {
@@ -84,8 +87,8 @@ enum GIFStructure {
                 guard (2...12).contains(codeSize) else {
                     return .corrupt(reason: "image \(images + 1) at byte \(descriptorStart) has an invalid LZW code size \(codeSize)")
                 }
-                var count = countsPixels ? GIFLZWCount(codeSize: Int(codeSize)) : nil
                 let area = Int(width) * Int(height)
+                var count = Int64(area) <= maxPixels ? GIFLZWCount(codeSize: Int(codeSize)) : nil
                 guard let end = skipSubBlocks(reader, from: position + 1, window: &window, reading: { count?.read($0, enough: area) }) else {
                     return .corrupt(reason: "image data of image \(images + 1) (from byte \(position)) runs past the end of the file at byte \(reader.size) (truncated)")
                 }

@@ -20,7 +20,7 @@ enum StructureChecker {
         switch sniff.container.facts?.structure ?? StructureCheck.none {
         case .jpeg: return JPEGStructure.check(reader)
         case .png: return PNGStructure.check(reader)
-        case .gif: return GIFStructure.check(reader)
+        case .gif: return GIFStructure.check(reader, maxPixels: limits.maxPixels)
         case .riff: return RIFFStructure.check(reader)
         case .aiff: return AIFFStructure.check(reader)
         case .isoBaseMedia: return ISOBMFFStructure.check(reader, path: path, container: sniff.container, limits: limits)
