@@ -48,9 +48,10 @@ public struct BatchRunner: Sendable {
         let walk = Self.walk(inputRoot, outputRoot: outputRoot)
         let layout: OutputLayout
         do {
-            // What every shard's runs recorded writing may be replaced; any other file at an
-            // output's name is somebody else's (read before the manifest is compacted).
-            let written = options.manifestNames.reduce(into: Set<ExactPath>()) {
+            // What any batch's runs recorded writing here (every manifest of any split) may be
+            // replaced; any other file at an output's name is somebody else's (read before the
+            // manifest is compacted).
+            let written = BatchManifest.manifestNames(in: outputRoot).reduce(into: Set<ExactPath>()) {
                 $0.formUnion(BatchManifest.writtenFiles(in: outputRoot + "/" + $1, outputRoot: outputRoot))
             }
             layout = try OutputLayout(relativePaths: walk.files, inputRoot: inputRoot, outputRoot: outputRoot, reserved: options.rootFiles,

@@ -65,9 +65,11 @@ struct AtomicOutput: ~Copyable {
         close(directory)
     }
 
-    /// The stem as it appears in temporary names (at most 64 characters, no `/`).
+    /// The stem as it appears in temporary names (at most 128 bytes, no `/`).
     static func safe(_ stem: String) -> String {
-        String(stem.prefix(64).map { $0 == "/" ? "_" : $0 })
+        // At most 128 bytes, cut at a character's edge (64 characters of emoji or flags passed the
+        // 255-byte file-name limit once the process id and the random part were added).
+        String(WritePlan.fitted(stem, then: "", within: 128).map { $0 == "/" ? "_" : $0 })
     }
 
     /// `.STEM.PID.RANDOM.tmp`, PID this process.

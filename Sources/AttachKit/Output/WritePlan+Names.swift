@@ -94,7 +94,7 @@ extension WritePlan {
         guard let name = found.sorted(by: { ExactPath($0) < ExactPath($1) }).first(where: { !replaceable.contains(ExactPath(real + "/" + $0)) }) else {
             return nil
         }
-        return "\(name) is a file already in the output folder that no run of this batch wrote"
+        return "\(name) is a file already in the output folder \(foreignFilePhrase)"
     }
 
     /// The names in the folder `real` that an output stem would take, by that stem's

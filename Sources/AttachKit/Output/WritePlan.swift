@@ -35,6 +35,9 @@ package struct WritePlan: Sendable {
     /// somebody else's, and the stem moves on (``OutputLayout``: a batch never replaces a file no
     /// run of it wrote, such as a user's file in an output folder nested in the input folder).
     var replaceable: Set<ExactPath>?
+    /// How a reason names a file ``replaceable`` does not list: `NAME is a file already in the
+    /// output folder ` + this.
+    var foreignFilePhrase = "that no run of this batch wrote"
 
     /// The extensions an output can be given (every known type's preferred extension).
     static let outputExtensions: Set<String> = Set(UniformType.known.map(\.preferredExtension))

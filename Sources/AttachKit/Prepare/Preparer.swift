@@ -29,7 +29,10 @@ public struct Preparer: Sendable {
         let folder = options.outputFolder
         // A request planned alone (no stem from a whole-run plan) never replaces a file already
         // there: two requests with one output folder and one name each get an output of their own.
-        if outputStem == nil { plan.replaceable = [] }
+        if outputStem == nil {
+            plan.replaceable = []
+            plan.foreignFilePhrase = "(a request never replaces one)"
+        }
         let planned = outputStem.map { plan.claimOutput(stem: $0, in: folder, for: input.requestedPath) }
             ?? plan.claimOutput(fileName: PathResolver.fileName(input.requestedPath), in: folder, for: input.requestedPath)
         return prepare(input, ledger: ledger, planned: planned, guarding: OutputGuard(protected: plan.protected, replacesExisting: outputStem != nil))
