@@ -222,7 +222,7 @@ struct AtomicOutput: ~Copyable {
         } else {
             guard LinuxCalls.renameWithoutReplacing(directory, temporaryName, directory, name) == 0 else {
                 let code = errno
-                if code == EEXIST { throw .collision(path: destination, with: "\(name) appeared while this output was made (another request wrote it)") }
+                if code == EEXIST { throw .taken(path: destination) }
                 throw .system(operation: "rename", path: destination, reason: SystemError(code: code).description)
             }
         }

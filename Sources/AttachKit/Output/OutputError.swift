@@ -8,13 +8,16 @@ public enum OutputError: CodedError, Equatable, CustomStringConvertible {
     /// The planned path is an input of the run (by name, or the same file through a link) or
     /// another path the run writes (``WritePlan``); `with` says which. Nothing was written.
     case collision(path: String, with: String)
+    /// The final name was free when planned and taken before the rename (another request wrote
+    /// it meanwhile); nothing was replaced. ``Preparer`` plans such a request again.
+    case taken(path: String)
 
     /// Stable code: the access error's, `write-failed`, or `output-collision`.
     public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
         case .system: return .writeFailed
-        case .collision: return .outputCollision
+        case .collision, .taken: return .outputCollision
         }
     }
 
@@ -26,6 +29,8 @@ public enum OutputError: CodedError, Equatable, CustomStringConvertible {
         case .system(let operation, let path, let reason): return "\(operation) \(path): \(reason)"
         case .collision(let path, let with):
             return "\(path) would collide: \(with); inputs are never replaced and no two outputs share a name, so choose another path"
+        case .taken(let path):
+            return "\(path) appeared while this output was made (another request wrote it) and is never replaced"
         }
     }
 }

@@ -25,18 +25,30 @@ public struct Preparer: Sendable {
     ///     `outputName` says why).
     /// - Returns: the report; ``PrepareReport/error`` says why when nothing was written.
     public func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, outputStem: String? = nil) -> PrepareReport {
-        var plan = WritePlan(input: input)
-        let folder = options.outputFolder
-        // A request planned alone (no stem from a whole-run plan) never replaces a file already
-        // there: two requests with one output folder and one name each get an output of their own.
-        if outputStem == nil {
-            plan.replaceable = []
-            plan.foreignFilePhrase = "(a request never replaces one)"
+        var attempt = 1
+        while true {
+            var plan = WritePlan(input: input)
+            let folder = options.outputFolder
+            // A request planned alone (no stem from a whole-run plan) never replaces a file already
+            // there: two requests with one output folder and one name each get an output of their own.
+            if outputStem == nil {
+                plan.replaceable = []
+                plan.foreignFilePhrase = "(a request never replaces one)"
+            }
+            let planned = outputStem.map { plan.claimOutput(stem: $0, in: folder, for: input.requestedPath) }
+                ?? plan.claimOutput(fileName: PathResolver.fileName(input.requestedPath), in: folder, for: input.requestedPath)
+            let report = prepare(input, ledger: ledger, planned: planned, guarding: OutputGuard(protected: plan.protected, replacesExisting: outputStem != nil))
+            // Another request took the name between the plan and the rename: plan again (the
+            // name is now seen as taken), a few times at most.
+            guard case .output(.taken)? = report.error, attempt < Self.plansPerRequest else { return report }
+            attempt += 1
         }
-        let planned = outputStem.map { plan.claimOutput(stem: $0, in: folder, for: input.requestedPath) }
-            ?? plan.claimOutput(fileName: PathResolver.fileName(input.requestedPath), in: folder, for: input.requestedPath)
-        return prepare(input, ledger: ledger, planned: planned, guarding: OutputGuard(protected: plan.protected, replacesExisting: outputStem != nil))
     }
+
+    /// How many times a request planned alone is planned at most when its name is taken
+    /// meanwhile. Each round of a race has a winner (the first rename), so N requests racing for
+    /// one name need N rounds; 32 covers every job slot a service runs at once.
+    static let plansPerRequest = 32
 
     private func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, planned: PlannedOutput,
                          guarding rule: OutputGuard) -> PrepareReport {

@@ -63,6 +63,25 @@ struct ServiceProtocolTests {
         #expect(try TestEnvironment.run("vipsheader", ["-f", "width", outputs[0]]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "400")
     }
 
+    @Test("concurrent requests for one name into one folder all succeed, each with an output of its own")
+    func concurrentRequestsShareNoOutput() async throws {
+        let root = TestEnvironment.temporaryFolder("race")
+        let photo = root.appendingPathComponent("photo.jpg").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg"), toPath: photo)
+        let out = root.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let service = try AttachKitService(allow: [root.path], jobs: 4, isolation: .inProcess)
+        let line = #"{"id":1,"op":"prepare","path":"\#(photo)","options":{"out":"\#(out)","maxEdge":800}}"#
+        let answers = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<6 { group.addTask { await service.respond(to: line) } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        let outputs = try answers.map { try #require(try JSONValue.parse($0)["result"]?["output"]?.stringValue, "\($0)") }
+        #expect(Set(outputs).count == 6, "\(outputs)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }
+        #expect(written.count == 6, "\(written)")
+    }
+
     @Test("a path holding a NUL is refused as such, not as an empty or missing path")
     func nulInPath() {
         do {
