@@ -78,16 +78,9 @@ final class BatchManifest: Sendable {
     /// The names of every batch manifest in `folder` (`manifest.jsonl`, `manifest-shard-I-of-N.jsonl`
     /// of any split), whichever split this run is.
     static func manifestNames(in folder: String) -> [String] {
-        guard let stream = opendir(folder) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
-            if name == "manifest.jsonl" || (name.hasPrefix("manifest-shard-") && name.hasSuffix(".jsonl") && name.contains("-of-")) {
-                names.append(name)
-            }
-        }
-        return names.sorted()
+        FileSystem.names(in: folder).filter { name in
+            name == "manifest.jsonl" || (name.hasPrefix("manifest-shard-") && name.hasSuffix(".jsonl") && name.contains("-of-"))
+        }.sorted()
     }
 
     /// The files each line of the manifest at `path` whose input `including` accepts recorded, by input.

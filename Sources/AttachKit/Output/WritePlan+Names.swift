@@ -148,15 +148,7 @@ extension WritePlan {
     /// The exact names in the folder `real` (listed once; empty when it cannot be listed).
     private mutating func present(in real: String) -> Set<ExactPath> {
         if let listed = folders[ExactPath(real)]?.present { return listed }
-        var listed: Set<ExactPath> = []
-        if let stream = opendir(real) {
-            while let entry = readdir(stream) {
-                listed.insert(ExactPath(withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }))
-            }
-            closedir(stream)
-        }
+        let listed = Set(FileSystem.names(in: real).map(ExactPath.init))
         folders[ExactPath(real), default: FolderNames()].present = listed
         return listed
     }

@@ -38,6 +38,18 @@ public enum FileSystem {
     /// The folder part of a path (`.` when there is none, `/` for a file at the root).
     public static func parent(of path: String) -> String { PathResolver.directory(path) }
 
+    /// The exact names of the entries of `folder` itself (not descended; `.` and `..` included),
+    /// empty when it cannot be listed.
+    static func names(in folder: String) -> [String] {
+        guard let stream = opendir(folder) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            names.append(withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } })
+        }
+        return names
+    }
+
     /// The working directory.
     public static var currentDirectory: String { PathResolver.absolute(".").dropLastComponentIfDot }
 
