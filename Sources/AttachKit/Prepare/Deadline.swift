@@ -4,14 +4,25 @@ public struct Deadline: Sendable {
     let start: ContinuousClock.Instant
     /// Seconds allowed; `nil` = no deadline.
     public let budget: Double?
+    /// Seconds since the start as a test scripts them; `nil` = the continuous clock.
+    private let scriptedElapsed: (@Sendable () -> Double)?
 
     public init(seconds budget: Double?) {
         self.start = .now
         self.budget = budget
+        self.scriptedElapsed = nil
+    }
+
+    /// A deadline whose time is whatever `elapsed` answers on each reading, so a test can stop
+    /// work at a chosen check whatever the machine's speed.
+    init(seconds budget: Double, elapsed: @escaping @Sendable () -> Double) {
+        self.start = .now
+        self.budget = budget
+        self.scriptedElapsed = elapsed
     }
 
     /// Seconds since the start.
-    public var elapsed: Double { (ContinuousClock.now - start).seconds }
+    public var elapsed: Double { scriptedElapsed?() ?? (ContinuousClock.now - start).seconds }
 
     /// Seconds left, `nil` without a deadline (never below zero).
     public var remaining: Double? { budget.map { max(0, $0 - elapsed) } }

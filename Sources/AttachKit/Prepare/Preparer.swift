@@ -8,6 +8,9 @@ public struct Preparer: Sendable {
     public var options: PrepareOptions
     public var safety: SafetyLimits
     public var prober: Prober
+    /// Starts each preparation's deadline from ``PrepareOptions/deadline``; a test replaces it to
+    /// run the clock out at a chosen point whatever the machine's speed.
+    var startDeadline: @Sendable (Double?) -> Deadline = { Deadline(seconds: $0) }
 
     public init(options: PrepareOptions, safety: SafetyLimits = SafetyLimits(), prober: Prober = Prober()) {
         self.options = options
@@ -52,7 +55,7 @@ public struct Preparer: Sendable {
 
     private func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, planned: PlannedOutput,
                          guarding rule: OutputGuard) -> PrepareReport {
-        let deadline = Deadline(seconds: options.deadline)
+        let deadline = startDeadline(options.deadline)
         var report = PrepareReport(input: input.resolvedPath)
         report.deadline = options.deadline
         report.outputName = planned.reason == nil ? nil : planned

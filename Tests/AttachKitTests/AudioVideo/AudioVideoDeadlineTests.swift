@@ -17,22 +17,40 @@ struct AudioVideoDeadlineTests {
 
     @Test("a deadline that runs out once the encode has begun stops the clip's writer cleanly")
     func stopsInsideTheWriter() throws {
-        // Given a busy 4 s clip that takes about 0.5 s to re-encode at ultrafast
+        // Given a busy 4 s clip, planned as an exact trim (a re-encode) under a 30 s deadline whose
+        // clock runs out the moment the output's temporary file holds bytes (the writer has
+        // written encoded packets), so the stop falls inside the writer on any machine
         let folder = TestEnvironment.temporaryFolder()
         let clip = folder.appendingPathComponent("busy.mp4").path
         try AVFiles.busyClip(clip)
-        // When an exact trim (a re-encode) must finish in 0.5 s: the uncalibrated estimate
-        // (ultrafast, about 0.49 s here) is tried without its margin
-        let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 3.5, start: 0.5, trim: .exact, deadline: 0.5)
-        // Then it stops inside the clip's writer, never refused up front at planning: in the
-        // encode loop (checked every 16 packets) or, on a machine that encodes the last packets
-        // just in time, at the check before the file is finished (CI saw both). Only the input is
-        // left in the folder.
-        let error = try #require(outcome.report.error)
+        let out = TestEnvironment.temporaryFolder("deadline-writer")
+        let outPath = out.path
+        var preparer = Preparer(options: PrepareOptions(profile: .ios, outputFolder: outPath, maxDuration: 3.5, start: 0.5,
+                                                        deadline: 30, trim: .exact))
+        preparer.startDeadline = { budget in
+            Deadline(seconds: budget ?? 30) {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: outPath)) ?? []
+                let written = names.contains { name in
+                    let size = (try? FileManager.default.attributesOfItem(atPath: outPath + "/" + name)[.size] as? Int) ?? 0
+                    return (size ?? 0) > 0
+                }
+                return written ? 31 : 0
+            }
+        }
+        // When it is prepared
+        let ledger = try AccessLedger.forTests([folder, out])
+        let handle = try ledger.acquire(clip)
+        let report = preparer.prepare(handle, ledger: ledger)
+        handle.release()
+        // Then it stops in the encode loop (checked every 16 packets), never at planning, and the
+        // partial file is gone: the output folder is empty
+        let error = try #require(report.error)
         #expect(error.code == "deadline-exceeded")
-        #expect(error.message.contains("during transcoding") || error.message.contains("during finishing the output"),
-                "\(error.message)")
-        #expect(outcome.files.isEmpty, "left \(outcome.files)")
+        #expect(error.message.contains("during transcoding"), "\(error.message)")
+        #expect(report.deadlineMet == false)
+        #expect(report.output == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outPath).isEmpty)
+        #expect(ledger.report.isClean, "access ledger: \(ledger.report.problems)")
     }
 
     @Test("a stream copy meets a generous deadline and reports it")
