@@ -8,6 +8,11 @@ struct FileIdentity: Sendable, Hashable {
     let device: UInt64
     let inode: UInt64
 
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     /// The file behind an open descriptor (`fstat`); `nil` when it cannot be read.
     init?(descriptor: Int32) {
         var status = stat()
@@ -23,7 +28,13 @@ struct FileIdentity: Sendable, Hashable {
         self.init(status)
     }
 
-    private init(_ status: stat) {
+    /// The file at `path` (absolute, or relative to the working directory); `nil` when there is
+    /// nothing there.
+    init?(path: String, followingLinks: Bool) {
+        self.init(named: path, in: AT_FDCWD, followingLinks: followingLinks)
+    }
+
+    init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

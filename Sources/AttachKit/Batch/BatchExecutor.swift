@@ -43,17 +43,19 @@ enum BatchExecutor: Sendable {
         return pool.restarts
     }
 
-    /// Prepares the input behind `handle` into `folder` as `stem.EXT`.
-    func prepare(_ handle: borrowing AccessHandle, into folder: String, stem: String) -> PrepareOutcome {
+    /// Prepares the input behind `handle` into `folder` as `stem.EXT`, replacing none but the files
+    /// `replacing` lists (the input's earlier outputs).
+    func prepare(_ handle: borrowing AccessHandle, into folder: String, stem: String, replacing: Set<FileVersion>) -> PrepareOutcome {
         switch self {
         case .inProcess(let preparer, let ledger):
             var preparer = preparer
             preparer.options.outputFolder = folder
-            return PrepareOutcome(report: preparer.prepare(handle, ledger: ledger, outputStem: stem))
+            return PrepareOutcome(report: preparer.prepare(handle, ledger: ledger, outputStem: stem, replacing: replacing))
         case .workers(let pool, let shared):
             let request = JSONValue.object([
                 ("id", .number(0)), ("op", .string("prepare")), ("path", .string(handle.resolvedPath)),
-                ("options", .object(shared + [("out", .string(folder)), ("stem", .string(stem))])),
+                ("options", .object(shared + [("out", .string(folder)), ("stem", .string(stem)),
+                                              ("replaces", .array(replacing.sorted().map { .string($0.text) }))])),
             ])
             switch pool.run(request.serialized, outputFolder: folder) {
             case .failure(let failure):

@@ -41,7 +41,7 @@ struct BatchWork: Sendable {
                 return record(relative, hash: "", outcome: outcome, start: start)
             }
             let outcome = FileSystem.makeFolders(folder)
-                ? executor.prepare(handle, into: folder, stem: assignment.stem)
+                ? executor.prepare(handle, into: folder, stem: assignment.stem, replacing: assignment.replacing)
                 : PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .writeFailed, message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
             return record(relative, hash: hash, outcome: outcome, start: start)
         }

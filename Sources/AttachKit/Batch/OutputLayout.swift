@@ -15,6 +15,9 @@ struct OutputLayout: Sendable {
         let wanted: String
         /// Why the folder or stem is not the one the input's path asked for; `nil` when it is.
         let reason: String?
+        /// The files already at the stem's names that earlier runs recorded writing (as they were
+        /// when planned): the only ones its output may replace.
+        var replacing: Set<FileVersion> = []
 
         /// `{"folder", "stem", "wanted", "reason"}` for the manifest line, when renamed.
         var json: JSONValue? {
@@ -37,7 +40,8 @@ struct OutputLayout: Sendable {
          written: Set<ExactPath> = []) throws(OutputError) {
         let sorted = relativePaths.sortedExactly()
         var plan = WritePlan(inputs: sorted.map { inputRoot + "/" + $0 }, shown: { String($0.dropFirst(inputRoot.count + 1)) })
-        plan.replaceable = Set(written.map { ExactPath(outputRoot + "/" + $0.text) })
+        plan.replaceable = Set(written.compactMap { FileVersion(path: outputRoot + "/" + $0.text) })
+        plan.foreignFilePhrase = "that no run of this batch wrote"
         for file in reserved { try plan.claimFile(outputRoot + "/" + file.name, as: file.role) }
         let folders = Self.claimFolders(of: sorted, in: outputRoot, plan: &plan)
         for path in sorted {
@@ -45,7 +49,8 @@ struct OutputLayout: Sendable {
             let folder = folders[ExactPath(parent)] ?? (parent, nil)
             let planned = plan.claimOutput(fileName: PathResolver.fileName(path), in: Self.join(outputRoot, folder.path), for: path)
             assignments[ExactPath(path)] = Assignment(folder: folder.path, stem: planned.stem, wanted: planned.wanted,
-                                                      reason: [folder.reason, planned.reason].compactMap { $0 }.joined(separator: "; ").nilIfEmpty)
+                                                      reason: [folder.reason, planned.reason].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
+                                                      replacing: plan.replaceableFiles(stem: planned.stem, in: Self.join(outputRoot, folder.path)))
         }
         protected = plan.protected
     }

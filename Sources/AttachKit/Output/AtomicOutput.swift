@@ -24,8 +24,8 @@ struct AtomicOutput: ~Copyable {
     private let file: Int32
     /// Files the rename must never replace: the run's inputs (``WritePlan/protected``).
     private let protected: Set<FileIdentity>
-    /// Whether the rename may replace a file already at the final name (``OutputGuard``).
-    private let replacesExisting: Bool
+    /// The files already on disk the rename may replace (``OutputGuard/replaceable``).
+    private let replaceable: Set<FileVersion>
     private var committed = false
 
     /// Creates an empty temporary file in `folder` (which must be inside a folder scope of `ledger`).
@@ -35,7 +35,7 @@ struct AtomicOutput: ~Copyable {
     /// - Throws: ``OutputError``: folder out of scope or missing, cannot create.
     init(folder: String, stem: String, ledger: AccessLedger, guarding rule: OutputGuard = OutputGuard()) throws(OutputError) {
         self.protected = rule.protected
-        self.replacesExisting = rule.replacesExisting
+        self.replaceable = rule.replaceable
         let handle: AccessHandle
         do {
             handle = try ledger.acquire(PathResolver.absolute(folder) + "/." + Self.safe(stem) + ".tmp", mode: .write)
@@ -192,14 +192,14 @@ struct AtomicOutput: ~Copyable {
         FileIdentity(named: name, in: directory, followingLinks: true)
     }
 
-    /// Flushes the file to disk, renames it to `name` in the same folder (replacing what is
-    /// there, unless the guard says not to: a symbolic link of that name is replaced, never
-    /// followed) and flushes the folder,
-    /// so the new name survives a power cut. Consumes the output.
+    /// Flushes the file to disk, renames it to `name` in the same folder and flushes the folder,
+    /// so the new name survives a power cut. Consumes the output. What is already at `name` is
+    /// replaced only when the guard lists it (``OutputGuard/replaceable``: a symbolic link is
+    /// judged as itself, never followed).
     /// - Returns: the final path (the folder's real path and `name`).
     /// - Throws: ``OutputError``; ``OutputError/collision(path:with:)`` when `name` is (or links
-    ///   to) a protected file, or when any file is there and the guard does not replace; what is
-    ///   there is left as it is, and the temporary file is removed on failure.
+    ///   to) a protected file; ``OutputError/taken(path:)`` when anything else the guard does not
+    ///   list is there. What is there is left as it is, and the temporary file is removed on failure.
     consuming func commit(named name: String) throws(OutputError) -> String {
         let destination = (folder == "/" ? "" : folder) + "/" + name
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
@@ -215,7 +215,10 @@ struct AtomicOutput: ~Copyable {
         guard FileIdentity(named: temporaryName, in: directory, followingLinks: false) == FileIdentity(descriptor: file) else {
             throw .system(operation: "rename", path: destination, reason: "the temporary file \(temporaryName) was replaced")
         }
-        if replacesExisting {
+        // Only a file the plan listed as this run's own is replaced; anything else at the name (a
+        // user's file, one that appeared since the plan, a device, a FIFO, a link) stays, and the
+        // rename fails with `taken` so the caller plans the next name (or refuses).
+        if let existing = FileVersion(named: name, in: directory), replaceable.contains(existing) {
             guard renameat(directory, temporaryName, directory, name) == 0 else {
                 throw .system(operation: "rename", path: destination, reason: SystemError(code: errno).description)
             }
@@ -236,18 +239,20 @@ struct AtomicOutput: ~Copyable {
     }
 }
 
-/// What an output's final rename must not replace.
+/// What an output's final rename may and must not replace.
 struct OutputGuard: Sendable {
     /// Files never replaced: the run's inputs (``WritePlan/protected``).
     var protected: Set<FileIdentity> = []
-    /// Whether a file already at the final name may be replaced. `false` for a request planned
-    /// alone (``Preparer`` without a stem: `serve`, `attachkit http`, ``AttachKitService``): its
-    /// plan never chose a name that exists, and the rename (`RENAME_NOREPLACE`) fails with
-    /// `output-collision` rather than replace what another request wrote meanwhile. Default `true`.
-    var replacesExisting = true
+    /// The files already on disk the rename may replace (device, inode, size and modification
+    /// time, taken when the run was planned): outputs earlier runs of the same batch recorded writing
+    /// (``WritePlan/replaceable``). Any other file at the final name is left as it is: the rename
+    /// (`RENAME_NOREPLACE`) fails with ``OutputError/taken(path:)``. Default: none, so a file
+    /// AttachKit did not write (a user's photo, one that appeared during the run, `/dev/null`) is
+    /// never replaced by any verb.
+    var replaceable: Set<FileVersion> = []
 
-    init(protected: Set<FileIdentity> = [], replacesExisting: Bool = true) {
+    init(protected: Set<FileIdentity> = [], replaceable: Set<FileVersion> = []) {
         self.protected = protected
-        self.replacesExisting = replacesExisting
+        self.replaceable = replaceable
     }
 }

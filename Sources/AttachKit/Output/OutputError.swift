@@ -8,8 +8,9 @@ public enum OutputError: CodedError, Equatable, CustomStringConvertible {
     /// The planned path is an input of the run (by name, or the same file through a link) or
     /// another path the run writes (``WritePlan``); `with` says which. Nothing was written.
     case collision(path: String, with: String)
-    /// The final name was free when planned and taken before the rename (another request wrote
-    /// it meanwhile); nothing was replaced. ``Preparer`` plans such a request again.
+    /// A file the run did not write is at the final name (another request wrote it meanwhile, a
+    /// user put it there during the run, or it was there and is not the run's own); nothing was
+    /// replaced. ``Preparer`` plans such a request again.
     case taken(path: String)
 
     /// Stable code: the access error's, `write-failed`, or `output-collision`.
@@ -30,7 +31,7 @@ public enum OutputError: CodedError, Equatable, CustomStringConvertible {
         case .collision(let path, let with):
             return "\(path) would collide: \(with); inputs are never replaced and no two outputs share a name, so choose another path"
         case .taken(let path):
-            return "\(path) appeared while this output was made (another request wrote it) and is never replaced"
+            return "\(path) is a file this run did not write (there before, or put there while this output was made) and is never replaced"
         }
     }
 }

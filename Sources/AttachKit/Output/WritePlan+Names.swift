@@ -85,13 +85,23 @@ extension WritePlan {
         return foreignFile(stem: key, in: real)
     }
 
-    /// "NAME is a file already in the output folder that no run of this batch wrote" when the
+    /// The files ``replaceable`` lists at the names the stem `stem` takes in `folder` (`S.EXT` for
+    /// an output extension, `S.thumbnail.jpg`): what the output planned under it may replace.
+    mutating func replaceableFiles(stem: String, in folder: String) -> Set<FileVersion> {
+        let real = realFolder(folder)
+        let names = presentOutputs(in: real)[CaselessName.key(stem)] ?? []
+        return Set(names.compactMap { FileVersion(path: real + "/" + $0) }.filter { replaceable.contains($0) })
+    }
+
+    /// "NAME is a file already in the output folder that AttachKit did not write" when the
     /// folder `real` holds a file named `stem.EXT` (an output extension) or `stem.thumbnail.jpg`,
     /// compared ignoring case and normalization, that ``replaceable`` does not list.
     private mutating func foreignFile(stem key: String, in real: String) -> String? {
-        guard let replaceable else { return nil }
         let found = presentOutputs(in: real)[key] ?? []
-        guard let name = found.sorted(by: { ExactPath($0) < ExactPath($1) }).first(where: { !replaceable.contains(ExactPath(real + "/" + $0)) }) else {
+        let foreign = found.sorted(by: { ExactPath($0) < ExactPath($1) }).first { name in
+            FileVersion(path: real + "/" + name).map { !replaceable.contains($0) } ?? false
+        }
+        guard let name = foreign else {
             return nil
         }
         return "\(name) is a file already in the output folder \(foreignFilePhrase)"

@@ -29,15 +29,16 @@ package struct WritePlan: Sendable {
     var folders: [ExactPath: FolderNames] = [:]
     /// Real paths of the folders met so far.
     var realFolders: [ExactPath: String] = [:]
-    /// The files already on disk an output may replace (absolute paths: what earlier runs of the
-    /// same batch recorded writing), or `nil` for a plan that does not look: with a set, any other
-    /// file already at an output's name (`S.EXT` for an output extension, `S.thumbnail.jpg`) is
-    /// somebody else's, and the stem moves on (``OutputLayout``: a batch never replaces a file no
-    /// run of it wrote, such as a user's file in an output folder nested in the input folder).
-    var replaceable: Set<ExactPath>?
+    /// The files already on disk an output may replace (``FileVersion``: what earlier runs of
+    /// the same batch recorded writing, ``OutputLayout``). Any other file already at an output's
+    /// name (`S.EXT` for an output extension, `S.thumbnail.jpg`) is somebody else's, and the stem
+    /// moves on: no verb replaces a file AttachKit did not write (a user's file in an output folder
+    /// nested in the input folder, a second request's output). ``OutputGuard`` checks again at
+    /// the rename. Default: none.
+    var replaceable: Set<FileVersion> = []
     /// How a reason names a file ``replaceable`` does not list: `NAME is a file already in the
     /// output folder ` + this.
-    var foreignFilePhrase = "that no run of this batch wrote"
+    var foreignFilePhrase = "that AttachKit did not write (it never replaces one)"
 
     /// The extensions an output can be given (every known type's preferred extension).
     static let outputExtensions: Set<String> = Set(UniformType.known.map(\.preferredExtension))

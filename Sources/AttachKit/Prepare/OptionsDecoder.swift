@@ -92,6 +92,24 @@ package struct OptionsDecoder: Sendable {
         }
     }
 
+    /// Files named `DEVICE:INODE:SIZE:MTIME_NS` (``FileVersion/text``) in a JSON array (the
+    /// worker-only `replaces`: what a batch's worker may replace); empty when absent.
+    func fileVersions(_ key: String) throws(OptionsError) -> Set<FileVersion> {
+        switch source.value(key) {
+        case nil: return []
+        case .json(.array(let items)) :
+            var files = Set<FileVersion>()
+            for item in items {
+                guard let text = item.stringValue, let file = FileVersion(text: text) else {
+                    throw invalid(key, "an array of DEVICE:INODE:SIZE:MTIME_NS strings", given: .json(item))
+                }
+                files.insert(file)
+            }
+            return files
+        case let value?: throw invalid(key, "an array of DEVICE:INODE:SIZE:MTIME_NS strings", given: value)
+        }
+    }
+
     /// A yes/no option: a flag on the command line, `true`/`false` in JSON, `true`/`false`/`1`/`0`
     /// as text (an HTTP query string's `thumbnail=1`). Default `false`.
     package func bool(_ key: String) throws(OptionsError) -> Bool {

@@ -26,23 +26,30 @@ public struct Preparer: Sendable {
     ///     write the same output. Either way the stem is checked against this input here: one
     ///     that would replace it, or whose thumbnail would, becomes `STEM-2`... (the report's
     ///     `outputName` says why).
+    ///   A file already in the output folder at a name the output would take is never replaced
+    ///   (the stem moves on, and the report's `outputName` says why).
     /// - Returns: the report; ``PrepareReport/error`` says why when nothing was written.
     public func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, outputStem: String? = nil) -> PrepareReport {
+        prepare(input, ledger: ledger, outputStem: outputStem, replacing: [])
+    }
+
+    /// ``prepare(_:ledger:outputStem:)``, allowed to replace the files `replacing` lists
+    /// (``FileVersion``s taken when the run was planned): a batch's earlier outputs of this input
+    /// (``OutputLayout``). Any other file at the output's names stays where it is, even one put
+    /// there while the output was made: the output takes the next stem.
+    func prepare(_ input: borrowing AccessHandle, ledger: AccessLedger, outputStem: String?, replacing: Set<FileVersion>) -> PrepareReport {
         var attempt = 1
         while true {
             var plan = WritePlan(input: input)
             let folder = options.outputFolder
-            // A request planned alone (no stem from a whole-run plan) never replaces a file already
-            // there: two requests with one output folder and one name each get an output of their own.
-            if outputStem == nil {
-                plan.replaceable = []
-                plan.foreignFilePhrase = "(a request never replaces one)"
-            }
+            plan.replaceable = replacing
+            if !replacing.isEmpty { plan.foreignFilePhrase = "that no run of this batch wrote" }
             let planned = outputStem.map { plan.claimOutput(stem: $0, in: folder, for: input.requestedPath) }
                 ?? plan.claimOutput(fileName: PathResolver.fileName(input.requestedPath), in: folder, for: input.requestedPath)
-            let report = prepare(input, ledger: ledger, planned: planned, guarding: OutputGuard(protected: plan.protected, replacesExisting: outputStem != nil))
-            // Another request took the name between the plan and the rename: plan again (the
-            // name is now seen as taken), a few times at most.
+            let report = prepare(input, ledger: ledger, planned: planned, guarding: OutputGuard(protected: plan.protected, replaceable: replacing))
+            // A file the run may not replace took the name between the plan and the rename
+            // (another request's output, a user's file): plan again (the name is now seen as
+            // taken), a few times at most.
             guard case .output(.taken)? = report.error, attempt < Self.plansPerRequest else { return report }
             attempt += 1
         }

@@ -109,11 +109,17 @@ public final class AttachKitService: Sendable {
     /// are in the report (``PrepareReport/error``), not thrown.
     /// - Throws: ``ServiceError`` only when the input cannot be accessed.
     public func prepare(path: String, options: PrepareOptions, outputStem: String? = nil) async throws(ServiceError) -> PrepareReport {
+        try await prepare(path: path, options: options, outputStem: outputStem, replacing: [])
+    }
+
+    /// ``prepare(path:options:outputStem:)`` allowed to replace the files `replacing` lists (a
+    /// batch worker's request: the input's earlier outputs).
+    func prepare(path: String, options: PrepareOptions, outputStem: String?, replacing: Set<FileVersion>) async throws(ServiceError) -> PrepareReport {
         var options = options
         options.threads = options.threads ?? threadsPerJob
         let preparer = Preparer(options: options, safety: safety, prober: prober)
         let ledger = self.ledger
-        return try await withInput(path) { .success(preparer.prepare($0, ledger: ledger, outputStem: outputStem)) }
+        return try await withInput(path) { .success(preparer.prepare($0, ledger: ledger, outputStem: outputStem, replacing: replacing)) }
     }
 
     /// Renders a JPEG thumbnail to `output` (inside the allowed roots).
@@ -177,8 +183,9 @@ public final class AttachKitService: Sendable {
         ledger.scopes.filter { $0.kind == .folder }.reduce(0) { $0 + AtomicOutput.removeStaleTemporaries(beneath: $1.root) }
     }
 
-    /// Options only a worker's parent may send (never a client).
-    static let workerOnlyOptions: Set<String> = ["stem"]
+    /// Options only a worker's parent may send (never a client): the output's `stem`, and the
+    /// files (``FileVersion/text``) already at its names that it `replaces` (the batch's earlier outputs).
+    static let workerOnlyOptions: Set<String> = ["stem", "replaces"]
 
     /// Answers a parsed request (see ``respond(to:)-(String)``).
     public func respond(to request: ServiceRequest) async -> String {
@@ -196,10 +203,10 @@ public final class AttachKitService: Sendable {
                 let report = try await validate(path: request.path, profile: chosen, deep: deep)
                 return response(id: request.id, result: report.json, error: nil)
             case .prepare:
-                let (options, stem) = try decode(request) { options throws(OptionsError) in
-                    (try options.prepareOptions(defaultProfile: profile), try options.string("stem"))
+                let (options, stem, replacing) = try decode(request) { options throws(OptionsError) in
+                    (try options.prepareOptions(defaultProfile: profile), try options.string("stem"), try options.fileVersions("replaces"))
                 }
-                let report = try await prepare(path: request.path, options: options, outputStem: stem)
+                let report = try await prepare(path: request.path, options: options, outputStem: stem, replacing: replacing)
                 return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
             case .thumbnail:
                 let (out, wanted) = try decode(request) { options throws(OptionsError) in

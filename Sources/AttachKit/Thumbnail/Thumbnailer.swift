@@ -16,7 +16,9 @@ public struct Thumbnailer: Sendable {
     /// against the safety caps (`over-cap`), then its structure (`corrupt`), before any decoding.
     /// An `outputPath` that is the input (by name, ignoring letter case and Unicode normalization,
     /// or the same file through a hard or symbolic link) is refused before any work with
-    /// `output-collision` (``WritePlan``).
+    /// `output-collision` (``WritePlan``). Nothing already at `outputPath` is replaced (a user's
+    /// photo, an earlier thumbnail, a link, `/dev/null`): the rename refuses it, `output-collision`
+    /// too (``OutputGuard``).
     public func thumbnail(_ input: borrowing AccessHandle, to outputPath: String, request: ThumbnailRequest,
                           ledger: AccessLedger, deadline: Deadline = Deadline(seconds: nil)) -> ThumbnailReport {
         var report = ThumbnailReport(input: input.resolvedPath)

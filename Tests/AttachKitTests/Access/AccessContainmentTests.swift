@@ -127,7 +127,7 @@ struct AccessContainmentTests {
         }
     }
 
-    @Test("an output named like an existing link replaces the link, never the file it points to")
+    @Test("an output named like an existing link neither follows nor replaces it: the rename is refused as taken, the link and its target kept")
     func outputNameIsNeverFollowed() throws {
         // Given: out/a.jpg is a link to a file outside the scopes
         let out = try root.appendingPathComponent("out", isDirectory: true).creatingFolder()
@@ -138,13 +138,14 @@ struct AccessContainmentTests {
         // When
         let output = try AtomicOutput(folder: out.path, stem: "a", ledger: ledger)
         try output.write(Array("new".utf8))
-        let final = try output.commit(named: "a.jpg")
+        var refusal: OutputError?
+        do throws(OutputError) { _ = try output.commit(named: "a.jpg") } catch { refusal = error }
 
         // Then
-        #expect(final == PathResolver.realPath(out.path)! + "/a.jpg")
+        #expect(refusal == .taken(path: PathResolver.realPath(out.path)! + "/a.jpg"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: secret)) == Data("outside".utf8))
-        #expect(try FileManager.default.attributesOfItem(atPath: out.path + "/a.jpg")[.type] as? FileAttributeType == .typeRegular)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out.path + "/a.jpg")) == Data("new".utf8))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: out.path + "/a.jpg") == secret)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["a.jpg"])
         #expect(ledger.report.isClean)
     }
 }

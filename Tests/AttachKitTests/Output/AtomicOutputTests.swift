@@ -31,23 +31,37 @@ struct AtomicOutputTests {
         }
     }
 
-    @Test("an output guarded against replacing refuses a name taken meanwhile and leaves what is there")
-    func noReplace() throws {
-        // Given a name another writer took after this output was planned
+    @Test("an output replaces only a file its guard lists: anything else at the name (a file, a FIFO) stays and the rename says taken")
+    func replacesOnlyWhatItsGuardLists() throws {
+        // Given a file somebody else put at x.jpg, a FIFO at f.jpg, and an earlier output at z.jpg that the guard lists
         try Data("theirs".utf8).write(to: folder.appendingPathComponent("x.jpg"))
-        let output = try AtomicOutput(folder: folder.path, stem: "x", ledger: ledger, guarding: OutputGuard(replacesExisting: false))
-        try output.write(Array("mine".utf8))
-        let temporary = output.temporaryName
-        // When it commits, the collision is refused, theirs is kept, and no temporary is left
-        var refused = false
-        do { _ = try output.commit(named: "x.jpg") } catch { refused = error.code == .outputCollision }
-        #expect(refused)
+        #expect(mkfifo(folder.appendingPathComponent("f.jpg").path, 0o644) == 0)
+        try Data("old output".utf8).write(to: folder.appendingPathComponent("z.jpg"))
+        let earlier = try #require(FileVersion(path: folder.appendingPathComponent("z.jpg").path))
+        let rule = OutputGuard(replaceable: [earlier])
+        // When outputs commit at each name
+        func commit(_ name: String) throws -> OutputError? {
+            let output = try AtomicOutput(folder: folder.path, stem: String(name.prefix(1)), ledger: ledger, guarding: rule)
+            try output.write(Array("mine".utf8))
+            let temporary = output.temporaryName
+            defer { #expect(!FileManager.default.fileExists(atPath: folder.path + "/" + temporary)) }
+            do throws(OutputError) {
+                _ = try output.commit(named: name)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // Then the file and the FIFO are left as they were, and the rename said "taken"
+        #expect(try commit("x.jpg") == .taken(path: folder.path + "/x.jpg"))
         #expect(try String(contentsOf: folder.appendingPathComponent("x.jpg"), encoding: .utf8) == "theirs")
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/" + temporary))
-        // And a free name commits as usual
-        let free = try AtomicOutput(folder: folder.path, stem: "y", ledger: ledger, guarding: OutputGuard(replacesExisting: false))
-        try free.write(Array("mine".utf8))
-        #expect(try free.commit(named: "y.jpg") == folder.resolvingSymlinksInPath().path + "/y.jpg")
+        #expect(try commit("f.jpg") == .taken(path: folder.path + "/f.jpg"))
+        var status = stat()
+        #expect(lstat(folder.path + "/f.jpg", &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        // And the listed earlier output is replaced, and a free name commits as usual
+        #expect(try commit("z.jpg") == nil)
+        #expect(try String(contentsOf: folder.appendingPathComponent("z.jpg"), encoding: .utf8) == "mine")
+        #expect(try commit("y.jpg") == nil)
     }
 
     @Test("a stale temporary is removed only once its process is gone")

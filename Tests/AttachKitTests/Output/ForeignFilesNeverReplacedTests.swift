@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// No verb replaces a file AttachKit did not write: a user's photo or a FIFO at a thumbnail's
+/// `--out`, a file already in `prepare`'s output folder, a file put at a batch output's name while
+/// the batch runs. Only a batch's own earlier outputs (device, inode, size and modification time,
+/// recorded when it was planned) are replaced, so a new file that reuses a freed inode is not. Names that differ only in invisible characters are one name.
+@Suite("Files AttachKit did not write are never replaced")
+struct ForeignFilesNeverReplacedTests {
+    static let photo = TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg")
+
+    @Test("attachkit thumbnail --out onto a user's photo or a FIFO: output-collision, the photo's bytes and the FIFO kept")
+    func thumbnailOntoAFile() throws {
+        let folder = TestEnvironment.temporaryFolder("foreign-thumbnail")
+        let theirs = folder.appendingPathComponent("holiday.jpg")
+        try Data("the user's photo".utf8).write(to: theirs)
+        let fifo = folder.appendingPathComponent("pipe.jpg").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for target in [theirs.path, fifo] {
+            let result = try TestEnvironment.runAttachKit(["thumbnail", Self.photo, "--json", "--out", target])
+            #expect(result.status == 1, "\(target): \(result.stdout)")
+            #expect(TestEnvironment.errorCode(result.stdout) == "output-collision", "\(target): \(result.stdout)")
+        }
+        #expect(try String(contentsOf: theirs, encoding: .utf8) == "the user's photo")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["holiday.jpg", "pipe.jpg"])
+    }
+
+    @Test("attachkit prepare into a folder holding a user's a.jpg: the output takes the next name and says why; a.jpg is kept")
+    func prepareBesideAUsersFile() throws {
+        let inputs = TestEnvironment.temporaryFolder("foreign-prepare-in")
+        let out = TestEnvironment.temporaryFolder("foreign-prepare-out")
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/webp_lossy_800x600.webp"), toPath: inputs.appendingPathComponent("a.webp").path)
+        try Data("the user's a.jpg".utf8).write(to: out.appendingPathComponent("a.jpg"))
+        for run in 1...2 {
+            let result = try TestEnvironment.runAttachKit(["prepare", "--json", "--out", out.path, inputs.appendingPathComponent("a.webp").path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try JSONValue.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let output = try #require(report["output"]?.stringValue)
+            #expect(PathResolver.fileName(output) != "a.jpg", "run \(run): \(output)")
+            #expect(report["outputName"]?["reason"]?.stringValue?.contains("a.jpg is a file already in the output folder") == true, "\(result.stdout)")
+        }
+        #expect(try String(contentsOf: out.appendingPathComponent("a.jpg"), encoding: .utf8) == "the user's a.jpg")
+    }
+
+    @Test("a batch output replaces its own earlier file, never one put at its name since the plan")
+    func replacesOnlyItsOwnEarlierOutput() throws {
+        let inputs = TestEnvironment.temporaryFolder("foreign-batch-in")
+        let out = TestEnvironment.temporaryFolder("foreign-batch-out")
+        let input = inputs.appendingPathComponent("a.jpg").path
+        try FileManager.default.copyItem(atPath: Self.photo, toPath: input)
+        let earlier = out.appendingPathComponent("a.jpg")
+        try Data("an earlier output".utf8).write(to: earlier)
+        let recorded = try #require(FileVersion(path: earlier.path))
+        let ledger = try AccessLedger.forTests([inputs, out])
+        let preparer = Preparer(options: PrepareOptions(profile: .ios, outputFolder: out.path, maxBytes: 200_000))
+        // When the earlier output is still there: it is replaced
+        let first = ledger.withAccess(input, refused: { PrepareReport(input: input, error: .probe(.access($0))) }) {
+            preparer.prepare($0, ledger: ledger, outputStem: "a", replacing: [recorded])
+        }
+        #expect(first.ok && first.output.map(PathResolver.fileName) == "a.jpg", "\(String(describing: first.error))")
+        // When a user's file took the name since (another inode): it is kept, the output moves on
+        try FileManager.default.removeItem(at: earlier)
+        try Data("a user's file".utf8).write(to: earlier)
+        let second = ledger.withAccess(input, refused: { PrepareReport(input: input, error: .probe(.access($0))) }) {
+            preparer.prepare($0, ledger: ledger, outputStem: "a", replacing: [recorded])
+        }
+        #expect(second.ok, "\(String(describing: second.error))")
+        #expect(second.output.map(PathResolver.fileName) != "a.jpg")
+        #expect(try String(contentsOf: earlier, encoding: .utf8) == "a user's file")
+        #expect(ledger.report.isClean)
+    }
+
+    @Test("names that differ only in invisible characters (ZWNJ, ZWJ, BOM, soft hyphen) have one key, and a batch gives them distinct outputs")
+    func invisibleTwins() throws {
+        let names = ["a.png", "a\u{200C}.png", "a\u{200D}.png", "a\u{FEFF}.png", "a\u{00AD}.png"]
+        #expect(Set(names.map(CaselessName.key)).count == 1)
+        let inputs = TestEnvironment.temporaryFolder("foreign-invisible-in")
+        let out = TestEnvironment.temporaryFolder("foreign-invisible-out")
+        for name in names {
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/png_rgba_transparency_320x240.png"), toPath: inputs.appendingPathComponent(name).path)
+        }
+        let result = try TestEnvironment.runAttachKit(["batch", inputs.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix("manifest") && !$0.hasPrefix(".") }
+        #expect(written.count == names.count, "\(written)")
+        #expect(Set(written.map(CaselessName.key)).count == names.count, "\(written)")
+    }
+}
