@@ -29,6 +29,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libjpeg-turbo (libvips links it too): where an arithmetic-coded JPEG's data run out,
+        // which libvips cannot say (Structure/JPEGStructure.swift).
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         // Linux system calls glibc only reaches through variadic syscall(2): openat2, Landlock.
         .systemLibrary(name: "CSystem"),
         // libmicrohttpd (Debian's libmicrohttpd-dev 0.9.75), the embedded HTTP server behind
@@ -43,7 +50,7 @@ let package = Package(
         .target(name: "CBuildCommit"),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CSystem", "CMicroHTTPD", "CBuildCommit"]
+            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CJPEG", "CSystem", "CMicroHTTPD", "CBuildCommit"]
         ),
         .executableTarget(
             name: "attachkit",

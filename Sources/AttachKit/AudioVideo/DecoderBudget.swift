@@ -37,6 +37,22 @@ struct DecoderBudget: Sendable, Equatable {
         ["threads": threads.map(String.init) ?? "auto", "max_pixels": String(maxPixels)]
     }
 
+    /// Options for a decoder of `codec`: ``decoderOptions``, with every error fatal
+    /// (`err_detect=+crccheck+explode`) where FFmpeg's decoder finds damage, logs it and carries
+    /// on. Two cases:
+    /// - a still JPEG (`mjpeg` with `still`: the 12-bit, lossless and other JPEGs libjpeg-turbo
+    ///   does not read here): an overread, a bitstream that ends inside a scan or a Huffman code
+    ///   that does not decode gives a picture whose rest is black or green, and a JPEG is one
+    ///   picture, with nothing later to recover on;
+    /// - FLAC: every frame carries a CRC-16, and a mismatch otherwise hands the damaged samples on.
+    /// Other decoders keep FFmpeg's default (explode failed valid TIFFs over an unknown tag, and
+    /// a video decoder conceals what it can: concealed frames are judged as such).
+    func decoderOptions(for codec: Codec, still: Bool = false) -> [String: String] {
+        var options = decoderOptions
+        if codec == .flac || (still && codec == .mjpeg) { options["err_detect"] = "+crccheck+explode" }
+        return options
+    }
+
     /// Decoded pictures of this many bytes or more are decoded with one frame thread
     /// (``frameThreads(_:frameBytes:)``): 4K (3840 × 2160) 10-bit 4:2:0, 24.9 MB, and anything
     /// larger; not 4K 8-bit (12.4 MB).

@@ -180,7 +180,8 @@ enum Playability {
     static func picture(_ info: MediaInfo) -> String? {
         guard info.kind == .image, info.codec == .jpeg else { return nil }
         if let marker = info.profile, !playableJPEGProcesses.contains(marker) {
-            return "a \(JPEGFrameHeader.processName(marker: marker)) JPEG: iOS decodes baseline and progressive (Huffman-coded) JPEG only"
+            let process = JPEGFrameHeader.processName(marker: marker)
+            return "\("aeiou".contains(process.prefix(1)) ? "an" : "a") \(process) JPEG: iOS decodes baseline and progressive (Huffman-coded) JPEG only"
         }
         guard let depth = info.bitDepth, depth > 8 else { return nil }
         return "\(depth)-bit JPEG: iOS decodes 8-bit JPEG only"

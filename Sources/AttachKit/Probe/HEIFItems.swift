@@ -14,15 +14,16 @@ struct HEIFItems {
         var itemID: UInt32
         /// `hvc1`, `av01`, `grid`, `iovl`, `iden`...
         var type: String
-        /// The canvas libheif allocates: the larger of the item's `ispe` and the size its
-        /// derivation data (grid, overlay) declares.
+        /// The canvas libheif allocates: the largest of the item's `ispe`, the size its codec's
+        /// header codes (an HEVC SPS) and the size its derivation data (grid, overlay) declares.
         var width: Int
         var height: Int
         /// Coded pictures decoded to build it (tile references; 1 for a coded image).
         var tileReferences: Int
         /// Different items among those references.
         var distinctTiles: Int
-        /// The largest tile (its `ispe`); the canvas itself for a coded image.
+        /// The largest tile (its `ispe`, or its SPS's size when larger); the canvas itself for a
+        /// coded image.
         var tileWidth: Int
         var tileHeight: Int
         /// Bits per sample (`pixi`, `hvcC`, `av1C`; 8 when none says).
@@ -47,6 +48,8 @@ struct HEIFItems {
 
     private struct Properties {
         var width = 0, height = 0
+        /// The size the codec's own header codes (an `hvcC` record's SPS), 0 when unknown.
+        var codedWidth = 0, codedHeight = 0
         var bitDepth: Int?
         var samplesPerPixel: Double?
         var alphaAuxiliary = false
@@ -142,7 +145,8 @@ struct HEIFItems {
         let own = properties[id] ?? Properties()
         var tiles = (references["dimg"] ?? []).filter { $0.from == id }.flatMap(\.to).prefix(Self.maximumEntries).map { $0 }
         if tiles.isEmpty { tiles = [id] }
-        var width = own.width, height = own.height
+        // What the decoder allocates is what the codec's header codes, when it says more than `ispe`.
+        var width = max(own.width, own.codedWidth), height = max(own.height, own.codedHeight)
         if let data = derivationData[id], let size = Self.derivedSize(type: type, data: data) {
             width = max(width, size.width)
             height = max(height, size.height)
@@ -151,8 +155,8 @@ struct HEIFItems {
         var samples = own.samplesPerPixel ?? 1.5
         for tile in Set(tiles) {
             let coded = properties[tile] ?? Properties()
-            tileWidth = max(tileWidth, coded.width)
-            tileHeight = max(tileHeight, coded.height)
+            tileWidth = max(tileWidth, coded.width, coded.codedWidth)
+            tileHeight = max(tileHeight, coded.height, coded.codedHeight)
             bitDepth = max(bitDepth, coded.bitDepth ?? 8)
             samples = max(samples, coded.samplesPerPixel ?? 1.5)
         }
@@ -255,6 +259,7 @@ struct HEIFItems {
             case "hvcC":                           // chroma_format_idc at 16, bit_depth_luma - 8 at 17
                 property.samplesPerPixel = [1, 1.5, 2, 3][Int(data.u8(16) & 3)]
                 property.bitDepth = Int(data.u8(17) & 7) + 8
+                if let coded = HEVCPictureSize.of(hvcC: data) { (property.codedWidth, property.codedHeight) = coded }
             case "av1C":                           // high_bitdepth, twelve_bit, monochrome, subsampling x/y
                 let flags = data.u8(2)
                 property.bitDepth = flags & 0x40 == 0 ? 8 : (flags & 0x20 == 0 ? 10 : 12)
@@ -287,6 +292,7 @@ struct HEIFItems {
                 if property.width > 0 { (merged.width, merged.height) = (property.width, property.height) }
                 if let depth = property.bitDepth { merged.bitDepth = max(merged.bitDepth ?? 0, depth) }
                 if let samples = property.samplesPerPixel { merged.samplesPerPixel = samples }
+                if property.codedWidth > 0 { (merged.codedWidth, merged.codedHeight) = (property.codedWidth, property.codedHeight) }
                 merged.alphaAuxiliary = merged.alphaAuxiliary || property.alphaAuxiliary
             }
             properties[UInt32(truncatingIfNeeded: id)] = merged

@@ -1,8 +1,8 @@
 extension DeepCheck {
     /// How a check's decoders are bounded: one thread (parallelism comes from checking many files)
-    /// and libavcodec's own frame-size cap. Error detection stays at FFmpeg's default: an error a
-    /// decoder returns, or a frame it flags as concealed, is corruption; a deviation decoders
-    /// tolerate is not (`err_detect=explode` failed valid TIFFs over an unknown tag).
+    /// and libavcodec's own frame-size cap. Error detection stays at FFmpeg's default but for JPEG
+    /// (``DecoderBudget/decoderOptions(for:still:)``): an error a decoder returns, or a frame it flags as
+    /// concealed, is corruption; a deviation decoders tolerate is not.
     static let decoding = DecoderBudget.singleThread(maxPixels: maximumPixels)
 
     /// Decodes every packet of every audio/video stream that is not an attached picture, one stream
@@ -50,7 +50,8 @@ extension DeepCheck {
             // An estimated duration (a fragmented MP4's, or libavformat's when the header gave none)
             // is good enough to spread the GOPs by.
             var sampler = GOPSampler(budget: stream.kind == .video ? videoBudget : nil, duration: total)
-            switch decode(path: path, demuxer: demuxer, stream: stream, duration: &duration, sampler: &sampler) {
+            let options = decoding.decoderOptions(for: stream.codec, still: info.kind == .image)
+            switch decode(path: path, demuxer: demuxer, stream: stream, options: options, duration: &duration, sampler: &sampler) {
             case .corrupt(let reason): return (.corrupt(reason: reason), nil)
             case .overCap(let violation): return (.overCap(violation), nil)
             case .encrypted, .undecodable, .notChecked: undecodable = true
@@ -72,15 +73,15 @@ extension DeepCheck {
 
     /// Decodes one stream to the end (the GOPs `sampler` chooses, for a video). `.notChecked` when
     /// FFmpeg has no decoder for its codec.
-    private static func decode(path: String, demuxer: String, stream: AVStreamInfo, duration: inout DecodedDuration,
-                               sampler: inout GOPSampler) -> StructureVerdict {
+    private static func decode(path: String, demuxer: String, stream: AVStreamInfo, options: [String: String],
+                               duration: inout DecodedDuration, sampler: inout GOPSampler) -> StructureVerdict {
         let label = "stream \(stream.index) (\(stream.codec))"
         do {
             let input = try AVInput(path: path, demuxer: demuxer)
             input.discardAllStreams(except: [stream.index])
             let decoder: AVDecoder
             do {
-                decoder = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
+                decoder = try AVDecoder(input: input, streamIndex: stream.index, options: options)
             } catch where error.operation == .findDecoder || error.isNotImplemented {
                 return .notChecked  // A decoder AttachKit lacks is not corruption (see decodersOpen).
             }

@@ -4,8 +4,48 @@
 ///
 /// A missing `EOI` means the file was cut short. Bytes after `EOI` are allowed: Ultra HDR and MPF
 /// files append a second JPEG (the gain map or a preview) there.
+///
+/// An arithmetic-coded JPEG cut short with its `EOI` put back has every marker right, and libjpeg
+/// decodes it without a warning (zeros stand in for the missing data, T.81 D.2.6): a sequential
+/// one is decoded too (``arithmeticDataCheck(_:maxPixels:)``) when it is at most `maxPixels` large.
 enum JPEGStructure {
-    static func check(_ reader: borrowing FileReader) -> StructureVerdict {
+    static func check(_ reader: borrowing FileReader, maxPixels: Int64) -> StructureVerdict {
+        let verdict = checkMarkers(reader)
+        guard case .intact = verdict else { return verdict }
+        return arithmeticDataCheck(reader, maxPixels: maxPixels)
+    }
+
+    /// Bytes per row of blocks, before a scan's data ran out, from which the data are taken for
+    /// cut: ``arithmeticDataCheck(_:maxPixels:)``.
+    static let detailedRowBytes = 16
+
+    /// Decodes a sequential arithmetic-coded JPEG's scan (libjpeg-turbo at 1/8 scale) and calls it
+    /// cut when its data reach a marker with at least two rows of blocks left after rows that took
+    /// at least ``detailedRowBytes`` each.
+    ///
+    /// An encoder drops its final zero bytes (libjpeg drops them all), and a run of blocks that
+    /// are exactly flat codes to zero bytes, so a synthetic picture whose last rows are one flat
+    /// colour legitimately ends early (a 1280×720 grey fill is 5 bytes of data for 45 rows); a
+    /// picture with detail does not, unless its last two rows of blocks or more are exactly one
+    /// colour (a letterbox bar): such a file is taken for cut, the one way this check errs. The same cannot be told for a progressive file's refinement
+    /// scans (a detailed top over a smooth bottom ends them early), so those are not judged, nor
+    /// are other JPEGs or pictures over `maxPixels`: ``StructureVerdict/intact`` here.
+    static func arithmeticDataCheck(_ reader: borrowing FileReader, maxPixels: Int64) -> StructureVerdict {
+        guard let frame = JPEGFrameHeader.read(reader), frame.arithmetic, !frame.progressive, frame.decoder == .libvips,
+              Int64(frame.width) * Int64(frame.height) <= maxPixels else { return .intact }
+        let scan: JPEGEntropyScan
+        do {
+            scan = try JPEGEntropyScan.scan(reader.read(at: 0, count: Int(reader.size)))
+        } catch {
+            return .corrupt(reason: "the arithmetic-coded data do not decode (libjpeg-turbo: \(error.message))")
+        }
+        guard let early = scan.earlyMarker, early.rowsAfter >= 2,
+              early.scanBytes >= detailedRowBytes * max(1, early.rowsBefore) else { return .intact }
+        let rows = early.rowsBefore + early.rowsAfter
+        return .corrupt(reason: "the arithmetic-coded data stop after \(early.rowsBefore) of the picture's \(rows) rows of blocks (\(early.scanBytes) bytes): the file was cut, and decoders fill the rest from no data")
+    }
+
+    private static func checkMarkers(_ reader: borrowing FileReader) -> StructureVerdict {
         var window = ByteWindow()
         guard window.byte(at: 0, in: reader) == 0xFF, window.byte(at: 1, in: reader) == 0xD8 else {
             return .corrupt(reason: "no JPEG SOI marker at byte 0")

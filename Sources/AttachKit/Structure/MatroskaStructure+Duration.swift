@@ -42,10 +42,13 @@ extension MatroskaStructure {
     }
 
     /// The end, in timestamp-scale ticks, of the latest block in the Cluster between `start` and
-    /// `end`; `nil` when the Cluster has no timestamp. Malformed children end the walk early.
+    /// `end`; `nil` when the Cluster has no timestamp. Malformed children end the walk early. A
+    /// `SimpleBlock` has no duration: the last one is taken to last as long as the longest step
+    /// between the Cluster's simple blocks (a 1 fps clip's last frame lasts a second).
     private static func lastBlockEnd(_ reader: borrowing FileReader, from start: Int64, to end: Int64) -> Int64? {
         var clusterTime: Int64?
         var latest: Int64 = 0
+        var simpleTimes: [Int64] = []
         var position = start
         while position < end, let child = try? element(reader, at: position), let size = child.size,
               let next = try? self.end(of: child, size: size, limit: end, what: "the Cluster") {
@@ -54,7 +57,9 @@ extension MatroskaStructure {
                 let bytes = reader.read(at: child.dataOffset, count: Int(min(size, 8)))
                 clusterTime = Int64(clamping: unsigned(bytes, at: 0, size: bytes.count))
             case simpleBlockID:
-                latest = max(latest, blockTime(reader, at: child.dataOffset))
+                let time = blockTime(reader, at: child.dataOffset)
+                latest = max(latest, time)
+                if simpleTimes.count < 4096 { simpleTimes.append(time) }
             case blockGroupID:
                 var time: Int64 = 0, length: Int64 = 0
                 var inner = child.dataOffset
@@ -74,6 +79,9 @@ extension MatroskaStructure {
             position = next
         }
         guard let clusterTime else { return nil }
+        let times = Set(simpleTimes).sorted()
+        let step = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
+        if let last = times.last { latest = max(latest, last + step) }
         return clusterTime.addingReportingOverflow(latest).overflow ? nil : clusterTime + latest
     }
 

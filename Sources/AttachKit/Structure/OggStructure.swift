@@ -2,10 +2,15 @@
 /// the file, each with the `OggS` capture pattern, stream structure version 0, only the three
 /// defined header-type flags, a segment table and body inside the file, and a matching CRC. The
 /// first page must begin a logical stream (BOS flag). Anything between or after pages is corrupt.
+/// Each logical stream's pages are numbered 0, 1, 2... (`page_sequence_number`, RFC 3533 §6): a
+/// number skipped means pages were lost, which decoders step over without a word (a Vorbis file
+/// missing a second of its sound passed `validate --deep`).
 enum OggStructure {
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
         var position: Int64 = 0
         var pages = 0
+        /// The next page number each logical stream (by serial number) expects; bounded by the pages.
+        var expected: [UInt32: UInt32] = [:]
         while position < reader.size {
             let header = reader.read(at: position, count: 27 + 255)
             guard header.matches("OggS", at: 0) else {
@@ -34,6 +39,11 @@ enum OggStructure {
             guard OggCRC.checksum(page) == stored else {
                 return .corrupt(reason: "CRC mismatch in the page at byte \(position)")
             }
+            let serial = page.le32(14), sequence = page.le32(18)
+            if let next = expected[serial], sequence != next, page[5] & 0x02 == 0 {
+                return .corrupt(reason: "page \(sequence) of logical stream \(serial) (byte \(position)) follows page \(next &- 1): \(sequence > next ? "pages are missing" : "pages are repeated or out of order")")
+            }
+            if expected.count < 1024 || expected[serial] != nil { expected[serial] = sequence &+ 1 }
             pages += 1
             position += Int64(pageLength)
         }

@@ -18,8 +18,8 @@ enum StructureChecker {
     static func check(path: String, sniff: FormatSniffer.Result, limits: SafetyLimits = SafetyLimits()) -> StructureVerdict {
         guard let reader = try? FileReader(path: path) else { return .notChecked }
         switch sniff.container.facts?.structure ?? StructureCheck.none {
-        case .jpeg: return JPEGStructure.check(reader)
-        case .png: return PNGStructure.check(reader)
+        case .jpeg: return JPEGStructure.check(reader, maxPixels: limits.maxPixels)
+        case .png: return PNGStructure.check(reader, maxPixels: limits.maxPixels)
         case .gif: return GIFStructure.check(reader, maxPixels: limits.maxPixels)
         case .riff: return RIFFStructure.check(reader)
         case .aiff: return AIFFStructure.check(reader)

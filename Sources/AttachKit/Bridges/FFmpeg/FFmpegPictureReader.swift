@@ -53,7 +53,7 @@ enum FFmpegPictureReader {
         input.discardAllStreams(except: [stream.index])
         let target = size(stream.width, stream.height)
         var session = Session(
-            decoder: try AVDecoder(input: input, streamIndex: stream.index, options: DecoderBudget.singleThread(maxPixels: maxPixels).decoderOptions),
+            decoder: try AVDecoder(input: input, streamIndex: stream.index, options: DecoderBudget.singleThread(maxPixels: maxPixels).decoderOptions(for: stream.codec, still: true)),
             scaler: try AVScaler(width: target.width, height: target.height, format: .rgba, filter: .areaFullChroma),
             frame: try AVFrameBuffer(), scaled: try AVFrameBuffer(), keep: keep, maxFrames: maxFrames,
             collector: Collector(width: target.width, height: target.height, source: (stream.width, stream.height)))
