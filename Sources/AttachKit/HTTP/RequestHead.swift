@@ -27,13 +27,22 @@ package struct RequestHead: Sendable, Equatable {
     /// The longest head accepted, bytes (16 KiB; libmicrohttpd is given 256 KiB per connection, so
     /// it never refuses a head this parser accepted). Longer: 431 `header-too-large`.
     package static let maxBytes = 16_384
+    /// The most header fields accepted (Apache's `LimitRequestFields`). Each field costs
+    /// libmicrohttpd a record in the connection's memory: 4,000 two-byte fields fit in 16 KiB but
+    /// not in its pool, and got its HTML 431. More: 431 `header-too-large`.
+    package static let maxFields = 100
 
     /// Reads a complete head: `bytes` up to and including its empty line (``HeadScanner``).
     /// - Throws: ``ServiceError`` `malformed-request` (400) naming what is wrong,
-    ///   `unsupported-version` (505), `unsupported-coding` (501, ``RequestFraming``).
+    ///   `unsupported-version` (505), `unsupported-coding` (501, ``RequestFraming``),
+    ///   `header-too-large` (431) past ``maxFields`` fields.
     package static func parse(_ bytes: ArraySlice<UInt8>) throws(ServiceError) -> RequestHead {
         let lines = Self.lines(of: bytes)
         guard let first = lines.first, !first.isEmpty else { throw malformed("the request does not start with a request line") }
+        // The request line, then the fields.
+        guard lines.count <= maxFields + 1 else {
+            throw ServiceError(code: .headerTooLarge, message: "the request's head has \(lines.count - 1) header fields; at most \(maxFields) are read")
+        }
         let line = try RequestLine(first)
         var fields: [HeaderField] = []
         for text in lines.dropFirst() { fields.append(try HeaderField(text)) }

@@ -39,6 +39,12 @@ print(json.dumps({name: exchange(base64.b64decode(data)) for name, data in plan.
     static let hidden = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
 
     /// Byte-exact requests and what each must get (status, code), by RFC 9112.
+    /// A GET whose head is exactly `bytes` long.
+    static func head(bytes: Int) -> String {
+        let start = "GET /healthz HTTP/1.1\r\nHost: x\r\nX: ", end = "\r\n\r\n"
+        return start + String(repeating: "a", count: bytes - start.utf8.count - end.utf8.count) + end
+    }
+
     static let cases: [(name: String, request: String, status: Int, code: String?)] = [
         // Smuggling: a framing header libmicrohttpd ignored, so the other framed the body.
         ("space before the colon of Content-Length",
@@ -68,6 +74,10 @@ print(json.dumps({name: exchange(base64.b64decode(data)) for name, data in plan.
         ("bare LF", "GET /healthz HTTP/1.1\nHost: x\n\n", 400, "malformed-request"),
         ("HTTP/2.0", "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505, "unsupported-version"),
         ("a head over 16 KiB", "GET /healthz HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "a", count: 17_000) + "\r\n\r\n", 431, "header-too-large"),
+        // One byte over: the reader once waited for a byte its peek could never return, then timed out.
+        ("a head of exactly 16,385 bytes", head(bytes: 16_385), 431, "header-too-large"),
+        // Many tiny fields: under 16 KiB, but past what libmicrohttpd's pool holds (its own HTML 431).
+        ("4,000 header fields", "GET /healthz HTTP/1.1\r\nHost: x\r\n" + String(repeating: "a:\r\n", count: 4_000) + "\r\n", 431, "header-too-large"),
         // Well-framed requests with another one behind them: answered once, then the connection closes.
         ("a request after a Content-Length body", "POST /v1/probe HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde" + hidden, 415, "unrecognized-type"),
         ("a request after a chunked body", "POST /v1/probe HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hidden, 422, "empty"),

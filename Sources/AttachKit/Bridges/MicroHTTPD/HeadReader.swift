@@ -23,7 +23,10 @@ enum HeadReader {
 
     /// Waits for the head on `fd` until `deadline` (``HTTPServer/now``'s clock).
     static func read(_ fd: Int32, until deadline: Double) -> Outcome {
-        var buffer = [UInt8](repeating: 0, count: RequestHead.maxBytes)
+        // One byte past the limit, so that a head longer than the limit is seen to be longer (with
+        // exactly the limit's bytes in view, a head one byte over waited for a byte the peek
+        // could never return, and its client got no answer until the timeout).
+        var buffer = [UInt8](repeating: 0, count: RequestHead.maxBytes + 1)
         var scanner = HeadScanner()
         var seen = 0
         defer { setLowMark(fd, 1) }
@@ -41,7 +44,13 @@ enum HeadReader {
             }
             seen = count
             do throws(ServiceError) {
-                guard case .complete(let length) = try scanner.scan(buffer[0..<count]) else { continue }
+                guard case .complete(let length) = try scanner.scan(buffer[0..<count]) else {
+                    // A full buffer without a whole head can never complete: never wait on it.
+                    guard count < buffer.count else {
+                        throw ServiceError(code: .headerTooLarge, message: "the request's head is longer than \(RequestHead.maxBytes) bytes")
+                    }
+                    continue
+                }
                 return .head(try RequestHead.parse(buffer[0..<length]))
             } catch {
                 return .refused(error)
