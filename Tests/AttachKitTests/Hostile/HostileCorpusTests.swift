@@ -36,7 +36,7 @@ struct HostileCorpusTests {
     }
 
     @Test("each hostile input: the expected outcome, nothing partial, the input unchanged",
-          .timeLimit(.minutes(2)), arguments: corpus.cases)
+          .timeLimit(.minutes(5)), arguments: corpus.cases)
     func outcome(item: Case) throws {
         let input = Self.corpus.folder.appendingPathComponent(item.file)
         let out = TestEnvironment.temporaryFolder("hostile-out")

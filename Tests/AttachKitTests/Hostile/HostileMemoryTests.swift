@@ -11,7 +11,7 @@ import Testing
 @Suite("Hostile inputs: peak memory of the command line")
 struct HostileMemoryTests {
     @Test("probe, prepare and thumbnail of each hostile input: peak RSS under the bound, over-cap refused before decoding",
-          .timeLimit(.minutes(2)), arguments: HostileCorpusTests.corpus.cases)
+          .timeLimit(.minutes(5)), arguments: HostileCorpusTests.corpus.cases)
     func peakMemory(item: HostileCorpusTests.Case) throws {
         // Given a hostile input
         let input = HostileCorpusTests.corpus.folder.appendingPathComponent(item.file).path

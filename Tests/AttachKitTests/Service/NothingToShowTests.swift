@@ -45,7 +45,7 @@ struct NothingToShowTests {
     ]
 
     @Test("each file that shows nothing: the same refusal from probe, validate --deep, prepare and thumbnail, in the library and through serve; nothing written",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func refusedEverywhere() throws {
         // Given the issue 18 fixtures
         let out = TestEnvironment.temporaryFolder("nothing-to-show")

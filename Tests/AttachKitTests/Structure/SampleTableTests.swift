@@ -42,7 +42,7 @@ struct SampleTableTests {
         .map { ($0.file, String($0.expectation.dropFirst("refused:".count))) }
 
     @Test("a movie whose tables libavformat cannot index is refused with one code by every verb, in bounded memory",
-          .timeLimit(.minutes(2)), arguments: hostile.map(\.file))
+          .timeLimit(.minutes(5)), arguments: hostile.map(\.file))
     func everyVerbAgrees(file: String) throws {
         // Given a hostile movie and the code it must be refused with
         let code = try #require(Self.hostile.first { $0.file == file }?.code)
