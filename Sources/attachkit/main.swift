@@ -31,9 +31,13 @@ func main() -> ExitCode {
         return .success
     }
     if name == "help" {
-        guard let topic = arguments.dropFirst().first else {
+        guard let topic = arguments.dropFirst().first, topic != "help" else {
             printHelp()
             return .success
+        }
+        guard arguments.count == 2 else {
+            Output.error("attachkit help: one command to explain, not \(arguments.dropFirst().map(\.debugDescription).joined(separator: " "))")
+            return .usage
         }
         guard let command = commands.first(where: { $0.name == topic }) else {
             Output.error("attachkit: no command \(topic.debugDescription) to explain")

@@ -140,6 +140,20 @@ extension WritePlan {
         return inputFile(named: name, in: real)
     }
 
+    /// "NAME is a file already in the output folder, not a folder" when something other than a
+    /// folder (a file, a link, a FIFO) already holds `name` in `folder`, compared ignoring case
+    /// and normalization: a mirrored folder cannot be made there, and its outputs would be lost.
+    mutating func notAFolder(_ name: String, in folder: String) -> String? {
+        let real = realFolder(folder)
+        let key = CaselessName.key(name)
+        for found in present(in: real).map(\.text) where CaselessName.key(found) == key {
+            var status = stat()
+            guard lstat(real + "/" + found, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { continue }
+            return "\(found) is a file already in the output folder, not a folder"
+        }
+        return nil
+    }
+
     /// "NAME is WHAT", saying that names are compared as a case- and normalization-insensitive
     /// volume compares them when the two spellings differ.
     private func said(_ name: String, is what: String, spelled held: String) -> String {

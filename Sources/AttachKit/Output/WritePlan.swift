@@ -94,7 +94,7 @@ package struct WritePlan: Sendable {
     package mutating func claimFolder(_ name: String, in parent: String, for owner: String) -> (name: String, reason: String?) {
         var reason: String?
         for candidate in Self.candidates([name], room: 0) {
-            guard let conflict = conflict(name: candidate, in: parent) else {
+            guard let conflict = conflict(name: candidate, in: parent) ?? notAFolder(candidate, in: parent) else {
                 hold(name: candidate, in: parent, by: Holder(name: candidate, phrase: "the output folder of \(owner)"))
                 return (candidate, reason)
             }

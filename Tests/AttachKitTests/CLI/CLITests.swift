@@ -26,7 +26,7 @@ struct CLITests {
         #expect(result.stderr.isEmpty, "logs: \(result.stderr)")
     }
 
-    @Test("help COMMAND prints that command's usage (exit 0); help of an unknown command is a usage error (exit 64)")
+    @Test("help COMMAND prints that command's usage (exit 0); help help lists the commands; an unknown command or a second word is a usage error (exit 64)")
     func helpTopics() throws {
         let known = try TestEnvironment.runAttachKit(["help", "batch"])
         #expect(known.status == 0 && known.stdout.contains("usage: attachkit batch"), "\(known.stdout)")
@@ -34,6 +34,12 @@ struct CLITests {
         let unknown = try TestEnvironment.runAttachKit(["help", "bacth"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("no command \"bacth\""), "\(unknown.stderr)")
+        // help help is the command list; a second word is a usage error, not ignored
+        let ofHelp = try TestEnvironment.runAttachKit(["help", "help"])
+        #expect(ofHelp.status == 0 && ofHelp.stdout.contains("commands:"), "\(ofHelp.stdout)")
+        let extra = try TestEnvironment.runAttachKit(["help", "batch", "extra"])
+        #expect(extra.status == 64, "\(extra.stdout)")
+        #expect(extra.stderr.contains("one command to explain"), "\(extra.stderr)")
     }
 
     @Test("probe of a folder walks it; all good files exit 0")

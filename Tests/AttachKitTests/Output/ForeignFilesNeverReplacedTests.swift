@@ -73,6 +73,20 @@ struct ForeignFilesNeverReplacedTests {
         #expect(ledger.report.isClean)
     }
 
+    @Test("a batch whose input folder sub/ would be mirrored where a user's file 'sub' is: the mirror becomes sub-2/, the file is kept")
+    func fileWhereAFolderIsMirrored() throws {
+        let inputs = TestEnvironment.temporaryFolder("foreign-mirror-in")
+        let out = TestEnvironment.temporaryFolder("foreign-mirror-out")
+        try FileManager.default.createDirectory(at: inputs.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.photo, toPath: inputs.appendingPathComponent("sub/a.jpg").path)
+        try Data("the user's file".utf8).write(to: out.appendingPathComponent("sub"))
+        let result = try TestEnvironment.runAttachKit(["batch", inputs.path, "--out", out.path, "--max-bytes", "300KB"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try String(contentsOf: out.appendingPathComponent("sub"), encoding: .utf8) == "the user's file")
+        let listed = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub-2/a.jpg").path), "\(listed)")
+    }
+
     @Test("names that differ only in invisible characters (ZWNJ, ZWJ, BOM, soft hyphen) have one key, and a batch gives them distinct outputs")
     func invisibleTwins() throws {
         let names = ["a.png", "a\u{200C}.png", "a\u{200D}.png", "a\u{FEFF}.png", "a\u{00AD}.png"]
