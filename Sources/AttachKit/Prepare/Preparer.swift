@@ -133,19 +133,47 @@ public struct Preparer: Sendable {
         }
         let folder = output.folder
         let name = stem + "." + type.preferredExtension
-        // The thumbnail is rendered from the output's own file, before its name exists.
+        // The thumbnail is rendered from the output's own file, before its name exists, and takes
+        // its name first: a request that loses STEM.thumbnail.jpg to another (the same stem, an
+        // output of another type) is planned again whole before its output takes a name.
         let thumbnail = options.thumbnail ? renderThumbnail(of: after, path: output.temporaryPath, deadline: deadline) : nil
+        var written: ThumbnailWrite?
+        if let thumbnail { written = try writeThumbnail(thumbnail, beside: folder + "/" + stem, ledger: ledger, guarding: rule) }
         let finalPath: String
-        do { finalPath = try output.commit(named: name) } catch { throw .output(error) }
+        do {
+            finalPath = try output.commit(named: name)
+        } catch {
+            if case .written(let path, let version)? = written { FileSystem.removeOwnFile(path, version: version) }
+            throw .output(error)
+        }
         report.output = finalPath
         var afterInfo = after
         afterInfo.path = finalPath
         report.after = afterInfo
         report.options = AttachmentOptions(typeHint: type.identifier, clippingRect: options.thumbnailRequest.clip)
         if report.attempts == 0 { report.attempts = report.actions.contains(where: \.changesBytes) ? 1 : 0 }
-        if let thumbnail {
-            writeThumbnail(thumbnail, of: afterInfo, beside: folder + "/" + stem, ledger: ledger, guarding: rule, report: &report)
+        switch written {
+        case .written(let path, _)?:
+            guard case .success(let rendered)? = thumbnail else { break }
+            report.thumbnail = path
+            if let note = ToneMapper.note(afterInfo.hdr, toneMapped: true) { report.notes.append("thumbnail: " + note) }
+            report.options = Thumbnailer.options(for: afterInfo, typeHint: afterInfo.uniformType?.identifier ?? "public.data",
+                                                 request: options.thumbnailRequest, rendered: rendered)
+        case .failed(let error)?:
+            report.diagnostics.append(Diagnostic(.thumbnailFailed, "no thumbnail: \(error.message)", fix: nil, severity: .warning))
+            // Said among the notes too, which every front end shows: a thumbnail asked for is never missing unexplained.
+            report.notes.append("no thumbnail: \(error.message)")
+        case nil:
+            break
         }
+    }
+
+    /// What became of a thumbnail asked for.
+    private enum ThumbnailWrite {
+        /// Written at `path`, as `version` (removed again if the output then cannot take its name).
+        case written(path: String, version: FileVersion?)
+        /// Not made, or not written: a warning, the attachment is still prepared.
+        case failed(PrepareError)
     }
 
     /// Renders the thumbnail of the prepared file (what the device will show).
@@ -158,27 +186,26 @@ public struct Preparer: Sendable {
         }
     }
 
-    /// Writes the rendered thumbnail to `STEM.thumbnail.jpg`. A thumbnail that cannot be made does
-    /// not fail the attachment: it is reported as a warning.
-    private func writeThumbnail(_ rendered: Result<RenderedThumbnail, PrepareError>, of info: MediaInfo, beside stemPath: String,
-                                ledger: AccessLedger, guarding rule: OutputGuard, report: inout PrepareReport) {
+    /// Writes the rendered thumbnail to `STEM.thumbnail.jpg`. A thumbnail that cannot be made or
+    /// written does not fail the attachment (``ThumbnailWrite/failed(_:)``, a warning)...
+    /// - Throws: ``PrepareError/output(_:)`` with ``OutputError/taken(path:)`` when its name was
+    ///   taken since the plan: the request is planned again.
+    private func writeThumbnail(_ rendered: Result<RenderedThumbnail, PrepareError>, beside stemPath: String,
+                                ledger: AccessLedger, guarding rule: OutputGuard) throws(PrepareError) -> ThumbnailWrite {
         let path = stemPath + ".thumbnail.jpg"
-        do throws(PrepareError) {
-            let rendered = try rendered.get()
-            do throws(OutputError) {
-                let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger,
-                                              guarding: rule)
-                try output.write(rendered.jpeg)
-                report.thumbnail = try output.commit(named: PathResolver.fileName(path))
-                if let note = ToneMapper.note(info.hdr, toneMapped: true) { report.notes.append("thumbnail: " + note) }
-            } catch {
-                throw .output(error)
-            }
-            report.options = Thumbnailer.options(for: info, typeHint: info.uniformType?.identifier ?? "public.data", request: options.thumbnailRequest, rendered: rendered)
+        let jpeg: [UInt8]
+        switch rendered {
+        case .success(let made): jpeg = made.jpeg
+        case .failure(let error): return .failed(error)
+        }
+        do throws(OutputError) {
+            let output = try AtomicOutput(folder: PathResolver.directory(path), stem: PathResolver.fileName(path), ledger: ledger, guarding: rule)
+            try output.write(jpeg)
+            let final = try output.commit(named: PathResolver.fileName(path))
+            return .written(path: final, version: FileVersion(path: final))
         } catch {
-            report.diagnostics.append(Diagnostic(.thumbnailFailed, "no thumbnail: \(error.message)", fix: nil, severity: .warning))
-            // Said among the notes too, which every front end shows: a thumbnail asked for is never missing unexplained.
-            report.notes.append("no thumbnail: \(error.message)")
+            if case .taken = error { throw .output(error) }
+            return .failed(.output(error))
         }
     }
 

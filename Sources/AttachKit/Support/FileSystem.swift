@@ -60,6 +60,13 @@ public enum FileSystem {
     /// The same walk, with what it could not list or look at (``FolderListing/unlistable``).
     public static func listing(under folder: String) -> FolderListing { InputWalker.listing(under: folder) }
 
+    /// Removes the file at `path` only while it is still `version` (the file this run just wrote
+    /// there); anything else now at that name is left. `version` `nil`: nothing is removed.
+    static func removeOwnFile(_ path: String, version: FileVersion?) {
+        guard let version, FileVersion(path: path) == version else { return }
+        unlink(path)
+    }
+
     /// Opens (with `O_CREAT` in `flags`, creating) a file a run keeps for itself — a batch's
     /// lock, its manifest — and never one that is someone else's: a symbolic link is not followed
     /// (`O_NOFOLLOW`), and a file that is not a regular file or has another name too (a hard link:

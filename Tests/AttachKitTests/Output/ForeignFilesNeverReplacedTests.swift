@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import AttachKit
 
@@ -85,6 +86,36 @@ struct ForeignFilesNeverReplacedTests {
         #expect(try String(contentsOf: out.appendingPathComponent("sub"), encoding: .utf8) == "the user's file")
         let listed = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub-2/a.jpg").path), "\(listed)")
+    }
+
+    @Test("two requests at once for x.webp and x.png with thumbnails into one folder: two outputs, two thumbnails, none lost (the thumbnail takes its name first)")
+    func concurrentStemAcrossTypes() throws {
+        let inputs = TestEnvironment.temporaryFolder("foreign-race-in")
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/webp_lossy_800x600.webp"), toPath: inputs.appendingPathComponent("x.webp").path)
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/png_rgba_transparency_320x240.png"), toPath: inputs.appendingPathComponent("x.png").path)
+        for round in 0..<4 {
+            let out = TestEnvironment.temporaryFolder("foreign-race-out")
+            let ledger = try AccessLedger.forTests([inputs, out])
+            var options = PrepareOptions(profile: .ios, outputFolder: out.path)
+            options.thumbnail = true
+            let preparer = Preparer(options: options)
+            let reports = Mutex<[PrepareReport]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let path = inputs.appendingPathComponent(index == 0 ? "x.webp" : "x.png").path
+                let report = ledger.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
+                    preparer.prepare($0, ledger: ledger)
+                }
+                reports.withLock { $0.append(report) }
+            }
+            let done = reports.withLock { $0 }
+            let allOK = done.allSatisfy { $0.ok }
+            #expect(allOK, "round \(round): \(done.map { String(describing: $0.error) })")
+            let thumbnails = done.compactMap(\.thumbnail)
+            #expect(thumbnails.count == 2 && Set(thumbnails).count == 2, "round \(round): \(thumbnails)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") }
+            #expect(files.count == 4, "round \(round): \(files)")
+            #expect(ledger.report.isClean)
+        }
     }
 
     @Test("names that differ only in invisible characters (ZWNJ, ZWJ, BOM, soft hyphen) have one key, and a batch gives them distinct outputs")
