@@ -172,6 +172,23 @@ print(json.dumps(out))
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
     }
 
+    @Test("a 30 MB upload to a server with --max-body 1MB: Python's http.client, still sending, reads the 413 (the body is read and dropped before the close)", .needsPython)
+    func earlyRefusalIsReadable() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--max-body", "1MB"])
+        let results = try HTTPPythonClient.run([
+            HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/probe")), ("zeros", .number(30_000_000))),
+            HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/prepare")), ("zeros", .number(30_000_000))),
+        ], on: server, concurrency: 2)
+        for index in 0..<2 {
+            let result = try #require(results[index])
+            #expect(result["error"] == nil, "\(result.serialized)")
+            #expect(result["status"]?.intValue == 413 && result["json"]?["code"]?.stringValue == "over-cap", "\(result.serialized)")
+        }
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+    }
+
     @Test("connections are bounded per client address: the 257th from one address is closed at once, another address is served", .needsPython)
     func connectionsPerClient() throws {
         let server = try HTTPServerProcess(["--jobs", "1", "--header-timeout", "5"])

@@ -12,8 +12,12 @@ import Glibc
 /// (which can destroy the answer before the client reads it) while the client is still sending
 /// the body the refusal never read.
 enum DirectAnswer {
-    /// Longest wait for the client to stop sending after a refusal, seconds.
+    /// Longest wait for the client to stop sending after a refused head, seconds.
     static let lingerSeconds = 1.0
+    /// Longest wait after a refusal decided from an accepted head while its body is on its way
+    /// (413 over the body limit, 429 busy), seconds: long enough for a client to finish sending a
+    /// body of the size limit over a fast link and reach its read (nginx's lingering close).
+    static let refusalLingerSeconds = 5.0
 
     /// Writes `response` (a body held in memory) to `fd`; whether all of it was written. A
     /// client that does not read gets 5 s (`SO_SNDTIMEO`).
@@ -28,17 +32,19 @@ enum DirectAnswer {
         return (Array(head.utf8) + body).withUnsafeBytes { sendAll($0, to: fd) }
     }
 
-    /// Shuts down the sending side, drains what the client still sends (until it closes, or
-    /// ``lingerSeconds``), and closes `fd`.
-    static func close(_ fd: Int32) {
+    /// Shuts down the sending side, drains what the client still sends (until it closes, for
+    /// `seconds`, or `bytes` read), and closes `fd`.
+    static func close(_ fd: Int32, lingering seconds: Double = lingerSeconds, upTo bytes: Int64 = .max) {
         shutdown(fd, Int32(SHUT_WR))
-        let end = HTTPServer.now + lingerSeconds
+        let end = HTTPServer.now + seconds
+        var drained: Int64 = 0
         var scratch = [UInt8](repeating: 0, count: 1 << 16)
-        while HTTPServer.now < end {
+        while HTTPServer.now < end, drained < bytes {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(((end - HTTPServer.now) * 1000).rounded(.up))) > 0 else { break }
             let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { break }
+            if count > 0 { drained += Int64(count) }
         }
         Glibc.close(fd)
     }

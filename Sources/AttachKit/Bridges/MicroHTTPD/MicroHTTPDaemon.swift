@@ -28,6 +28,8 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
     /// A connection whose head was accepted, from its hand-over to its close.
     private struct Handed: Sendable {
         let head: RequestHead
+        /// Begun when the head was read (its answer may already be decided: ``HTTPExchange/early``).
+        let exchange: HTTPExchange
         let client: ClientAddress
         let acceptedAt: Double
         /// Tells this hand-over from a later one on the same descriptor number.
@@ -118,7 +120,16 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
             let outcome = HeadReader.read(fd, until: acceptedAt + headerSeconds)
             reading.withLock { _ = $0.remove(fd) }
             switch outcome {
-            case .head(let head): handOver(fd, head: head, client: client, acceptedAt: acceptedAt)
+            case .head(let head):
+                let exchange = server.begin(.success(head), client: client.text)
+                // Refused from its head alone while a body is on its way (413, 429): answered here,
+                // then the body is read and dropped before the close (``DirectAnswer``), so the
+                // client, still sending, reaches its read and sees the answer instead of a reset.
+                if let early = exchange.early, head.framing.hasBody, case .bytes = early.body {
+                    answerBeforeTheBody(fd, exchange, early, client: client, body: head.framing.declaredLength)
+                } else {
+                    handOver(fd, head: head, exchange: exchange, client: client, acceptedAt: acceptedAt)
+                }
             case .refused(let error): refuse(fd, error, client: client)
             case .timedOut, .closed:
                 shutdown(fd, Int32(SHUT_RDWR))
@@ -137,11 +148,22 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         connections.release(client.text)
     }
 
+    /// Answers a request refused before its body (which the client is still sending) and closes
+    /// lingering: what the client sends is read and dropped for up to
+    /// ``DirectAnswer/refusalLingerSeconds``, and at most the body's declared length (1 GiB at
+    /// most; a chunked body: the body limit).
+    private func answerBeforeTheBody(_ fd: Int32, _ exchange: HTTPExchange, _ answer: HTTPResponse, client: ClientAddress, body: Int64?) {
+        let sent = DirectAnswer.send(answer, to: fd)
+        exchange.complete(sent ? .delivered : .clientGone)
+        DirectAnswer.close(fd, lingering: DirectAnswer.refusalLingerSeconds, upTo: min(body ?? server.limits.maxBodyBytes, 1 << 30))
+        connections.release(client.text)
+    }
+
     /// Hands the connection to MHD (which closes the socket even when it refuses it).
-    private func handOver(_ fd: Int32, head: RequestHead, client: ClientAddress, acceptedAt: Double) {
+    private func handOver(_ fd: Int32, head: RequestHead, exchange: HTTPExchange, client: ClientAddress, acceptedAt: Double) {
         let serial = arriving.withLock { arriving in
             arriving.serial += 1
-            arriving.bySocket[fd] = Handed(head: head, client: client, acceptedAt: acceptedAt, serial: arriving.serial)
+            arriving.bySocket[fd] = Handed(head: head, exchange: exchange, client: client, acceptedAt: acceptedAt, serial: arriving.serial)
             return arriving.serial
         }
         let added = daemon.withLock { daemon in
@@ -157,7 +179,10 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
             arriving.bySocket[fd] = nil
             return true
         }
-        if forgotten { connections.release(client.text) }
+        if forgotten {
+            exchange.complete(.shutDown)
+            connections.release(client.text)
+        }
     }
 
     private static func owner(_ context: UnsafeMutableRawPointer?) -> MicroHTTPDaemon {
@@ -198,7 +223,7 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
     /// `GET`) is sent at once, before any body is read; MHD then closes the connection.
     private func begin(_ pending: Pending, on connection: OpaquePointer) -> MHD_Result {
         guard let handed = served.withLock({ $0[Int(bitPattern: connection)] }) else { return .NO }
-        let exchange = server.begin(.success(handed.head), client: handed.client.text)
+        let exchange = handed.exchange
         pending.exchange = exchange
         guard let early = exchange.early else { return .YES }
         pending.answered = true
