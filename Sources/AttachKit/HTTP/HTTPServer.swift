@@ -96,7 +96,7 @@ package final class HTTPServer: Sendable {
         if !hasWorkRoom { return workSlotsTaken }
         if uploads.isFull { return uploadSlotsTaken }
         if !spool.isWritable { return "the spool \(spool.root) is not writable" }
-        return nil
+        return service.workersProblem()
     }
 
     /// `GET /healthz`, `/readyz`, `/metrics`.

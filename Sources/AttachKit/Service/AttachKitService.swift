@@ -85,6 +85,10 @@ public final class AttachKitService: Sendable {
         workers?.stop()
     }
 
+    /// Why the isolated workers cannot work now (one died and cannot be started again), after
+    /// replacing those that died while idle; `nil` in-process or when they can.
+    package func workersProblem() -> String? { workers?.replaceDeadWorkers() }
+
     /// Workers replaced after a crash or a broken limit (0 in-process).
     package var workerRestarts: Int { workers?.restarts ?? 0 }
 

@@ -181,6 +181,14 @@ final class WorkerProcess: @unchecked Sendable {
         return .exited(status: (status >> 8) & 0xff, detail: detail)
     }
 
+    /// Whether the worker has ended (exited or was killed) without being reaped yet: `waitid` with
+    /// `WNOWAIT`, so the status stays for ``stop(kill:)`` to reap and report.
+    var hasExited: Bool {
+        guard !ended else { return true }
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+    }
+
     /// Ends the worker: closes its socket (a healthy worker exits on end of input, so its exit
     /// handlers run) and reaps it, killing it first when `kill` is set or it has not exited
     /// within 3 s. Returns the wait status.

@@ -133,6 +133,37 @@ public final class WorkerProcessPool: Sendable {
         return result
     }
 
+    /// Replaces the idle workers that have died while waiting for a job (killed from outside, out
+    /// of memory); what `/readyz` asks before it says ready.
+    /// - Returns: why the pool cannot work now (a dead worker could not be replaced), `nil` when
+    ///   every idle worker is alive.
+    public func replaceDeadWorkers() -> String? {
+        let dead = idle.withLock { slots -> [WorkerProcess] in
+            var found: [WorkerProcess] = []
+            for index in slots.indices {
+                guard let worker = slots[index], worker.hasExited else { continue }
+                found.append(worker)
+                slots[index] = nil
+            }
+            return found
+        }
+        guard !dead.isEmpty else { return nil }
+        restartCount.add(dead.count, ordering: .relaxed)
+        var problem: String?
+        for worker in dead {
+            worker.stop()
+            switch launch().flatMap({ worker in Result { () throws(WorkerFailure) in try worker.awaitHello(); return worker } }) {
+            case .success(let started):
+                idle.withLock { slots in
+                    if let free = slots.firstIndex(where: { $0 == nil }) { slots[free] = started } else { started.stop() }
+                }
+            case .failure(let failure):
+                problem = "a worker process died and cannot be started again: \(failure.message)"
+            }
+        }
+        return problem
+    }
+
     /// Workers that died or broke a limit (and were replaced) since the pool started.
     public var restarts: Int { restartCount.load(ordering: .relaxed) }
 

@@ -189,6 +189,35 @@ print(json.dumps(out))
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
     }
 
+    @Test("a worker process killed while idle: /readyz replaces it before saying ready, and the restart is counted", .needsPython)
+    func readinessReplacesDeadWorkers() throws {
+        let server = try HTTPServerProcess(["--jobs", "2"])
+        // The workers: the server's child processes
+        let children = (try? String(contentsOfFile: "/proc/\(server.pid)/task/\(server.pid)/children", encoding: .utf8)) ?? ""
+        var workers = children.split(separator: " ").compactMap { Int32($0) }
+        if workers.isEmpty {
+            // Spawned by another thread of the server: look through every task.
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")) ?? []
+            workers = tasks.flatMap { task in
+                ((try? String(contentsOfFile: "/proc/\(server.pid)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+            }
+        }
+        try #require(!workers.isEmpty, "no worker process found")
+        #expect(kill(workers[0], SIGKILL) == 0)
+        usleep(200_000)
+        let results = try HTTPPythonClient.run([
+            HTTPPythonClient.spec(("method", .string("GET")), ("path", .string("/readyz"))),
+            HTTPPythonClient.spec(("method", .string("GET")), ("path", .string("/metrics"))),
+            HTTPPythonClient.spec(("method", .string("POST")), ("path", .string("/v1/probe")), ("file", .string(server.file("gif_static_320x240.gif")))),
+        ], on: server)
+        #expect(results[0]?["status"]?.intValue == 200, "\(results[0]?.serialized ?? "")")
+        let metrics = results[1]?["text"]?.stringValue ?? ""
+        #expect(metrics.split(separator: "\n").contains { $0.hasPrefix("attachkit_worker_restarts_total") && $0.hasSuffix(" 1") }, "\(metrics)")
+        #expect(results[2]?["status"]?.intValue == 200, "\(results[2]?.serialized ?? "")")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+    }
+
     @Test("connections are bounded per client address: the 257th from one address is closed at once, another address is served", .needsPython)
     func connectionsPerClient() throws {
         let server = try HTTPServerProcess(["--jobs", "1", "--header-timeout", "5"])

@@ -28,8 +28,9 @@ final class HTTPListener: @unchecked Sendable {
             && (!address.isIPv6 || setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, size) == 0)
             && Self.withSocketAddress(address, { bind(fd, $0, $1) }) == 0 && listen(fd, backlog) == 0
         guard bound, let port = Self.boundPort(fd) else {
+            let reason = String(cString: strerror(errno))
             if fd >= 0 { Glibc.close(fd) }
-            throw ServiceError(code: .unavailable, message: "cannot listen on \(address) (in use, or not an address of this machine)")
+            throw ServiceError(code: .unavailable, message: "cannot listen on \(address): \(reason)")
         }
         self.fd = fd
         self.address = address.with(port: port)
