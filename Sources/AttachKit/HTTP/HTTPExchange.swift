@@ -23,6 +23,7 @@ package final class HTTPExchange: @unchecked Sendable {
     private var plan: UploadPlan?
     private var maxBody: Int64 = 0
     private var holdsSlot = false
+    private var holdsRun = false
     private var holdsUpload = false
     private var folder: String?
     private var upload: Int32 = -1
@@ -121,6 +122,8 @@ package final class HTTPExchange: @unchecked Sendable {
         }
         guard server.admit() else { return note(.error(workSlotsTaken())) }
         holdsSlot = true
+        guard server.startRunning() else { return note(.error(server.queueClosedError)) }
+        holdsRun = true
         if let plan, let folder { return note(plan.run(in: folder, server: server)) }
         return note(JobWork.run(body: jsonBody, server: server))
     }
@@ -153,6 +156,8 @@ package final class HTTPExchange: @unchecked Sendable {
         releaseUpload()
         if let folder { HTTPSpool.remove(folder) }
         folder = nil
+        if holdsRun { server.stopRunning() }
+        holdsRun = false
         if holdsSlot { server.release() }
         holdsSlot = false
     }

@@ -28,7 +28,7 @@ package struct HTTPResponse: Sendable {
         var pairs: [(String, JSONValue)] = [("code", .string(error.code.rawValue)), ("message", .string(error.message))]
         if let report { pairs.append(("report", report)) }
         var extra = headers
-        if error.code == .busy { extra.append(("Retry-After", "1")) }
+        if error.code == .busy || error.code == .unavailable { extra.append(("Retry-After", "1")) }
         return json(status ?? error.code.httpStatus, .object(pairs), headers: extra)
     }
 

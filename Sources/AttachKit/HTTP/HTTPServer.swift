@@ -18,6 +18,10 @@ package final class HTTPServer: Sendable {
     /// Work requests admitted at once (working and waiting): the service's jobs plus the queue.
     package let capacity: Int
     private let admitted = Atomic<Int>(0)
+    /// Admitted requests working now (at most the service's jobs); the others wait their turn here,
+    /// where a drain can still answer them (``closeQueue()``).
+    private let running: DispatchSemaphore
+    private let queueClosed = Atomic<Bool>(false)
     /// Requests begun and not yet ended (answer sent, or the client gone).
     private let open = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
@@ -30,6 +34,7 @@ package final class HTTPServer: Sendable {
         self.spool = spool
         self.limits = limits
         self.capacity = limits.admitted(jobs: service.jobs)
+        self.running = DispatchSemaphore(value: service.jobs)
         self.uploads = ClientSlots(total: limits.uploads, perClient: limits.uploadsPerClient)
     }
 
@@ -59,6 +64,32 @@ package final class HTTPServer: Sendable {
     }
 
     func release() { admitted.subtract(1, ordering: .acquiringAndReleasing) }
+
+    /// Waits, in the queue, for one of the service's jobs to be free; `false` when the queue was
+    /// closed first (the drain's time is up: the request is answered 503 instead).
+    func startRunning() -> Bool {
+        while running.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if queueClosed.load(ordering: .acquiring) { return false }
+        }
+        guard !queueClosed.load(ordering: .acquiring) else {
+            running.signal()
+            return false
+        }
+        return true
+    }
+
+    /// A request's work is done: the next in the queue may start.
+    func stopRunning() { running.signal() }
+
+    /// Answers every request still waiting in the queue with 503 `unavailable` (`Retry-After`),
+    /// now and from now on: what a drain does when its time is up, so that each request accepted
+    /// before the signal gets an answer, and a load balancer retries it elsewhere.
+    package func closeQueue() { queueClosed.store(true, ordering: .releasing) }
+
+    /// The answer to a request the closed queue turned away.
+    var queueClosedError: ServiceError {
+        ServiceError(code: .unavailable, message: "shutting down: this request waited in the queue until the drain ran out (--drain); send it again")
+    }
 
     /// Whether a work slot is free now (taken only once a body is in: ``admit()``).
     var hasWorkRoom: Bool { admitted.load(ordering: .acquiring) < capacity }

@@ -85,7 +85,13 @@ struct HTTPCommand: Command {
         // what was accepted is answered (within --drain) before the connections are closed.
         server.startDraining()
         daemon.quiesce()
-        let drained = server.waitForOpenRequests(seconds: server.limits.drainSeconds)
+        var drained = server.waitForOpenRequests(seconds: server.limits.drainSeconds)
+        if !drained {
+            // Time is up: what still waits in the queue is answered 503 (Retry-After), and those
+            // answers are given a moment to go out before the connections close.
+            server.closeQueue()
+            drained = server.waitForOpenRequests(seconds: 1)
+        }
         daemon.stop()
         server.service.shutDownWorkers()
         withExtendedLifetime(signals) {}

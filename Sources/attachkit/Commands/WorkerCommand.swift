@@ -129,7 +129,8 @@ struct WorkerCommand: Command {
 /// Test hook: `ATTACHKIT_WORKER_FAULT=KIND:TEXT` makes a worker misbehave on every request whose
 /// line contains TEXT, so the tests can show that batch and serve contain what real decoder bugs
 /// do (every real crash the hostile corpus found has been fixed). KIND is `crash` (SIGSEGV),
-/// `memory` (allocates without end), `spin` (burns CPU) or `hang` (sleeps). Unset in production.
+/// `memory` (allocates without end), `spin` (burns CPU), `hang` (sleeps) or `slow` (sleeps 3 s,
+/// then does the work). Unset in production.
 enum FaultInjection {
     private static let fault: (kind: Substring, text: Substring)? = {
         guard let value = getenv("ATTACHKIT_WORKER_FAULT").map({ String(cString: $0) }),
@@ -155,6 +156,8 @@ enum FaultInjection {
             while x != 0 { x = x &* 6364136223846793005 &+ 1 }
         case "hang":
             while true { sleep(60) }
+        case "slow":
+            sleep(3)
         default:
             return
         }
