@@ -34,6 +34,13 @@ package final class HTTPExchange: @unchecked Sendable {
     private var answered: (status: Int, code: ErrorCode?, bytes: Int64)?
     private var completed = false
 
+    /// The request's id: the client's `X-Request-Id` when sane, else 32 random hex digits. Echoed
+    /// in the answer, sent to the worker as the request's `id`, logged (``AccessLog``).
+    package let requestID: String
+    /// The method and the path without its query, for the access log (`-` for a refused head).
+    private let method: String
+    private let path: String
+
     /// The answer decided from the head alone; `nil` when the body is to be read.
     package private(set) var early: HTTPResponse?
 
@@ -43,6 +50,10 @@ package final class HTTPExchange: @unchecked Sendable {
     init(server: HTTPServer, head: Result<RequestHead, ServiceError>, client: String) {
         self.server = server
         self.client = client
+        let read = try? head.get()
+        requestID = read?.requestID ?? Self.newRequestID()
+        method = read?.method ?? "-"
+        path = read.map { String($0.target.prefix { $0 != "?" }) } ?? "-"
         switch head {
         case .success(let head): early = decide(head).map(note)
         case .failure(let error): early = note(.error(error))
@@ -124,8 +135,8 @@ package final class HTTPExchange: @unchecked Sendable {
         holdsSlot = true
         guard server.startRunning() else { return note(.error(server.queueClosedError)) }
         holdsRun = true
-        if let plan, let folder { return note(plan.run(in: folder, server: server)) }
-        return note(JobWork.run(body: jsonBody, server: server))
+        if let plan, let folder { return note(plan.run(in: folder, server: server, requestID: requestID)) }
+        return note(JobWork.run(body: jsonBody, server: server, requestID: requestID))
     }
 
     /// The request has ended (answered, or the client went away before its answer): what it
@@ -137,8 +148,20 @@ package final class HTTPExchange: @unchecked Sendable {
         releaseResources()
         let answer = answered ?? (status: 499, code: nil, bytes: 0)
         let how = ending == .delivered && answered == nil ? .clientGone : ending
-        server.metrics.record(op: operation, status: answer.status, code: answer.code, ending: how, seconds: HTTPServer.now - started,
-                              received: received, sent: how == .delivered ? answer.bytes : 0)
+        let seconds = HTTPServer.now - started
+        let sent = how == .delivered ? answer.bytes : 0
+        server.metrics.record(op: operation, status: answer.status, code: answer.code, ending: how, seconds: seconds,
+                              received: received, sent: sent)
+        if server.accessLog.isOn {
+            var entry: [(String, JSONValue)] = [("time", .string(AccessLog.timestamp(AccessLog.now))), ("requestId", .string(requestID)),
+                                                ("method", .string(method)), ("path", .string(path)),
+                                                ("status", .number(Double(how.status ?? answer.status)))]
+            if let code = answer.code { entry.append(("code", .string(code.rawValue))) }
+            entry += [("bytesIn", .number(Double(received))), ("bytesOut", .number(Double(sent))),
+                      ("durationMs", .number((seconds * 1000 * 10).rounded() / 10)),
+                      ("outcome", .string(how == .delivered ? answer.code?.rawValue ?? "ok" : how.rawValue)), ("client", .string(client))]
+            server.accessLog.write(.object(entry))
+        }
         server.ended()
     }
 
@@ -146,6 +169,7 @@ package final class HTTPExchange: @unchecked Sendable {
     private func note(_ response: HTTPResponse) -> HTTPResponse {
         answered = (response.status, response.errorCode, response.bodyBytes)
         var closing = response
+        closing.headers.append(("X-Request-Id", requestID))
         closing.headers.append(("Connection", "close"))
         return closing
     }
@@ -180,6 +204,15 @@ package final class HTTPExchange: @unchecked Sendable {
         let message = refusal == .full ? server.uploadSlotsTaken
             : "this client has \(server.uploads.perClient) uploads in progress already (--uploads-per-client)"
         return ServiceError(code: .busy, message: message + "; try again shortly")
+    }
+
+    /// 32 random hexadecimal digits.
+    private static func newRequestID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     private func tooLarge(_ bytes: Int64) -> ServiceError {

@@ -100,6 +100,7 @@ package final class HTTPMetrics: Sendable {
         for (code, count) in s.refusals.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             lines.append("attachkit_http_refusals_total{code=\"\(code.rawValue)\"} \(count)")
         }
+        lines += ProcessMetrics.lines()
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -13,6 +13,8 @@ package final class HTTPServer: Sendable {
     package let spool: HTTPSpool
     package let limits: HTTPLimits
     package let metrics = HTTPMetrics()
+    /// One JSON line per answered request (``AccessLog``).
+    package let accessLog: AccessLog
     /// The uploads in progress (``HTTPLimits/uploads``, per client ``HTTPLimits/uploadsPerClient``).
     package let uploads: ClientSlots
     /// Work requests admitted at once (working and waiting): the service's jobs plus the queue.
@@ -29,8 +31,10 @@ package final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - service: does the work; its roots must include `spool.root` (uploads are read there
     ///     and outputs written there).
-    package init(service: AttachKitService, spool: HTTPSpool, limits: HTTPLimits) {
+    /// - accessLog: one line per answered request (default: standard error).
+    package init(service: AttachKitService, spool: HTTPSpool, limits: HTTPLimits, accessLog: AccessLog = .standardError) {
         self.service = service
+        self.accessLog = accessLog
         self.spool = spool
         self.limits = limits
         self.capacity = limits.admitted(jobs: service.jobs)

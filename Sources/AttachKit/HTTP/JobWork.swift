@@ -6,7 +6,8 @@
 /// Paths inside the spool (other requests' uploads and outputs) are refused as `access-denied`,
 /// input and `out` alike, whatever link leads there.
 enum JobWork {
-    static func run(body: [UInt8], server: HTTPServer) -> HTTPResponse {
+    /// - Parameter requestID: the service request's `id`, and the result's `requestId`.
+    static func run(body: [UInt8], server: HTTPServer, requestID: String) -> HTTPResponse {
         guard let text = String(validating: body, as: UTF8.self) else {
             return .error(ServiceError(code: .malformedRequest, message: "the body is not UTF-8 text"))
         }
@@ -22,15 +23,22 @@ enum JobWork {
             options.append(("deadline", .number(min(given ?? cap, cap))))
             request = ServiceRequest(id: .null, operation: request.operation, path: request.path, options: options)
         }
-        let line = JSONValue.object([("op", .string(request.operation.rawValue)), ("path", .string(request.path)),
+        let line = JSONValue.object([("id", .string(requestID)), ("op", .string(request.operation.rawValue)), ("path", .string(request.path)),
                                      ("options", .object(request.options))]).serialized
         let service = server.service
         let answerText = server.blocking { await service.respond(to: line) }
         guard let answer = try? JSONValue.parse(answerText) else {
             return .error(ServiceError(code: .processingFailed, message: "the service gave an answer that is not JSON"))
         }
-        guard answer["ok"]?.boolValue == true else { return .error(error(of: answer), report: answer["result"]) }
-        return .json(200, answer["result"] ?? .null)
+        let result = answer["result"].map { tagged($0, requestID: requestID) }
+        guard answer["ok"]?.boolValue == true else { return .error(error(of: answer), report: result) }
+        return .json(200, result ?? .null)
+    }
+
+    /// A report (an object) with the request's id added as `requestId`; anything else as it is.
+    static func tagged(_ report: JSONValue, requestID: String) -> JSONValue {
+        guard case .object(let pairs) = report else { return report }
+        return .object(pairs.filter { $0.0 != "requestId" } + [("requestId", .string(requestID))])
     }
 
     /// The `error` of a `serve` answer as a ``ServiceError`` (`processing-failed` when unreadable).

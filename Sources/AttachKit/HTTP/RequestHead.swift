@@ -21,6 +21,9 @@ package struct RequestHead: Sendable, Equatable {
     package let version: Version
     /// How the body is delimited.
     package let framing: RequestFraming
+    /// The client's `X-Request-Id`, when it sent exactly one that is sane (``saneRequestID(_:)``);
+    /// `nil` otherwise (the server makes one up).
+    package var requestID: String? = nil
     /// Bytes of the head, its final empty line included: where the body starts.
     package let byteCount: Int
 
@@ -52,7 +55,17 @@ package struct RequestHead: Sendable, Equatable {
         }
         let framing = try RequestFraming(contentLengths: fields.values(of: "content-length"),
                                          transferEncodings: fields.values(of: "transfer-encoding"), version: line.version)
-        return RequestHead(method: line.method, target: line.target, version: line.version, framing: framing, byteCount: bytes.count)
+        let ids = fields.values(of: "x-request-id")
+        return RequestHead(method: line.method, target: line.target, version: line.version, framing: framing,
+                           requestID: ids.count == 1 ? saneRequestID(ids[0]) : nil, byteCount: bytes.count)
+    }
+
+    /// `value` when it can be echoed and logged as it is: 1 to 128 visible ASCII characters
+    /// (`!`...`~`, no space, no quote or backslash); `nil` otherwise.
+    package static func saneRequestID(_ value: String) -> String? {
+        let bytes = value.utf8
+        guard (1...128).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C }) else { return nil }
+        return value
     }
 
     /// The lines between the CRLFs, the final empty line left out (``HeadScanner`` has checked

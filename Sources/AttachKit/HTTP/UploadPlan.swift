@@ -69,12 +69,12 @@ struct UploadPlan {
 
     /// Runs the request on the upload in `folder` and answers: the `--json` object (probe,
     /// validate) or the prepared file (prepare), with the spool's paths left out of everything
-    /// the client sees.
-    func run(in folder: String, server: HTTPServer) -> HTTPResponse {
+    /// the client sees. `requestID` is the service request's `id` and the report's `requestId`.
+    func run(in folder: String, server: HTTPServer, requestID: String) -> HTTPResponse {
         let out = folder + "/out"
         var pairs = options
         if operation == .prepare { pairs.append(("out", .string(out))) }
-        let line = JSONValue.object([("op", .string(operation.rawValue)), ("path", .string(folder + "/in/" + name)),
+        let line = JSONValue.object([("id", .string(requestID)), ("op", .string(operation.rawValue)), ("path", .string(folder + "/in/" + name)),
                                      ("options", .object(pairs))]).serialized
         let service = server.service
         let text = server.blocking { await service.respond(to: line) }
@@ -83,7 +83,7 @@ struct UploadPlan {
         guard let answer = try? JSONValue.parse(text), let visible = try? JSONValue.parse(shown) else {
             return .error(ServiceError(code: .processingFailed, message: "the service gave an answer that is not JSON"))
         }
-        let report = visible["result"]
+        let report = visible["result"].map { JobWork.tagged($0, requestID: requestID) }
         guard answer["ok"]?.boolValue == true else {
             let header = report.map { [("AttachKit-Report", Base64URL.encode(Array($0.serialized.utf8)))] } ?? []
             return .error(JobWork.error(of: visible), report: report, headers: operation == .prepare ? header : [])

@@ -10,7 +10,8 @@ struct HTTPCommand: Command {
     static let usage = """
         \(UsageText.synopsis(name, ["--listen HOST:PORT", "--allow DIR", "[--allow DIR...]", "[--jobs N]"] + UsageText.items(.http)
                                + ["[--max-body N]", "[--queue N]", "[--uploads N]", "[--uploads-per-client N]", "[--read-timeout S]",
-                                  "[--header-timeout S]", "[--drain S]", "[--spool DIR]", Arguments.isolationSynopsis]))
+                                  "[--header-timeout S]", "[--drain S]", "[--spool DIR]", "[--access-log FILE|-|off]",
+                                  Arguments.isolationSynopsis]))
 
         An HTTP API over the same service as `serve` (docs/http.md):
           POST /v1/prepare?maxBytes=5MB&...  body: the media; answer: the attachment, report in AttachKit-Report
@@ -35,12 +36,15 @@ struct HTTPCommand: Command {
                                     "at most --read-timeout); then it is closed"]),
             ("--drain S", ["on SIGTERM, seconds to finish the requests in flight (default 30)"]),
             ("--spool DIR", ["where bodies and outputs wait (default $TMPDIR/attachkit-http)"]),
+            ("--access-log FILE|-|off", ["one JSON line per answered request (time, requestId, method, path,",
+                                         "status, code, bytes, durationMs, outcome, client): appended to FILE,",
+                                         "on stderr (-, the default), or none (off); X-Request-Id is echoed"]),
         ]))
         \(Arguments.isolationUsage)
         SIGTERM/SIGINT: stop accepting, answer what was accepted (within --drain), exit 0.
         """
     static let options = Arguments.options(.http)
-        .union(["listen", "allow", "jobs", "queue", "uploads", "uploads-per-client", "max-body", "read-timeout", "header-timeout", "drain", "spool"])
+        .union(["listen", "allow", "jobs", "queue", "uploads", "uploads-per-client", "max-body", "read-timeout", "header-timeout", "drain", "spool", "access-log"])
         .union(Arguments.isolationOptions)
     static let flags = Arguments.flags(.http).union(Arguments.isolationFlags)
 
@@ -65,7 +69,9 @@ struct HTTPCommand: Command {
         let spoolPath = arguments.value("spool") ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/attachkit-http"
         let spool: HTTPSpool
         do { spool = try HTTPSpool(spoolPath) } catch { throw UsageError("\(error)") }
-        server = HTTPServer(service: try arguments.service(allow: roots + [spool.root]), spool: spool, limits: limits)
+        let accessLog: AccessLog
+        do throws(ServiceError) { accessLog = try AccessLog(arguments.value("access-log") ?? "-") } catch { throw UsageError(error.message) }
+        server = HTTPServer(service: try arguments.service(allow: roots + [spool.root]), spool: spool, limits: limits, accessLog: accessLog)
     }
 
     func run() -> ExitCode {

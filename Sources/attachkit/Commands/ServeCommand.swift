@@ -10,7 +10,7 @@ struct ServeCommand: Command {
     static let summary = "run as a worker speaking JSON Lines on stdin/stdout (for pipelines in any language)"
     static let usage = """
         \(UsageText.synopsis(name, ["--allow DIR", "[--allow DIR...]", "[--jobs N]"] + UsageText.items(.serve)
-                               + [Arguments.isolationSynopsis]))
+                               + ["[--access-log FILE|-|off]", Arguments.isolationSynopsis]))
 
         Reads one JSON request per line on stdin and writes exactly one JSON response per request on
         stdout (responses may come out of order; match them by id). Logs go to stderr only. EOF on
@@ -18,23 +18,28 @@ struct ServeCommand: Command {
           request:  {"id": 1, "op": "probe"|"validate"|"prepare"|"thumbnail", "path": "...", "options": {...}}
           response: {"id": 1, "ok": true, "result": {...}}  or  {"id": 1, "ok": false, "error": {"code", "message"}}
         \(UsageText.lines([("--allow DIR", ["a root requests may read from and write into (repeatable; required)"]),
-                            ("--jobs N", ["requests processed at once (default: cores)"])] + UsageText.entries(.serve)))
+                            ("--jobs N", ["requests processed at once (default: cores)"]),
+                            ("--access-log FILE|-|off", ["one JSON line per answered request (time, id, op, ok, code,",
+                                                         "durationMs): appended to FILE, on stderr (-, the default), or none"])]
+                           + UsageText.entries(.serve)))
         Each request runs in one of N worker processes (sandboxed with Landlock where the kernel
         has it): a request that crashes a decoder or breaks a limit is answered with crashed,
         over-memory or timed-out, and the worker is replaced. Answers then carry "sandbox".
         \(Arguments.isolationUsage)
         \(UsageText.operationKeys("Options per op (docs/cli.md): ", [.validate, .prepare, .thumbnail])).
         """
-    static let options = Arguments.options(.serve).union(["allow", "jobs"]).union(Arguments.isolationOptions)
+    static let options = Arguments.options(.serve).union(["allow", "jobs", "access-log"]).union(Arguments.isolationOptions)
     static let flags = Arguments.flags(.serve).union(Arguments.isolationFlags)
 
     let service: AttachKitService
+    let accessLog: AccessLog
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positional.isEmpty else { throw UsageError("serve takes no file arguments; requests name them") }
         let roots = arguments.all("allow")
         guard !roots.isEmpty else { throw UsageError("give at least one --allow DIR") }
         service = try arguments.service(allow: roots)
+        do throws(ServiceError) { accessLog = try AccessLog(arguments.value("access-log") ?? "-") } catch { throw UsageError(error.message) }
     }
 
     func run() -> ExitCode {
@@ -48,6 +53,7 @@ struct ServeCommand: Command {
         // cannot queue unbounded lines in memory.
         let slots = DispatchSemaphore(value: service.jobs * 4)
         let service = self.service
+        let accessLog = self.accessLog
         var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
         var requests = 0
         while !stop.isStopped, let line = reader.next(shouldStop: { stop.isStopped }) {
@@ -60,8 +66,10 @@ struct ServeCommand: Command {
                 slots.wait()
                 inFlight.enter()
                 Task {
+                    let started = AccessLog.now
                     let response = await service.respond(to: text)
                     Output.json(response)
+                    accessLog.write(AccessLog.serveEntry(request: text, response: response, seconds: AccessLog.now - started))
                     slots.signal()
                     inFlight.leave()
                 }

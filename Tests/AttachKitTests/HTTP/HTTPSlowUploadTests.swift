@@ -242,6 +242,36 @@ print(json.dumps(out))
         #expect(status == 0, "\(log)")
     }
 
+    @Test("request ids and the access log: a sane X-Request-Id is echoed, logged and in the report; others get 32 hex digits; one JSON line per request, the path without its query", .needsCurl)
+    func requestIDsAndAccessLog() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--access-log", "-"])
+        let gif = server.file("gif_static_320x240.gif")
+        let given = try TestEnvironment.run("curl", ["-sS", "-D", "-", "-o", "/dev/null", "-H", "X-Request-Id: order-42",
+                                                     "--data-binary", "@" + gif, server.url + "/v1/prepare?maxBytes=5MB"])
+        let made = try TestEnvironment.run("curl", ["-sS", "-D", "-", "-o", "/dev/null", "-H", "X-Request-Id: not ok", server.url + "/healthz"])
+        func header(_ name: String, _ text: String) -> String? {
+            text.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+                .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(header("X-Request-Id", given.stdout) == "order-42", "\(given.stdout)")
+        let encoded = try #require(header("AttachKit-Report", given.stdout))
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let report = try #require(Data(base64Encoded: base64))
+        #expect(try JSONValue.parse(String(decoding: report, as: UTF8.self))["requestId"]?.stringValue == "order-42")
+        let generated = try #require(header("X-Request-Id", made.stdout))
+        #expect(generated.count == 32 && generated.allSatisfy(\.isHexDigit), "\(generated)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        let lines = log.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["requestId"] != nil }
+        #expect(lines.count == 2, "\(log)")
+        let first = try #require(lines.first { $0["requestId"]?.stringValue == "order-42" })
+        #expect(first["method"]?.stringValue == "POST" && first["path"]?.stringValue == "/v1/prepare" && first["status"]?.intValue == 200, "\(first.serialized)")
+        #expect(first["outcome"]?.stringValue == "ok" && (first["bytesIn"]?.intValue ?? 0) > 0 && (first["bytesOut"]?.intValue ?? 0) > 0, "\(first.serialized)")
+        #expect(first["client"]?.stringValue == "127.0.0.1" && first["time"]?.stringValue?.hasSuffix("Z") == true, "\(first.serialized)")
+        #expect(lines.contains { $0["requestId"]?.stringValue == generated && $0["path"]?.stringValue == "/healthz" })
+    }
+
     @Test("connections are bounded per client address: the 257th from one address is closed at once, another address is served", .needsPython)
     func connectionsPerClient() throws {
         let server = try HTTPServerProcess(["--jobs", "1", "--header-timeout", "5"])

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import AttachKit
 
@@ -57,6 +58,30 @@ struct HTTPUnitTests {
         #expect(text.contains("# TYPE attachkit_http_requests_in_flight gauge"))
         #expect(text.contains("attachkit_worker_restarts_total 1\n"))
         #expect(text.contains(#"attachkit_http_refusals_total{code="corrupt"} 1"#))
+        // The process metrics Prometheus' client libraries name, each one sample with its TYPE
+        for (name, type) in [("process_resident_memory_bytes", "gauge"), ("process_cpu_seconds_total", "counter"),
+                             ("process_open_fds", "gauge"), ("process_max_fds", "gauge"), ("process_start_time_seconds", "gauge"),
+                             ("attachkit_worker_resident_memory_bytes", "gauge")] {
+            #expect(text.contains("# TYPE \(name) \(type)\n"), "\(name)")
+            let value = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            #expect(value != nil && value! >= 0, "\(name): \(String(describing: value))")
+        }
+        let resident = text.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+        #expect(resident > 1_000_000, "\(resident)")
+        let started = text.split(separator: "\n").first { $0.hasPrefix("process_start_time_seconds ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+        #expect(abs(started - Date().timeIntervalSince1970) < 24 * 3600, "\(started)")
+    }
+
+    @Test("X-Request-Id: a sane one is kept (1 to 128 visible ASCII, no quote or backslash); anything else is replaced")
+    func requestIDs() throws {
+        #expect(RequestHead.saneRequestID("abc-123_ABC.x") == "abc-123_ABC.x")
+        for bad in ["", "a b", "a\"b", "a\\b", String(repeating: "x", count: 129), "é"] {
+            #expect(RequestHead.saneRequestID(bad) == nil, "\(bad.debugDescription)")
+        }
+        let head = try RequestHead.parse(ArraySlice(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: job-7\r\n\r\n".utf8)))
+        #expect(head.requestID == "job-7")
+        let twice = try RequestHead.parse(ArraySlice(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\r\nX-Request-Id: b\r\n\r\n".utf8)))
+        #expect(twice.requestID == nil)
     }
 
     @Test("metrics: an ending other than delivered counts its own outcome and status, and no refusal")
