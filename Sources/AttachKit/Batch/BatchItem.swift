@@ -11,6 +11,8 @@ public struct BatchItem: Sendable {
     public let inputBytes: Int64
     public let outputBytes: Int64
     public let elapsedMilliseconds: Double
+    /// For a skipped input that an earlier run recorded as failed: that failure (code, message).
+    public var recordedFailure: (code: ErrorCode, message: String)? = nil
 }
 
 /// What a batch tells its caller as it goes (from worker threads).

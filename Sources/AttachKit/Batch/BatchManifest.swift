@@ -24,6 +24,12 @@ final class BatchManifest: Sendable {
         let errorCode: ErrorCode?
         let line: String
 
+        /// The recorded failure's code and message (from the line's `error`), for a failed input.
+        var failure: (code: ErrorCode, message: String) {
+            let error = (try? JSONValue.parse(line))?["error"]
+            return (errorCode ?? .processingFailed, error?["message"]?.stringValue ?? "recorded as failed")
+        }
+
         /// Whether a rerun can skip the input: it was prepared, or it failed for a reason the same
         /// bytes and options will always give (see ``ErrorCode/isRetryable``).
         var isFinal: Bool {

@@ -18,6 +18,10 @@ public struct BatchOptions: Sendable {
     /// Where the media work runs. Default ``Isolation/inProcess`` for the library; `attachkit
     /// batch` uses worker processes unless told `--in-process`.
     public var isolation: Isolation
+    /// Prepare again the inputs an earlier run recorded as failed for good (the same bytes and
+    /// options); by default they are skipped and counted as failed, so a rerun exits 1 while they
+    /// stand. Default `false`.
+    public var retryFailed = false
 
     public init(inputRoot: String, outputRoot: String, prepare: PrepareOptions, jobs: Int = BatchOptions.coreCount,
                 shard: Shard = .all, safety: SafetyLimits = SafetyLimits(), isolation: Isolation = .inProcess) {

@@ -4,11 +4,13 @@ enum BatchResume {
     /// The inputs of `paths` whose finished line (``BatchManifest/Entry``) is final, whose output
     /// is still there (or which failed for good), and whose content hash is the line's: read
     /// through `ledger`, `threads` at once.
+    /// With `retryFailed`, an input recorded as failed is not done.
     static func alreadyDone(_ paths: [String], finished: [ExactPath: BatchManifest.Entry], inputRoot: String, outputRoot: String,
-                            ledger: AccessLedger, threads: Int) -> Set<ExactPath> {
+                            ledger: AccessLedger, threads: Int, retryFailed: Bool = false) -> Set<ExactPath> {
         let candidates = paths.filter { path in
             guard let done = finished[ExactPath(path)], done.isFinal else { return false }
-            return !done.ok || done.output.map { FileSystem.exists(outputRoot + "/" + $0) } == true
+            if !done.ok { return !retryFailed }
+            return done.output.map { FileSystem.exists(outputRoot + "/" + $0) } == true
         }
         let found = Locked<Set<ExactPath>>([])
         WorkerPool(threads: min(threads, max(1, candidates.count))).runAll(candidates) { path in

@@ -74,7 +74,8 @@ public struct BatchRunner: Sendable {
         } catch {
             throw .manifest(error.description)
         }
-        let done = BatchResume.alreadyDone(mine, finished: finished, inputRoot: inputRoot, outputRoot: outputRoot, ledger: ledger, threads: options.jobs)
+        let done = BatchResume.alreadyDone(mine, finished: finished, inputRoot: inputRoot, outputRoot: outputRoot, ledger: ledger,
+                                           threads: options.jobs, retryFailed: options.retryFailed)
         // Largest inputs first (longest-processing-time-first): the big transcodes start early
         // instead of leaving one core busy at the end while the other idles. Ties in byte order.
         let sized = mine.filter { !done.contains(ExactPath($0)) }.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
@@ -137,8 +138,10 @@ public struct BatchRunner: Sendable {
 
         let summary = Locked(BatchSummary())
         for relative in skipped {
-            let item = BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: plan.finished[ExactPath(relative)]?.ok ?? true,
+            let entry = plan.finished[ExactPath(relative)]
+            var item = BatchItem(relativePath: relative, skipped: true, outcome: nil, ok: entry?.ok ?? true,
                                  inputBytes: 0, outputBytes: 0, elapsedMilliseconds: 0)
+            if let entry, !entry.ok { item.recordedFailure = entry.failure }
             summary.withLock { $0.add(item) }
             onEvent(.finished(item))
         }

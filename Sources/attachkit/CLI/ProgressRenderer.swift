@@ -76,8 +76,9 @@ final class ProgressRenderer: Sendable {
 enum BatchSummaryTable {
     static func render(_ summary: BatchSummary, manifest: String) -> HumanText {
         var lines: [HumanText] = []
-        lines.append("batch: \(summary.total) file(s): \(summary.prepared) prepared, \(summary.skipped) already done, \(summary.failed) failed\(rendered: summary.interrupted ? ", INTERRUPTED" : "") in \((summary.elapsedSeconds * 10).rounded() / 10) s")
-        lines.append("bytes: in \(Format.bytes(summary.inputBytes)), out \(Format.bytes(summary.outputBytes)), saved \(Format.bytes(summary.bytesSaved))")
+        let before = summary.failedBefore > 0 ? " (\(summary.failedBefore) of them failed in an earlier run: --retry-failed prepares them again)" : ""
+        lines.append("batch: \(summary.total) file(s): \(summary.prepared) prepared, \(summary.skipped) already done\(before), \(summary.failed) failed\(rendered: summary.interrupted ? ", INTERRUPTED" : "") in \((summary.elapsedSeconds * 10).rounded() / 10) s")
+        lines.append("\(summary.bytesLine)")
         var table = Table(["ACTION", "FILES"])
         for (action, count) in summary.actions.sorted(by: { $0.key < $1.key }) { table.add([action, String(count)]) }
         if !summary.actions.isEmpty { lines.append(table.render()) }

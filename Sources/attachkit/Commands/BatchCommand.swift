@@ -9,7 +9,7 @@ struct BatchCommand: Command {
     static let name = "batch"
     static let summary = "prepare a whole folder in parallel, resumably, into a mirrored output folder"
     static let usage = """
-        \(UsageText.synopsis(name, ["INPUT_DIR"] + UsageText.items(.batch) + ["[--jobs N]", "[--shard I/N]", "[--json]"]
+        \(UsageText.synopsis(name, ["INPUT_DIR"] + UsageText.items(.batch) + ["[--jobs N]", "[--shard I/N]", "[--retry-failed]", "[--json]"]
                                + [Arguments.isolationSynopsis]))
 
         Prepares every file under INPUT_DIR (hidden files skipped, no symbolic link followed out of
@@ -19,7 +19,9 @@ struct BatchCommand: Command {
         again. SIGINT/SIGTERM stop cleanly (in-flight files finish; a second SIGINT aborts).
         \(UsageText.lines([("--jobs N", ["files at once (default: cores); libvips/FFmpeg get cores÷N threads each"]),
                             ("--shard I/N", ["only the inputs whose path hash falls in shard I of N (0-based); the",
-                                             "manifest is then manifest-shard-I-of-N.jsonl"])]
+                                             "manifest is then manifest-shard-I-of-N.jsonl"]),
+                            ("--retry-failed", ["prepare again the inputs an earlier run recorded as failed (by default",
+                                                "they are skipped, and the run exits 1 while they stand)"])]
                            + UsageText.entries(.batch, besides: .prepare)))
         \(UsageText.sameAs(.prepare, for: .batch))
         Changing any of these options makes a rerun prepare every file again.
@@ -30,12 +32,13 @@ struct BatchCommand: Command {
         or breaks a limit is recorded as crashed, over-memory or timed-out; the batch goes on.
         \(Arguments.isolationUsage)
         Progress goes to stderr: a bar on a terminal, one line per file otherwise.
-        Exit status: 0 every file prepared, 1 any failed, 64 usage error, 70 an access handle leaked,
+        Exit status: 0 every file prepared, 1 any failed (in this run, or recorded as failed by an
+        earlier one and not retried), 64 usage error, 70 an access handle leaked,
         75 another batch is running on the same OUT_DIR and shard (its pid is named), 130 stopped
         by SIGINT, 143 stopped by SIGTERM (files in flight finish first).
         """
     static let options = Arguments.options(.batch).union(["jobs", "shard"]).union(Arguments.isolationOptions)
-    static let flags = Arguments.flags(.batch).union(["json"]).union(Arguments.isolationFlags)
+    static let flags = Arguments.flags(.batch).union(["json", "retry-failed"]).union(Arguments.isolationFlags)
 
     let runner: BatchRunner
     let json: Bool
@@ -51,9 +54,11 @@ struct BatchCommand: Command {
             throw UsageError(error.description)
         }
         let prepare = try arguments.decode { options throws(OptionsError) in try options.prepareOptions(defaultProfile: .standard) }
-        runner = BatchRunner(options: BatchOptions(inputRoot: arguments.positional[0], outputRoot: out, prepare: prepare,
-                                                   jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
-                                                   shard: shard, isolation: try arguments.isolation()))
+        var options = BatchOptions(inputRoot: arguments.positional[0], outputRoot: out, prepare: prepare,
+                                   jobs: try arguments.int("jobs", in: 1...256) ?? BatchOptions.coreCount,
+                                   shard: shard, isolation: try arguments.isolation())
+        options.retryFailed = arguments.flag("retry-failed")
+        runner = BatchRunner(options: options)
         json = arguments.flag("json")
     }
 
