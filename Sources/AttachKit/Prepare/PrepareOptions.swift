@@ -81,6 +81,26 @@ public struct PrepareOptions: Sendable {
         }
         return p
     }
+
+    /// What a `kind` input's report says when a budget asked (`--max-bytes`, `--max-duration`)
+    /// is looser than the profile's, which then applies: one note each, never a silent cap.
+    func cappedBudgetNotes(for kind: MediaKind) -> [String] {
+        let limits: (bytes: Int64, duration: Double?)
+        switch kind {
+        case .image: limits = (profile.image.maxBytes, nil)
+        case .audio: limits = (profile.audio.maxBytes, profile.audio.maxDuration)
+        case .video: limits = (profile.video.maxBytes, profile.video.maxDuration)
+        default: return []
+        }
+        var notes: [String] = []
+        if let maxBytes, maxBytes > limits.bytes {
+            notes.append("--max-bytes \(ByteCount.text(maxBytes)) is over the \(profile.name) profile's \(ByteCount.text(limits.bytes)) limit for \(kind.rawValue): the profile's limit applies")
+        }
+        if let maxDuration, let limit = limits.duration, maxDuration > limit {
+            notes.append("--max-duration \(maxDuration) s is over the \(profile.name) profile's \(limit) s limit for \(kind.rawValue): the profile's limit applies")
+        }
+        return notes
+    }
 }
 
 /// How audio and video are cut to a duration budget.

@@ -127,6 +127,7 @@ public struct Preparer: Sendable {
         }
         try deadline.check("writing the output")
 
+        report.notes += options.cappedBudgetNotes(for: info.kind)
         let after = try verify(output: output, produced: produced, validator: validator, decode: copied, report: &report)
         guard let type = UniformType.of(container: after.container, kind: after.kind) else {
             throw .outputInvalid(reason: "the output has no attachment type")

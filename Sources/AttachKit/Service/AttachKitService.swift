@@ -119,6 +119,7 @@ public final class AttachKitService: Sendable {
     /// ``prepare(path:options:outputStem:)`` allowed to replace the files `replacing` lists (a
     /// batch worker's request: the input's earlier outputs).
     func prepare(path: String, options: PrepareOptions, outputStem: String?, replacing: Set<FileVersion>) async throws(ServiceError) -> PrepareReport {
+        makeFolderIfMissing(options.outputFolder)
         var options = options
         options.threads = options.threads ?? threadsPerJob
         let preparer = Preparer(options: options, safety: safety, prober: prober)
@@ -131,6 +132,24 @@ public final class AttachKitService: Sendable {
         let thumbnailer = Thumbnailer(safety: safety, prober: prober)
         let ledger = self.ledger
         return try await withInput(path) { .success(thumbnailer.thumbnail($0, to: output, request: request, ledger: ledger)) }
+    }
+
+    /// Makes the output folder `folder` (and the folders above it) when it is missing and lies
+    /// inside an allowed folder root, as `attachkit prepare` makes `--out`; outside the roots
+    /// nothing is made (the write is then refused as `access-denied`).
+    private func makeFolderIfMissing(_ folder: String) {
+        let absolute = PathResolver.normalized(PathResolver.absolute(folder))
+        guard !FileSystem.isDirectory(absolute) else { return }
+        var existing = absolute
+        var rest: [String] = []
+        while PathResolver.realPath(existing) == nil, existing != "/" {
+            rest.insert(PathResolver.fileName(existing), at: 0)
+            existing = PathResolver.directory(existing)
+        }
+        guard !rest.isEmpty, !rest.contains(".."), let real = PathResolver.realPath(existing) else { return }
+        let resolved = ([real] + rest).joined(separator: "/")
+        guard ledger.scopes.contains(where: { $0.kind == .folder && $0.contains(resolvedPath: resolved) }) else { return }
+        _ = FileSystem.makeFolders(resolved)
     }
 
     /// Runs `work` on one of the service's threads with access to the input at `path`; a refused

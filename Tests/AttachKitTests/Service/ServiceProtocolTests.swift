@@ -63,6 +63,26 @@ struct ServiceProtocolTests {
         #expect(try TestEnvironment.run("vipsheader", ["-f", "width", outputs[0]]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "400")
     }
 
+    @Test("the Swift API and serve make a missing output folder inside an allowed root, as the CLI does; outside the roots nothing is made")
+    func missingOutputFolder() async throws {
+        let root = TestEnvironment.temporaryFolder("make-out")
+        let outside = TestEnvironment.temporaryFolder("make-out-outside")
+        let input = root.appendingPathComponent("x.gif").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/gif_static_320x240.gif"), toPath: input)
+        let service = try AttachKitService(allow: [root.path], jobs: 1, isolation: .inProcess)
+        // The typed API
+        let report = try await service.prepare(path: input, options: PrepareOptions(outputFolder: root.appendingPathComponent("new/sub").path))
+        #expect(report.ok, "\(String(describing: report.error))")
+        #expect(FileSystem.isDirectory(root.appendingPathComponent("new/sub").path))
+        // The JSON Lines protocol
+        let answer = try JSONValue.parse(await service.respond(to: #"{"id":1,"op":"prepare","path":"\#(input)","options":{"out":"\#(root.path)/other"}}"#))
+        #expect(answer["ok"]?.boolValue == true, "\(answer)")
+        // Outside the roots: refused, and nothing made there
+        let refused = try await service.prepare(path: input, options: PrepareOptions(outputFolder: outside.appendingPathComponent("nope").path))
+        #expect(!refused.ok && refused.output == nil, "\(String(describing: refused.error))")
+        #expect(!FileManager.default.fileExists(atPath: outside.appendingPathComponent("nope").path))
+    }
+
     @Test("concurrent requests for one name into one folder all succeed, each with an output of its own")
     func concurrentRequestsShareNoOutput() async throws {
         let root = TestEnvironment.temporaryFolder("race")
