@@ -43,6 +43,8 @@ public struct BatchRunner: Sendable {
         // Before anything else touches the output folder: a second run of this shard refuses here.
         // The manifest's lock first (a second run of this very shard is told the holder's pid),
         // then the folder's split (runs of another split are refused too).
+        // A manifest or lock file somebody else put here is never written: refused, untouched.
+        try BatchBookkeeping.checkOwnFiles(options.rootFiles, in: outputRoot)
         let lock = try BatchLock(manifestPath: outputRoot + "/" + options.manifestName)
         let split = try BatchSplitLock(outputRoot: outputRoot, shards: options.shard.count)
         let walk = Self.walk(inputRoot, outputRoot: outputRoot)

@@ -3,10 +3,11 @@ import Glibc
 #endif
 
 /// The folder where `attachkit http` keeps what is in flight: each request with a body gets a
-/// folder of its own, `r-PID-XXXXXX` (mode 0700), holding the upload (`in/NAME`) and the outputs
+/// folder of its own, `r-PID-TTTTXXXXXX` (mode 0700; TTTT the ``AtomicOutput/hostToken``), holding the upload (`in/NAME`) and the outputs
 /// (`out/`); it is removed as soon as the answer's file is open (the open descriptor keeps the
-/// bytes until they are sent), and at the latest when the request ends. Folders of a server that
-/// is gone (killed) are removed at start.
+/// bytes until they are sent), and at the latest when the request ends. Folders of a server of
+/// this host that is gone (killed) are removed at start; never those of another host or container
+/// sharing the spool (their process ids mean nothing here), nor anything else in it.
 package struct HTTPSpool: Sendable {
     /// The spool's absolute path, links resolved.
     package let root: String
@@ -22,7 +23,7 @@ package struct HTTPSpool: Sendable {
 
     /// A new, empty request folder with `in/` and `out/` inside; `nil` when the spool refuses writes.
     package func makeRequestFolder() -> String? {
-        var template = Array("\(root)/r-\(getpid())-XXXXXX".utf8CString)
+        var template = Array("\(root)/r-\(getpid())-\(AtomicOutput.hostToken)XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
         let folder = String(cString: made)
         guard mkdir(folder + "/in", 0o700) == 0, mkdir(folder + "/out", 0o700) == 0 else {
@@ -47,7 +48,8 @@ package struct HTTPSpool: Sendable {
     package func removeStale() -> Int {
         let stale = Self.entries(of: root).filter { name in
             let parts = name.split(separator: "-")
-            guard parts.count == 3, parts[0] == "r", let pid = pid_t(parts[1]) else { return false }
+            guard parts.count == 3, parts[0] == "r", let pid = pid_t(parts[1]), parts[2].count == 10,
+                  parts[2].hasPrefix(AtomicOutput.hostToken) else { return false }
             return Processes.isGone(pid)
         }
         for name in stale { Self.remove(root + "/" + name) }

@@ -72,10 +72,24 @@ struct AtomicOutput: ~Copyable {
         String(WritePlan.fitted(stem, then: "", within: 128).map { $0 == "/" ? "_" : $0 })
     }
 
-    /// `.STEM.PID.RANDOM.tmp`, PID this process.
+    /// `.STEM.PID.RANDOM.tmp`, PID this process; RANDOM is ``hostToken`` and 6 random characters.
     static func name(stem: String, random: String) -> String {
-        "." + safe(stem) + "." + String(getpid()) + "." + random + ".tmp"
+        "." + safe(stem) + "." + String(getpid()) + "." + hostToken + random + ".tmp"
     }
+
+    /// Four hexadecimal digits naming this machine and process-id namespace (a hash of
+    /// `/etc/machine-id` and `/proc/self/ns/pid`), at the head of every temporary's random part.
+    /// A temporary is judged stale (its process gone) only when it carries this token: a process
+    /// id means nothing on another host or in another container sharing the folder, and a user's
+    /// file that merely looks like a temporary (`.photo.3999999.AbCdEf.tmp`) was deleted once.
+    static let hostToken: String = {
+        var machine = ""
+        if let reader = try? FileReader(path: "/etc/machine-id") { machine = String(decoding: reader.read(at: 0, count: 64), as: UTF8.self) }
+        var link = [CChar](repeating: 0, count: 128)
+        let count = readlink("/proc/self/ns/pid", &link, link.count - 1)
+        let namespace = count > 0 ? String(decoding: link.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return String(SHA256.hex(Array((machine + "|" + namespace).utf8)).prefix(4))
+    }()
 
     /// Creates a new, empty file named `.STEM.PID.RANDOM.tmp` (mode 0644) in `directory`, never
     /// following or reusing an existing name.
@@ -93,9 +107,10 @@ struct AtomicOutput: ~Copyable {
         return .failure(SystemError(code: EEXIST))
     }
 
-    /// Whether `name` is a temporary file an ``AtomicOutput`` with this stem creates (or a retry
-    /// scratch file beside one): `.STEM.PID.XXXXXX.tmp` or `.STEM.PID.XXXXXX.retry.tmp`. Exact, so
-    /// that a batch cleaning up after a killed run never touches another input's (or shard's) files.
+    /// Whether `name` is a temporary file an ``AtomicOutput`` with this stem creates on this host
+    /// (or a retry scratch file beside one): `.STEM.PID.TTTTXXXXXX.tmp` or
+    /// `.STEM.PID.TTTTXXXXXX.retry.tmp`, TTTT the ``hostToken``. Exact, so that a batch cleaning up
+    /// after a killed run never touches another input's (or shard's, or host's) files.
     static func isTemporary(_ name: String, stem: String) -> Bool {
         owner(ofTemporary: name, stem: stem) != nil
     }
@@ -107,7 +122,8 @@ struct AtomicOutput: ~Copyable {
         var rest = name.dropFirst(prefix.count)
         if rest.hasSuffix(".retry.tmp") { rest = rest.dropLast(".retry.tmp".count) } else if rest.hasSuffix(".tmp") { rest = rest.dropLast(4) } else { return nil }
         let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[1].count == 6, parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+        guard parts.count == 2, parts[1].count == 10, parts[1].hasPrefix(hostToken),
+              parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
               !parts[0].isEmpty, parts[0].count <= 10, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }),
               let pid = pid_t(parts[0]), pid > 0 else { return nil }
         return pid

@@ -139,10 +139,12 @@ struct BatchPlanningTests {
         // Temporaries are `.STEM.PID.XXXXXX.tmp`: a process id no process has (over pid_max) is a
         // killed run's; this process and pid 1 are alive, and their in-flight files stay.
         let dead = "2147483646"
-        let mine = [".a.\(dead).Xy12Zq.tmp", "sub/.b.\(dead).aaaaaa.tmp", ".a.thumbnail.jpg.\(dead).Q1w2E3.tmp",
-                    ".a.\(dead).abc123.retry.tmp", "manifest.jsonl.compact.tmp"]
-        let others = [".c.\(dead).Zz9Yy8.tmp", ".a.b.\(dead).Xy12Zq.tmp", ".a.\(dead).toolong7.tmp", ".a.\(getpid()).Live12.tmp",
-                      ".a.1.Init12.tmp", ".a.Xy12Zq.tmp", ".notes.tmp", "keep.jpg", "sub/keep.png",
+        let t = AtomicOutput.hostToken
+        let mine = [".a.\(dead).\(t)Xy12Zq.tmp", "sub/.b.\(dead).\(t)aaaaaa.tmp", ".a.thumbnail.jpg.\(dead).\(t)Q1w2E3.tmp",
+                    ".a.\(dead).\(t)abc123.retry.tmp", "manifest.jsonl.compact.tmp"]
+        // Another host's (no token: a look-alike), another stem's, a live process's: kept
+        let others = [".c.\(dead).\(t)Zz9Yy8.tmp", ".a.b.\(dead).\(t)Xy12Zq.tmp", ".a.\(dead).\(t)toolong7.tmp", ".a.\(getpid()).\(t)Live12.tmp",
+                      ".a.1.\(t)Init12.tmp", ".a.Xy12Zq.tmp", ".notes.tmp", "keep.jpg", "sub/keep.png", ".a.\(dead).Xy12Zq.tmp",
                       "manifest-shard-1-of-2.jsonl.compact.tmp"]
         for name in mine + others { try Data([1]).write(to: folder.appendingPathComponent(name)) }
         let assignments = [("", "a"), ("sub", "b")].map { OutputLayout.Assignment(folder: $0.0, stem: $0.1, wanted: $0.1, reason: nil) }

@@ -25,8 +25,12 @@ struct AtomicOutputTests {
         #expect(!AtomicOutput.isTemporary(name, stem: "a"))
         #expect(output.temporaryPath.hasPrefix("/proc/self/fd/"))
         #expect(FileManager.default.fileExists(atPath: folder.path + "/" + name))
-        for other in [".a.123.abcdef.tmp", ".a.123.abcdef.retry.tmp"] { #expect(AtomicOutput.owner(ofTemporary: other, stem: "a") == 123) }
-        for other in [".a.abcdef.tmp", ".a.12x.abcdef.tmp", ".a.123.abcde.tmp", ".a..abcdef.tmp", ".a.123.abcdef.tmp.x", ".a.0.abcdef.tmp"] {
+        let token = AtomicOutput.hostToken
+        for other in [".a.123.\(token)abcdef.tmp", ".a.123.\(token)abcdef.retry.tmp"] { #expect(AtomicOutput.owner(ofTemporary: other, stem: "a") == 123) }
+        // Another host's or container's (another token), a user's look-alike, malformed names: not ours
+        let otherToken = token == "0000" ? "1111" : "0000"
+        for other in [".a.abcdef.tmp", ".a.12x.\(token)abcdef.tmp", ".a.123.\(token)abcde.tmp", ".a..\(token)abcdef.tmp", ".a.123.\(token)abcdef.tmp.x",
+                      ".a.0.\(token)abcdef.tmp", ".a.123.\(otherToken)abcdef.tmp", ".a.3999999.AbCdEf.tmp"] {
             #expect(!AtomicOutput.isTemporary(other, stem: "a"), "\(other)")
         }
     }
@@ -71,7 +75,7 @@ struct AtomicOutputTests {
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["20"]
         try sleeper.run()
-        let theirs = ".a.\(sleeper.processIdentifier).Abc123.tmp"
+        let theirs = ".a.\(sleeper.processIdentifier).\(AtomicOutput.hostToken)Abc123.tmp"
         try Data([1]).write(to: folder.appendingPathComponent(theirs))
         let mine = try AtomicOutput(folder: folder.path, stem: "a", ledger: ledger)
 
@@ -90,9 +94,10 @@ struct AtomicOutputTests {
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        let stale = folder.appendingPathComponent(".gif_static_320x240.\(gone.processIdentifier).abcdef.tmp").path
-        let live = folder.appendingPathComponent(".gif_static_320x240.\(getpid()).ghijkl.tmp").path
-        let other = folder.appendingPathComponent(".unrelated.\(gone.processIdentifier).abcdef.tmp").path
+        let token = AtomicOutput.hostToken
+        let stale = folder.appendingPathComponent(".gif_static_320x240.\(gone.processIdentifier).\(token)abcdef.tmp").path
+        let live = folder.appendingPathComponent(".gif_static_320x240.\(getpid()).\(token)ghijkl.tmp").path
+        let other = folder.appendingPathComponent(".unrelated.\(gone.processIdentifier).\(token)abcdef.tmp").path
         for path in [stale, live, other] { #expect(FileManager.default.createFile(atPath: path, contents: Data([1]))) }
 
         let run = try TestEnvironment.runAttachKit(["prepare", "--out", folder.path, TestEnvironment.fixture("images/gif_static_320x240.gif")])

@@ -118,6 +118,27 @@ struct ForeignFilesNeverReplacedTests {
         }
     }
 
+    @Test("a user's manifest.jsonl or lock file in --out stops the batch untouched; a user's file that looks like a dead run's temporary is kept")
+    func bookkeepingLookAlikes() throws {
+        let inputs = TestEnvironment.temporaryFolder("foreign-book-in")
+        try FileManager.default.copyItem(atPath: Self.photo, toPath: inputs.appendingPathComponent("photo.jpg").path)
+        for name in ["manifest.jsonl", "manifest.jsonl.lock", ".attachkit-batch.lock"] {
+            let out = TestEnvironment.temporaryFolder("foreign-book-out")
+            try Data("the user's notes\n".utf8).write(to: out.appendingPathComponent(name))
+            let result = try TestEnvironment.runAttachKit(["batch", inputs.path, "--out", out.path])
+            #expect(result.status == 1, "\(name): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("is not") && result.stderr.contains(name), "\(name): \(result.stderr)")
+            #expect(try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8) == "the user's notes\n", "\(name)")
+        }
+        // A look-alike of a killed run's temporary (a process id no process has, no host token)
+        let out = TestEnvironment.temporaryFolder("foreign-book-tmp")
+        let lookAlike = out.appendingPathComponent(".photo.3999999.AbCdEf.tmp")
+        try Data("the user's file".utf8).write(to: lookAlike)
+        let prepared = try TestEnvironment.runAttachKit(["prepare", "--out", out.path, inputs.appendingPathComponent("photo.jpg").path])
+        #expect(prepared.status == 0, "\(prepared.stdout)")
+        #expect(try String(contentsOf: lookAlike, encoding: .utf8) == "the user's file")
+    }
+
     @Test("names that differ only in invisible characters (ZWNJ, ZWJ, BOM, soft hyphen) have one key, and a batch gives them distinct outputs")
     func invisibleTwins() throws {
         let names = ["a.png", "a\u{200C}.png", "a\u{200D}.png", "a\u{FEFF}.png", "a\u{00AD}.png"]
