@@ -4,9 +4,10 @@ enum HTMLText {
     /// `text` for an HTML text node or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as
     /// character references, so a name holding `<script>` or `" onerror=` is shown as text and
     /// runs nothing. What would disguise a name is made visible as the terminal output shows it
-    /// (docs/cli.md): `\` as `\\`; every control character (C0, C1, DEL), the line and paragraph
-    /// separators and every format character (bidi overrides and isolates, zero-width spaces, the
-    /// soft hyphen...) but the zero-width joiner of emoji sequences, as `\u{XXXX}`.
+    /// (docs/cli.md): `\` as `\\`; newline, carriage return and tab as `\n`, `\r`, `\t`; every
+    /// other control character (C0, C1, DEL), the line and paragraph separators and every format
+    /// character (bidi overrides and isolates, zero-width spaces, the soft hyphen...) but the
+    /// zero-width joiner of emoji sequences, as `\u{XXXX}`.
     static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -18,6 +19,9 @@ enum HTMLText {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
             default:
                 if isHidden(scalar) {
                     out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
