@@ -133,7 +133,8 @@ public struct BatchRunner: Sendable {
             throw .workers(error.message)
         }
         let work = BatchWork(layout: plan.layout, inputRoot: plan.inputRoot, outputRoot: plan.outputRoot, unwalkable: plan.unwalkable,
-                             earlierFiles: plan.earlierFiles, optionsHash: plan.optionsHash, ledger: plan.ledger, manifest: plan.manifest, executor: executor)
+                             earlierFiles: plan.earlierFiles, optionsHash: plan.optionsHash, settings: BatchSettings(options.prepare), ledger: plan.ledger,
+                             manifest: plan.manifest, executor: executor)
         let (order, skipped) = (plan.order, plan.skipped)
         let total = order.count + skipped.count
         onEvent(.planned(total: total, skipped: skipped.count, bytes: plan.bytes, isolation: executor.summary))

@@ -13,6 +13,8 @@ struct BatchWork: Sendable {
     /// run settles the input otherwise (``removeSuperseded(_:keeping:)``).
     let earlierFiles: [ExactPath: Set<ExactPath>]
     let optionsHash: String
+    /// The profile and options, recorded on every line for the batch report.
+    let settings: BatchSettings
     let ledger: AccessLedger
     let manifest: BatchManifest
     let executor: BatchExecutor
@@ -62,7 +64,8 @@ struct BatchWork: Sendable {
     private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {
         var outcome = outcome
         let outputRelative = outcome.output.map(relativeToOutput)
-        var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash))]
+        var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash)),
+                                              ("settings", settings.json)]
         if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
         if case .object(let fields) = outcome.json {
             pairs += fields

@@ -175,6 +175,23 @@ struct AtomicOutput: ~Copyable {
         }
     }
 
+    /// Appends `bytes` to what the temporary file holds: an output written piece by piece (the
+    /// batch report, row by row, so its size never has to fit in memory).
+    /// - Throws: ``OutputError/system(operation:path:reason:)`` (disk full, I/O error).
+    func append(_ bytes: [UInt8]) throws(OutputError) {
+        let start = lseek(file, 0, SEEK_END)
+        guard start >= 0 else { throw failure("write") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress! + written, bytes.count - written, start + off_t(written)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("write")
+            }
+            written += n
+        }
+    }
+
     /// Copies the file at `source` (an input handle's path, or a scratch file's) as the whole content.
     func copy(from source: String) throws(OutputError) {
         let input = open(source, O_RDONLY | O_CLOEXEC)

@@ -55,6 +55,10 @@ package enum OptionTable {
         OptionSpec(.seconds(OptionLimits.at, \ThumbnailRequest.time), flag: "at", verbs: thumbnail, refines: "thumbnail",
                    help: OptionHelp("S", "the time in a movie the thumbnail shows (as ThumbnailTimeKey; default 1 s,",
                                     "or the middle of a clip shorter than 2 s)")),
+        OptionSpec(.text("report"), flag: "report", verbs: [.batch, .report], changesOutput: false,
+                   help: OptionHelp("FILE", "also write an HTML report of the batch there when it ends (see attachkit help",
+                                    "report); refused at once when FILE is a file no report of AttachKit's wrote"),
+                   helpByVerb: [.report: OptionHelp("FILE", "the HTML file to write (default OUT_DIR/report.html)")]),
         OptionSpec(.flag("deep"), flag: "deep", verbs: [.validate], changesOutput: false,
                    help: .flag("also decode every frame/sample (finds damage a structural check cannot see)")),
     ]
@@ -82,6 +86,8 @@ package enum OptionVerb: String, CaseIterable, Sendable {
     case serve, http
     /// `budget`: the profile and the deadline it measures for.
     case budget
+    /// `report`: where the batch report goes.
+    case report
 }
 
 /// One option of ``OptionTable``.

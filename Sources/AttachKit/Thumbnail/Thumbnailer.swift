@@ -39,19 +39,7 @@ public struct Thumbnailer: Sendable {
             guard named.isEmpty || named == "jpg" || named == "jpeg" else {
                 throw .unsupported(reason: "a thumbnail is a JPEG: name it .jpg or .jpeg, not .\(named)")
             }
-            // The renderer opens the file itself: the header is all the probe needs to read here.
-            var headerProber = prober
-            headerProber.limits.headerOnly = true
-            let look: InputScreening.Look
-            do {
-                look = try InputScreening(prober: headerProber, safety: safety).look(path: input.path, displayPath: input.requestedPath,
-                                                                                   screened: true, span: .picture)
-            } catch {
-                throw PrepareError.probe(error)
-            }
-            if let refusal = PrepareError(look.structure) { throw refusal }
-            let info = look.info
-            let rendered = try render(path: input.path, info: info, request: request, deadline: deadline)
+            let (info, rendered) = try picture(of: input, request: request, deadline: deadline)
             do throws(OutputError) {
                 let output = try AtomicOutput(folder: PathResolver.directory(PathResolver.absolute(outputPath)),
                                               stem: Preparer.stem(of: outputPath), ledger: ledger, guarding: OutputGuard(protected: plan.protected))
@@ -71,6 +59,27 @@ public struct Thumbnailer: Sendable {
         }
         report.elapsedMilliseconds = deadline.elapsed * 1000
         return report
+    }
+
+    /// Screens the file behind `input` as ``thumbnail(_:to:request:ledger:deadline:)`` does (header,
+    /// safety caps, structure) and renders its thumbnail in memory, writing nothing (the batch
+    /// report inlines it).
+    /// - Returns: the input as probed, and the JPEG.
+    /// - Throws: ``PrepareError``: the same code `thumbnail` and `prepare` give the file.
+    func picture(of input: borrowing AccessHandle, request: ThumbnailRequest,
+                 deadline: Deadline) throws(PrepareError) -> (info: MediaInfo, rendered: RenderedThumbnail) {
+        // The renderer opens the file itself: the header is all the probe needs to read here.
+        var headerProber = prober
+        headerProber.limits.headerOnly = true
+        let look: InputScreening.Look
+        do {
+            look = try InputScreening(prober: headerProber, safety: safety).look(path: input.path, displayPath: input.requestedPath,
+                                                                               screened: true, span: .picture)
+        } catch {
+            throw PrepareError.probe(error)
+        }
+        if let refusal = PrepareError(look.structure) { throw refusal }
+        return (look.info, try render(path: input.path, info: look.info, request: request, deadline: deadline))
     }
 
     /// Renders without writing (used by `prepare --thumbnail`, which writes beside its output).

@@ -32,16 +32,18 @@ struct BatchCommand: Command {
         or breaks a limit is recorded as crashed, over-memory or timed-out; the batch goes on.
         \(Arguments.isolationUsage)
         Progress goes to stderr: a bar on a terminal, one line per file otherwise.
-        Exit status: 0 every file prepared, 1 any failed (in this run, or recorded as failed by an
-        earlier one and not retried), 64 usage error, 70 an access handle leaked,
-        75 another batch is running on the same OUT_DIR and shard (its pid is named), 130 stopped
-        by SIGINT, 143 stopped by SIGTERM (files in flight finish first).
+        Exit status: 0 every file prepared (and the report written), 1 any failed (in this run, or
+        recorded as failed by an earlier one and not retried) or the report was not written, 64 usage
+        error, 70 an access handle leaked, 75 another batch is running on the same OUT_DIR and shard
+        (its pid is named), 130 stopped by SIGINT, 143 stopped by SIGTERM (files in flight finish first).
         """
     static let options = Arguments.options(.batch).union(["jobs", "shard"]).union(Arguments.isolationOptions)
     static let flags = Arguments.flags(.batch).union(["json", "retry-failed"]).union(Arguments.isolationFlags)
 
     let runner: BatchRunner
     let json: Bool
+    /// `--report FILE`: the HTML report drawn when the run ends.
+    let report: String?
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positional.count == 1 else { throw UsageError("give exactly one INPUT_DIR") }
@@ -60,6 +62,7 @@ struct BatchCommand: Command {
         options.retryFailed = arguments.flag("retry-failed")
         runner = BatchRunner(options: options)
         json = arguments.flag("json")
+        report = arguments.value("report")
     }
 
     func run() -> ExitCode {
@@ -67,6 +70,15 @@ struct BatchCommand: Command {
         let signals = SignalWatch(stop: stop)
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
         let json = self.json
+        // A report that could not be written is refused before the run, not after hours of work.
+        if let report {
+            do {
+                try BatchReport.checkDestination(report, inputRoot: runner.options.inputRoot, outputRoot: runner.options.outputRoot)
+            } catch {
+                Output.error("attachkit batch: --report: \(error.description)")
+                return .failure
+            }
+        }
         let summary: BatchSummary
         do {
             summary = try runner.run(stop: stop) { event in
@@ -91,8 +103,19 @@ struct BatchCommand: Command {
         let restarts = summary.workerRestarts > 0 ? "; \(summary.workerRestarts) worker(s) replaced after a crash or a broken limit" : ""
         Output.error("attachkit batch: work ran \(summary.isolation == "in-process" ? "in-process" : "in \(summary.isolation)")\(rendered: restarts)")
         for problem in summary.accessProblems { Output.error("attachkit batch: \(problem)") }
+        var reported = true
+        if let report {
+            do {
+                let written = try BatchReport(outputRoot: runner.options.outputRoot, path: report, runSeconds: summary.elapsedSeconds,
+                                              jobs: runner.options.jobs).write()
+                Output.error("attachkit batch: report: \(written.path) (\(written.pictured) of \(written.inputs) input(s) with pictures)")
+            } catch {
+                Output.error("attachkit batch: --report: \(error.description)")
+                reported = false
+            }
+        }
         if !summary.accessProblems.isEmpty { return .software }
         if summary.interrupted { return signals.receivedTerminate ? .terminated : .interrupted }
-        return summary.allPrepared ? .success : .failure
+        return summary.allPrepared && reported ? .success : .failure
     }
 }
