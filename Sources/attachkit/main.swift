@@ -21,6 +21,9 @@ func printHelp() {
 }
 
 func main() -> ExitCode {
+    // Past a file-size limit (ulimit -f) a write fails with EFBIG, reported as write-failed with
+    // nothing partial left, instead of SIGXFSZ killing the process mid-file (exit 153, a .tmp left).
+    signal(SIGXFSZ, SIG_IGN)
     let arguments = Array(CommandLine.arguments.dropFirst())
     guard let name = arguments.first, !["-h", "--help"].contains(name) else {
         printHelp()

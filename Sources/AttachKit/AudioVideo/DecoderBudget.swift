@@ -39,17 +39,17 @@ struct DecoderBudget: Sendable, Equatable {
 
     /// Options for a decoder of `codec`: ``decoderOptions``, with every error fatal
     /// (`err_detect=+crccheck+explode`) where FFmpeg's decoder finds damage, logs it and carries
-    /// on. Two cases:
-    /// - a still JPEG (`mjpeg` with `still`: the 12-bit, lossless and other JPEGs libjpeg-turbo
-    ///   does not read here): an overread, a bitstream that ends inside a scan or a Huffman code
-    ///   that does not decode gives a picture whose rest is black or green, and a JPEG is one
-    ///   picture, with nothing later to recover on;
-    /// - FLAC: every frame carries a CRC-16, and a mismatch otherwise hands the damaged samples on.
-    /// Other decoders keep FFmpeg's default (explode failed valid TIFFs over an unknown tag, and
-    /// a video decoder conceals what it can: concealed frames are judged as such).
+    /// on: a still JPEG (`mjpeg` with `still`: the 12-bit, lossless and other JPEGs
+    /// libjpeg-turbo does not read here). An overread, a bitstream that ends inside a scan or a
+    /// Huffman code that does not decode gives a picture whose rest is black or green, and a JPEG
+    /// is one picture, with nothing later to recover on. Other decoders keep FFmpeg's default:
+    /// explode failed valid TIFFs over an unknown tag, and a FLAC file with an ID3v1 tag after
+    /// its last frame (a common layout) over the tag's 128 bytes, though it would have caught a
+    /// frame failing its CRC-16; a video decoder conceals what it can, and concealed frames are
+    /// judged as such.
     func decoderOptions(for codec: Codec, still: Bool = false) -> [String: String] {
         var options = decoderOptions
-        if codec == .flac || (still && codec == .mjpeg) { options["err_detect"] = "+crccheck+explode" }
+        if still && codec == .mjpeg { options["err_detect"] = "+crccheck+explode" }
         return options
     }
 

@@ -20,6 +20,14 @@ enum HTTPBytes {
     /// SP or HTAB (`OWS`).
     static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
 
+    /// `text` with A-Z lowered and every other byte as it is: how HTTP compares field names and
+    /// codings (RFC 9110 §5.1, §8.4.1). Unicode lowering is wrong here: it turns the Kelvin sign
+    /// (U+212A) into `k`, so `chun\u{212A}ed` read as `chunked` to this parser and as nothing to
+    /// libmicrohttpd.
+    static func asciiLowercased(_ text: some StringProtocol) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
     static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     static func isAlphanumeric(_ byte: UInt8) -> Bool {

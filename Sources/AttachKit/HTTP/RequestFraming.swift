@@ -64,7 +64,7 @@ package enum RequestFraming: Sendable, Equatable {
 
     /// `chunked` alone, once and last.
     private static func checkCodings(_ values: [String]) throws(ServiceError) {
-        let codings = values.flatMap { $0.split(separator: ",") }.map { HTTPBytes.trimmed($0).lowercased() }.filter { !$0.isEmpty }
+        let codings = values.flatMap { $0.split(separator: ",") }.map { HTTPBytes.asciiLowercased(HTTPBytes.trimmed($0)) }.filter { !$0.isEmpty }
         let shown = values.joined(separator: ", ").debugDescription
         guard let last = codings.last, last == "chunked" else {
             throw RequestHead.malformed("Transfer-Encoding \(shown): chunked must be the final coding of a request (RFC 9112 §6.1)")
@@ -74,7 +74,7 @@ package enum RequestFraming: Sendable, Equatable {
         guard others.isEmpty else {
             throw ServiceError(code: .unsupportedCoding, message: "Transfer-Encoding \(shown): only chunked is supported, not \(others.joined(separator: ", "))")
         }
-        guard values.count == 1, values[0].lowercased() == "chunked" else {
+        guard values.count == 1, HTTPBytes.asciiLowercased(values[0]) == "chunked" else {
             throw RequestHead.malformed("Transfer-Encoding \(shown): send chunked alone, in one field")
         }
     }

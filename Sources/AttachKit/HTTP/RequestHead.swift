@@ -166,7 +166,7 @@ struct HeaderField {
         guard valueBytes.allSatisfy(HTTPBytes.isFieldValueByte) else {
             throw RequestHead.malformed("the value of \(HTTPBytes.shown(nameBytes)) holds a control byte")
         }
-        name = String(decoding: nameBytes, as: UTF8.self).lowercased()
+        name = HTTPBytes.asciiLowercased(String(decoding: nameBytes, as: UTF8.self))
         value = String(decoding: valueBytes, as: UTF8.self)
         endsInBlank = line.last.map(HTTPBytes.isBlank) ?? false
     }

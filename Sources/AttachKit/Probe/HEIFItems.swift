@@ -15,7 +15,8 @@ struct HEIFItems {
         /// `hvc1`, `av01`, `grid`, `iovl`, `iden`...
         var type: String
         /// The canvas libheif allocates: the largest of the item's `ispe`, the size its codec's
-        /// header codes (an HEVC SPS) and the size its derivation data (grid, overlay) declares.
+        /// header codes (an HEVC SPS, an AV1 sequence header) and the size its derivation data
+        /// (grid, overlay) declares.
         var width: Int
         var height: Int
         /// Coded pictures decoded to build it (tile references; 1 for a coded image).
@@ -88,6 +89,14 @@ struct HEIFItems {
         for (id, item) in parsed.items where ["grid", "iovl"].contains(item.type) {
             guard let location = locations[id] else { continue }
             parsed.derivationData[id] = location.bytes(reader, idat: idat)
+        }
+        // An AV1 item's data starts with its sequence header: the size the decoder will allocate.
+        for (id, item) in parsed.items where item.type == "av01" {
+            guard let location = locations[id], let coded = AV1PictureSize.of(obus: location.bytes(reader, idat: idat)) else { continue }
+            var properties = parsed.properties[id] ?? Properties()
+            properties.codedWidth = max(properties.codedWidth, coded.width)
+            properties.codedHeight = max(properties.codedHeight, coded.height)
+            parsed.properties[id] = properties
         }
         return parsed.topLevelPictures(primary: primary)
     }
@@ -264,6 +273,7 @@ struct HEIFItems {
                 let flags = data.u8(2)
                 property.bitDepth = flags & 0x40 == 0 ? 8 : (flags & 0x20 == 0 ? 10 : 12)
                 property.samplesPerPixel = flags & 0x10 != 0 ? 1 : (flags & 0x0C == 0x0C ? 1.5 : (flags & 0x0C == 0 ? 3 : 2))
+                if data.count > 4, let coded = AV1PictureSize.of(obus: Array(data.dropFirst(4))) { (property.codedWidth, property.codedHeight) = coded }
             case "auxC":                           // full box, then the auxiliary type URN
                 let urn = data.count > 4 ? String(decoding: data[4...].prefix { $0 != 0 }, as: UTF8.self) : ""
                 property.alphaAuxiliary = urn.hasSuffix(":alpha") || urn == "urn:mpeg:hevc:2015:auxid:1"

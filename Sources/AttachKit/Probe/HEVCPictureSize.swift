@@ -53,17 +53,32 @@ enum HEVCPictureSize {
 }
 
 /// Bits of a NAL unit's payload, most significant first, with the emulation prevention bytes
-/// (`00 00 03`) taken out as they are met.
+/// (`00 00 03`) taken out as they are met (or, for AV1, which has none, every byte read).
 struct RBSPBits {
     private let bytes: ArraySlice<UInt8>
+    private let emulationPrevention: Bool
     private var index: Int
     private var bit = 0
     private var zeros = 0
     private var current: UInt8 = 0
 
-    init(_ bytes: ArraySlice<UInt8>) {
+    init(_ bytes: ArraySlice<UInt8>, emulationPrevention: Bool = true) {
         self.bytes = bytes
+        self.emulationPrevention = emulationPrevention
         index = bytes.startIndex
+    }
+
+    /// AV1's `uvlc()` (§4.10.3); `nil` past the end or over 32 leading zeros.
+    mutating func uvlc() -> UInt64? {
+        var leading = 0
+        while true {
+            guard let next = read(1) else { return nil }
+            if next == 1 { break }
+            leading += 1
+            guard leading < 32 else { return nil }
+        }
+        guard let rest = read(leading) else { return nil }
+        return (UInt64(1) << leading) - 1 + UInt64(rest)
     }
 
     /// The next `count` bits (at most 32) as a number; `nil` past the end.
@@ -101,7 +116,7 @@ struct RBSPBits {
             current = bytes[index]
             index += 1
             // 00 00 03: the 03 is an emulation prevention byte, not data.
-            if zeros >= 2, current == 3 {
+            if emulationPrevention, zeros >= 2, current == 3 {
                 zeros = 0
                 guard index < bytes.endIndex else { return nil }
                 current = bytes[index]

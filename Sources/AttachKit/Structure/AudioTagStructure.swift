@@ -20,6 +20,9 @@ enum AudioTagStructure {
                 let total = Int64(footer.le32(12)) + (hasHeader ? 32 : 0)
                 guard total >= 32, total <= end - floor else { return end }
                 end -= total
+                // Some writers set the header flag in the header alone: a header just before the
+                // items is part of the tag whatever the footer says.
+                if !hasHeader, end - 32 >= floor, reader.read(at: end - 32, count: 8).matches("APETAGEX", at: 0) { end -= 32 }
                 continue
             }
             if count >= 15, tail.matches("LYRICS200", at: Int(count) - 9) {

@@ -85,6 +85,10 @@ extension DeepCheck {
             } catch where error.operation == .findDecoder || error.isNotImplemented {
                 return .notChecked  // A decoder AttachKit lacks is not corruption (see decodersOpen).
             }
+            // Tags after the last audio frame (ID3v1, APEv2, Lyrics3) are metadata: a demuxer that
+            // hands them on as a last packet does not make the sound corrupt.
+            var audioEnd = Int64.max
+            if stream.kind == .audio, let reader = try? FileReader(path: path) { audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: 0) }
             let packet = try AVPacketBuffer()
             let frame = try AVFrameBuffer()
             var packets = 0
@@ -93,6 +97,7 @@ extension DeepCheck {
             while try input.read(into: packet) {
                 defer { packet.unref() }
                 guard packet.streamIndex == stream.index else { continue }
+                if let position = packet.position, position >= audioEnd { continue }
                 packets += 1
                 let place = packet.position.map { " (packet \(packets) at byte \($0))" } ?? " (packet \(packets))"
                 if sampling {
@@ -121,6 +126,9 @@ extension DeepCheck {
                     // A variant this FFmpeg does not decode (a 52-byte BMP header...) is not corruption.
                     return .undecodable(reason: "\(label) cannot be decoded here (FFmpeg: \(error.message))")
                 } catch {
+                    // The last frame with the tags behind it in one packet (a parser that does not
+                    // know them): the frame's trouble is the tag's bytes, not damage.
+                    if let position = packet.position, audioEnd < .max, position + Int64(packet.byteCount) > audioEnd { break }
                     return .corrupt(reason: "\(label) does not decode\(place): \(error.message)")
                 }
             }

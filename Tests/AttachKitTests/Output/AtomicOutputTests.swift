@@ -68,6 +68,17 @@ struct AtomicOutputTests {
         #expect(try commit("y.jpg") == nil)
     }
 
+    @Test("past a file-size limit (ulimit -f) prepare says write-failed and leaves nothing partial, not killed by SIGXFSZ")
+    func fileSizeLimit() throws {
+        let out = TestEnvironment.temporaryFolder("fsize-out")
+        let photo = TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg")
+        let run = try TestEnvironment.run("bash", ["-c", "ulimit -f 16; exec \"$0\" prepare --json --out \"$1\" \"$2\"",
+                                                   TestEnvironment.attachkit, out.path, photo])
+        #expect(run.status == 1, "status \(run.status): \(run.stdout)\(run.stderr)")
+        #expect(TestEnvironment.errorCode(run.stdout) == "write-failed", "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
     @Test("a stale temporary is removed only once its process is gone")
     func staleOnlyWhenTheProcessIsGone() throws {
         // Given: a temporary of a live process (a `sleep`), and ours
