@@ -31,41 +31,41 @@ enum AV1PictureSize {
 
     /// The maximum frame size of a sequence header OBU's payload.
     static func sequenceHeader(_ payload: [UInt8]) -> (width: Int, height: Int)? {
-        var bits = RBSPBits(payload[...], emulationPrevention: false)
-        guard bits.skip(3), let stillPicture = bits.read(1), let reduced = bits.read(1) else { return nil }
+        var bits = RBSPReader(raw: payload[...])
+        guard bits.skip(3), let stillPicture = bits.bits(1), let reduced = bits.bits(1) else { return nil }
         _ = stillPicture
         if reduced == 1 {
             guard bits.skip(5) else { return nil }
         } else {
-            guard let timing = bits.read(1) else { return nil }
+            guard let timing = bits.bits(1) else { return nil }
             var decoderModel: UInt32 = 0
             var bufferDelayLength = 0
             if timing == 1 {
-                guard bits.skip(64), let equal = bits.read(1) else { return nil }
+                guard bits.skip(64), let equal = bits.bits(1) else { return nil }
                 if equal == 1 { guard bits.uvlc() != nil else { return nil } }
-                guard let present = bits.read(1) else { return nil }
+                guard let present = bits.bits(1) else { return nil }
                 decoderModel = present
                 if present == 1 {
-                    guard let length = bits.read(5), bits.skip(32 + 5 + 5) else { return nil }
+                    guard let length = bits.bits(5), bits.skip(32 + 5 + 5) else { return nil }
                     bufferDelayLength = Int(length) + 1
                 }
             }
-            guard let displayDelay = bits.read(1), let points = bits.read(5) else { return nil }
+            guard let displayDelay = bits.bits(1), let points = bits.bits(5) else { return nil }
             for _ in 0...points {
-                guard bits.skip(12), let level = bits.read(5) else { return nil }
+                guard bits.skip(12), let level = bits.bits(5) else { return nil }
                 if level > 7 { guard bits.skip(1) else { return nil } }
                 if decoderModel == 1 {
-                    guard let present = bits.read(1) else { return nil }
+                    guard let present = bits.bits(1) else { return nil }
                     if present == 1 { guard bits.skip(2 * bufferDelayLength + 1) else { return nil } }
                 }
                 if displayDelay == 1 {
-                    guard let present = bits.read(1) else { return nil }
+                    guard let present = bits.bits(1) else { return nil }
                     if present == 1 { guard bits.skip(4) else { return nil } }
                 }
             }
         }
-        guard let widthBits = bits.read(4), let heightBits = bits.read(4),
-              let width = bits.read(Int(widthBits) + 1), let height = bits.read(Int(heightBits) + 1) else { return nil }
+        guard let widthBits = bits.bits(4), let heightBits = bits.bits(4),
+              let width = bits.bits(Int(widthBits) + 1), let height = bits.bits(Int(heightBits) + 1) else { return nil }
         return (Int(width) + 1, Int(height) + 1)
     }
 

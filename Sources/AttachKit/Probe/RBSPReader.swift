@@ -1,6 +1,7 @@
 /// Reads the bits of an H.264/HEVC NAL unit's payload (its RBSP: the emulation-prevention `03`
 /// after each `00 00` removed), most significant bit first, with the Exp-Golomb codes of ITU-T
-/// H.264 § 9.1. Every read past the end returns `nil`, never traps.
+/// H.264 § 9.1 (and AV1's `uvlc`, for an AV1 OBU read ``init(raw:)``). Every read past the end
+/// returns `nil`, never traps.
 struct RBSPReader {
     private let bytes: [UInt8]
     private var bit = 0
@@ -20,6 +21,21 @@ struct RBSPReader {
         }
         bytes = out
     }
+
+    /// `bytes` as they are (AV1's OBUs have no emulation prevention).
+    init(raw bytes: ArraySlice<UInt8>) {
+        self.bytes = Array(bytes)
+    }
+
+    /// Skips `count` bits; `false` past the end.
+    mutating func skip(_ count: Int) -> Bool {
+        guard count >= 0, bit + count <= bytes.count * 8 else { return false }
+        bit += count
+        return true
+    }
+
+    /// AV1's `uvlc()` (§4.10.3): the same code as `ue(v)`.
+    mutating func uvlc() -> UInt32? { unsigned() }
 
     /// `count` bits (at most 32) as an unsigned number.
     mutating func bits(_ count: Int) -> UInt32? {

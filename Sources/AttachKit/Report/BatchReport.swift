@@ -41,14 +41,30 @@ public struct BatchReport: Sendable {
         public var refused: Int
         /// Inputs drawn with pictures (before, after or both).
         public var pictured: Int
+        /// Manifest lines left out: not a batch's lines (damaged, or something else's).
+        public var unreadLines: Int = 0
     }
 
     /// Checks, before a batch runs, that its report could be written at `path`: the folder
-    /// exists, and nothing is there that the report may not replace (``ReportFile``).
+    /// exists, nothing is there that the report may not replace (``ReportFile``), and it is not a
+    /// name the batch itself will write in the output folder (a manifest, a lock, or any name
+    /// with an output's extension, which an output or a thumbnail may take).
+    /// - Parameter shard: the batch's split (its manifests' names).
     /// - Throws: ``BatchReportError/output(_:)`` as ``write()`` would.
-    public static func checkDestination(_ path: String, inputRoot: String, outputRoot: String) throws(BatchReportError) {
+    public static func checkDestination(_ path: String, inputRoot: String, outputRoot: String, shard: Shard = .all) throws(BatchReportError) {
         let input = PathResolver.realPath(PathResolver.absolute(inputRoot)) ?? inputRoot
         let output = PathResolver.realPath(PathResolver.absolute(outputRoot)) ?? PathResolver.absolute(outputRoot)
+        let absolute = PathResolver.absolute(path)
+        let folder = PathResolver.realPath(PathResolver.directory(absolute)) ?? PathResolver.directory(absolute)
+        if folder == output || folder.hasPrefix(output + "/") {
+            let name = PathResolver.fileName(absolute)
+            let options = BatchOptions(inputRoot: input, outputRoot: output, prepare: PrepareOptions(outputFolder: output), shard: shard)
+            let bookkeeping = folder == output && options.rootFiles.contains { CaselessName.key($0.name) == CaselessName.key(name) }
+            let ext = WritePlan.split(CaselessName.key(name)).extension
+            if bookkeeping || WritePlan.outputExtensions.contains(ext) {
+                throw .output(.collision(path: path, with: "the batch writes \(name) itself (\(bookkeeping ? "its bookkeeping" : "an output or a thumbnail may take a .\(ext) name")); name the report .html"))
+            }
+        }
         _ = try ReportFile(path: path, inputRoot: input, outputRoot: output, inputs: InputWalker.files(under: input).map { input + "/" + $0 })
     }
 
@@ -91,8 +107,9 @@ public struct BatchReport: Sendable {
             try file.append(ReportPage.pageEnd)
             start += chunk.count
         }
-        try file.append(ReportPage.end(pictured: pictured, inputs: source.entries.count, budgetSpent: undrawn > 0))
+        try file.append(ReportPage.end(pictured: pictured, inputs: source.entries.count, budgetSpent: undrawn > 0, unreadLines: source.unreadLines))
         let written = try file.commit()
-        return Written(path: written, inputs: summary.inputs, prepared: summary.prepared, refused: summary.refused, pictured: pictured)
+        return Written(path: written, inputs: summary.inputs, prepared: summary.prepared, refused: summary.refused, pictured: pictured,
+                       unreadLines: source.unreadLines)
     }
 }

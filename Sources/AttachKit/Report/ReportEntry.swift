@@ -22,7 +22,8 @@ struct ReportEntry: Sendable {
             width = json["width"]?.intValue
             height = json["height"]?.intValue
             duration = json["duration"]?.doubleValue
-            bytes = json["bytes"]?.doubleValue.map { Int64($0) }
+            // A manifest's numbers are anyone's: out of range is clamped, never a trap (1e19 crashed).
+            bytes = json["bytes"]?.doubleValue.map { $0.clampedInteger(in: 0...Int64.max) }
         }
 
         /// `webm vp9+opus 320×240 2.01 s`: the container, the codecs where they differ from it,
@@ -40,6 +41,7 @@ struct ReportEntry: Sendable {
         /// `2.01 s`, `40 s`: three significant digits at most.
         static func seconds(_ value: Double) -> String {
             let rounded = value >= 100 ? value.rounded() : value >= 10 ? (value * 10).rounded() / 10 : (value * 100).rounded() / 100
+            guard rounded.isFinite, abs(rounded) < 1e15 else { return "\(value) s" }
             let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
             return text + " s"
         }
@@ -109,7 +111,7 @@ struct ReportEntry: Sendable {
         }
         let time = options?["UNNotificationAttachmentOptionsThumbnailTimeKey"]?.doubleValue
         // A movie's time is seconds, an animation's a frame number (as iOS reads the key).
-        if after?.kind == "video" { thumbnailTime = time } else { thumbnailFrame = time.map { Int($0) } }
+        if after?.kind == "video" { thumbnailTime = time } else { thumbnailFrame = time.map { $0.clampedInteger(in: 0...Int(Int32.max)) } }
         thumbnailHidden = options?["UNNotificationAttachmentOptionsThumbnailHiddenKey"]?.boolValue ?? false
         settings = json["settings"].flatMap(BatchSettings.init(json:))
     }

@@ -133,7 +133,8 @@ enum ReportPage {
         case .picture(let picture):
             // At most 80 CSS pixels on the long edge (the picture has twice that for sharp screens).
             let scale = 80 / Double(max(picture.width, picture.height, 1))
-            let width = max(1, Int((Double(picture.width) * scale).rounded())), height = max(1, Int((Double(picture.height) * scale).rounded()))
+            let width = max(1, (Double(picture.width) * scale).clampedInteger(in: 0...100_000))
+            let height = max(1, (Double(picture.height) * scale).clampedInteger(in: 0...100_000))
             return "<img class=\"thumb \(role)\" alt=\"\(role): \(e(entry.name))\" width=\"\(width)\" height=\"\(height)\" src=\"\(picture.uri)\">"
         case .sound:
             return "<div class=\"mark sound\" title=\"sound without a picture\">♪</div>"
@@ -146,7 +147,7 @@ enum ReportPage {
         guard entry.ok, let output = entry.outputPath else { return "<div class=\"meta\">no attachment</div>" }
         var text = "<div class=\"name\">\(e(output))</div><div class=\"meta\">\(media(entry.after))</div>"
         if let saving, let before = entry.bytesBefore, before > 0 {
-            let percent = Int((Double(saving) / Double(before) * 100).rounded())
+            let percent = (Double(saving) / Double(before) * 100).clampedInteger(in: -1_000_000...1_000_000)
             text += saving == 0 ? "<div class=\"saving\">same size</div>"
                 : saving > 0 ? "<div class=\"saving\">−\(percent) %</div>" : "<div class=\"saving grew\">+\(-percent) %</div>"
         }
@@ -204,13 +205,15 @@ enum ReportPage {
     /// A CSS number: at most two decimals.
     private static func css(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
+        guard rounded.isFinite, abs(rounded) < 1e15 else { return "0" }
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    static func end(pictured: Int, inputs: Int, budgetSpent: Bool) -> String {
-        let note = budgetSpent
+    static func end(pictured: Int, inputs: Int, budgetSpent: Bool, unreadLines: Int = 0) -> String {
+        var note = budgetSpent
             ? "Pictures are shown for the first \(pictured) of \(inputs) inputs: the report's inline pictures reached their size budget, and the later rows say so."
             : "Pictures: \(pictured) of \(inputs) inputs."
+        if unreadLines > 0 { note += " Incomplete: \(unreadLines) line(s) of the manifests are not a batch's lines and are left out." }
         return """
             <footer><p id="pictures">\(note) Every picture is a small thumbnail inlined in this file; this page loads nothing from the network.</p></footer>
             <script>

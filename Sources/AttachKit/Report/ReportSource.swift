@@ -6,6 +6,9 @@ struct ReportSource: Sendable {
     let outputRoot: String
     /// The manifests read, by name.
     let manifests: [String]
+    /// Lines of the manifests that are not a batch's lines (not JSON, or no path): left out of
+    /// the report, and counted so that it says it is incomplete.
+    private(set) var unreadLines = 0
     /// One entry per input, in byte order of the relative path.
     let entries: [ReportEntry]
 
@@ -26,7 +29,10 @@ struct ReportSource: Sendable {
             guard let reader = try? FileReader(path: root + "/" + name) else { continue }
             let text = String(decoding: reader.read(at: 0, count: Int(min(reader.size, 1 << 30))), as: UTF8.self)
             for line in text.split(separator: "\n") {
-                guard let json = try? JSONValue.parse(String(line)), let entry = ReportEntry(line: json) else { continue }
+                guard let json = try? JSONValue.parse(String(line)), let entry = ReportEntry(line: json) else {
+                    if !line.allSatisfy(\.isWhitespace) { unreadLines += 1 }
+                    continue
+                }
                 byPath[ExactPath(entry.path)] = entry
             }
         }

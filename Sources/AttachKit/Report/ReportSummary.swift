@@ -26,12 +26,12 @@ struct ReportSummary: Sendable {
         var actions: [String: Int] = [:], refusals: [String: Int] = [:]
         for entry in entries {
             inputs += 1
-            bytesBefore += entry.bytesBefore ?? 0
+            bytesBefore = bytesBefore.saturatingAdd(entry.bytesBefore ?? 0)
             workSeconds += entry.elapsedMilliseconds / 1000
             if entry.ok {
                 prepared += 1
-                bytesBeforePrepared += entry.bytesBefore ?? 0
-                bytesAfter += entry.bytesAfter ?? 0
+                bytesBeforePrepared = bytesBeforePrepared.saturatingAdd(entry.bytesBefore ?? 0)
+                bytesAfter = bytesAfter.saturatingAdd(entry.bytesAfter ?? 0)
                 actions[entry.action ?? "none", default: 0] += 1
             } else {
                 refused += 1
@@ -48,7 +48,7 @@ struct ReportSummary: Sendable {
     /// `12.3 s`, `4 min 05 s`, `2 h 03 min`.
     static func duration(_ seconds: Double) -> String {
         if seconds < 60 { return ReportEntry.Media.seconds(seconds) }
-        let whole = Int(seconds.rounded())
+        let whole = seconds.clampedInteger(in: 0...Int(Int32.max))
         if whole < 3600 { return "\(whole / 60) min \(String(format2: whole % 60)) s" }
         return "\(whole / 3600) h \(String(format2: whole % 3600 / 60)) min"
     }

@@ -73,7 +73,8 @@ struct BatchCommand: Command {
         // A report that could not be written is refused before the run, not after hours of work.
         if let report {
             do {
-                try BatchReport.checkDestination(report, inputRoot: runner.options.inputRoot, outputRoot: runner.options.outputRoot)
+                try BatchReport.checkDestination(report, inputRoot: runner.options.inputRoot, outputRoot: runner.options.outputRoot,
+                                                 shard: runner.options.shard)
             } catch {
                 Output.error("attachkit batch: --report: \(error.description)")
                 return .failure

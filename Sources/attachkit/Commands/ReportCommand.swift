@@ -40,6 +40,9 @@ struct ReportCommand: Command {
         do {
             let written = try report.write()
             Output.line("wrote \(written.path): \(written.inputs) input(s), \(written.prepared) prepared, \(written.refused) refused, \(written.pictured) with pictures")
+            if written.unreadLines > 0 {
+                Output.error("attachkit report: \(written.unreadLines) manifest line(s) are not a batch's lines and are left out (the report says it is incomplete)")
+            }
             return .success
         } catch {
             Output.error("attachkit report: \(error.description)")

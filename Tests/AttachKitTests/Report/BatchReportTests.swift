@@ -118,6 +118,36 @@ struct BatchReportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
+    @Test("a hostile manifest (numbers past Int64, damaged lines) never crashes the report; the lines left out are counted and said")
+    func hostileManifest() throws {
+        let out = TestEnvironment.temporaryFolder("report-hostile")
+        let lines = [
+            #"{"path":"a.jpg","inputHash":"x","ok":true,"before":{"bytes":1e19,"kind":"image","duration":1e300},"after":{"bytes":1e19,"kind":"video"},"#
+                + #""options":{"UNNotificationAttachmentOptionsThumbnailTimeKey":1e30},"elapsedMs":1e308}"#,
+            #"{"path":"b.jpg","inputHash":"y","ok":true,"before":{"bytes":9.3e18},"after":{"bytes":9.3e18}}"#,
+            "null", "[]", "42", #""text""#, "{}", #"{"path":"c.jpg","inputHash":"#,
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(to: out.appendingPathComponent("manifest.jsonl"), atomically: true, encoding: .utf8)
+        let run = try TestEnvironment.runAttachKit(["report", out.path])
+        #expect(run.status == 0, "\(run.status): \(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("6 manifest line(s) are not a batch's lines"), "\(run.stderr)")
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("Incomplete: 6 line(s)"), "the page says it is incomplete")
+    }
+
+    @Test("batch --report naming a file the batch writes itself (its manifest, an output's name) is refused before any input is prepared")
+    func reportOnTheBatchsOwnNames() throws {
+        let input = try ReportFixture.makeInput("own-names", files: [("images/gif_static_320x240.gif", "a.gif")])
+        for name in ["manifest.jsonl", "a.gif", "b.jpg"] {
+            let out = TestEnvironment.temporaryFolder("report-own-out")
+            let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--report", out.appendingPathComponent(name).path])
+            #expect(run.status == 1, "\(name): \(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("output-collision"), "\(name): \(run.stderr)")
+            let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            #expect(!written.contains { $0.hasSuffix(".gif") || $0 == "manifest.jsonl" }, "\(name): nothing prepared: \(written)")
+        }
+    }
+
     @Test("the shards' manifests are merged: every input once, both manifests named")
     func shardsMerged() throws {
         let input = try ReportFixture.makeInput("shards", files: [("images/gif_static_320x240.gif", "a.gif"), ("images/png_palette_400x300.png", "b.png"),
