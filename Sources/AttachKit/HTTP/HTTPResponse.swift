@@ -85,22 +85,17 @@ package final class OpenFile: @unchecked Sendable {
     }
 }
 
-/// Base64url without padding (RFC 4648 §5): text safe in an HTTP header and a URL.
+/// Base64url without padding (RFC 4648 §5): text safe in an HTTP header and a URL. The standard
+/// alphabet's `+` and `/` become `-` and `_` (``Base64``), and the padding goes.
 package enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
     package static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
-            for position in 0...chunk.count {
-                out.append(alphabet[Int(value >> (18 - 6 * UInt32(position)) & 63)])
+        String(Base64.encode(bytes).compactMap { character -> Character? in
+            switch character {
+            case "+": return "-"
+            case "/": return "_"
+            case "=": return nil
+            default: return character
             }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
+        })
     }
 }
