@@ -131,6 +131,11 @@ public struct Prober: Sendable {
                 throw .corruptHeader(path: info.path, container: info.container, detail: "libvips refuses it: \(vipsFailure.detail)")
             }
             // libvips cannot read it (blocked loader, 12-bit JPEG, image sequence): try libavformat.
+            // JPEG XL's size is in its first bytes; FFmpeg 5.1 would decode the whole picture for it.
+            if info.container == .jxl, let header = JXLHeader.read(reader) {
+                (info.width, info.height, info.frames, info.codec) = (header.width, header.height, 1, .jxl)
+                return
+            }
             guard let demuxer = Demuxers.name(for: info.container) else {
                 if PictureHeaderFallback.read(reader, into: &info) { return }
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
