@@ -5,7 +5,8 @@ import Testing
 /// Damage the decoders here do not report by themselves: a cut lossless or 12-bit JPEG (FFmpeg's
 /// decoder fills the rest and logs), a cut arithmetic-coded JPEG (zeros stand in for missing data,
 /// legally), an APNG frame whose rows stop early or frames that are missing (FFmpeg shows what it
-/// finds), a HEIF whose `ispe` understates its picture. Each is
+/// finds), a PNG whose zlib checksum does not match (libvips tells libpng to ignore it), a HEIF
+/// whose `ispe` understates its picture. Each is
 /// found, from `validate --deep` and from `prepare`; the whole files beside them are not.
 @Suite("Hidden damage: what lenient decoders would pass")
 struct HiddenDamageTests {
@@ -127,6 +128,53 @@ struct HiddenDamageTests {
             #expect(reason.contains(words), "\(name): \(reason)")
         }
         let codes = try Self.codes(folder.appendingPathComponent("short.png").path)
+        #expect(codes.deep.contains("corrupt") && codes.prepare == "corrupt", "\(codes)")
+    }
+
+    /// Writes beside a still PNG: `adler.png` (the zlib checksum altered, the chunk CRC made to
+    /// match), `unended.png` (every row there, the stream's last block and checksum gone, the CRC
+    /// made to match) and `stray.png` (an fcTL chunk without acTL, which decoders ignore).
+    static let stillPNGEdits = #"""
+    import sys, struct, zlib
+    src, out = sys.argv[1], sys.argv[2]
+    b = open(src, 'rb').read()
+    p, chunks = 8, []
+    while p + 12 <= len(b):
+        n, t = struct.unpack('>I4s', b[p:p+8]); chunks.append([t, b[p+8:p+8+n]]); p += 12 + n
+    def write(name, cs):
+        o = b[:8]
+        for t, d in cs:
+            o += struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+        open(out + '/' + name, 'wb').write(o)
+    idat = b''.join(d for t, d in chunks if t == b'IDAT')
+    raw = zlib.decompress(idat)
+    rest = [c for c in chunks if c[0] != b'IDAT']
+    def with_idat(data):
+        return rest[:-1] + [[b'IDAT', data]] + rest[-1:]
+    write('adler.png', with_idat(idat[:-1] + bytes([idat[-1] ^ 0xFF])))
+    c = zlib.compressobj(); unended = c.compress(raw) + c.flush(zlib.Z_FULL_FLUSH)
+    write('unended.png', with_idat(unended))
+    write('stray.png', rest[:1] + [[b'fcTL', bytes(26)]] + chunks[1:])
+    """#
+
+    @Test("a still PNG whose zlib checksum was altered, or whose stream stops before its end, is corrupt; a stray fcTL is not", .needsPython)
+    func stillPNGChecksum() throws {
+        let folder = TestEnvironment.temporaryFolder("hidden-png")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.png").path
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120", "-frames:v", "1", whole])
+        let edited = try TestEnvironment.run("python3", ["-c", Self.stillPNGEdits, whole, folder.path])
+        try #require(edited.status == 0, "\(edited.stderr)")
+        #expect(Self.verdict(whole, as: .png) == .intact)
+        #expect(Self.verdict(folder.appendingPathComponent("stray.png").path, as: .png) == .intact)
+        for (name, words) in [("adler.png", "incorrect data check"), ("unended.png", "Adler-32")] {
+            guard case .corrupt(let reason) = Self.verdict(folder.appendingPathComponent(name).path, as: .png) else {
+                Issue.record("\(name) passed")
+                continue
+            }
+            #expect(reason.contains(words), "\(name): \(reason)")
+        }
+        let codes = try Self.codes(folder.appendingPathComponent("adler.png").path)
         #expect(codes.deep.contains("corrupt") && codes.prepare == "corrupt", "\(codes)")
     }
 

@@ -1,14 +1,16 @@
-/// Counts the rows in each frame of an animated PNG: the bytes its `IDAT` or `fdAT` data inflate
-/// to against what its size needs (a filter byte and the packed pixels of every row, per Adam7
-/// pass when interlaced). libpng refuses a still PNG whose data stop early, but FFmpeg's APNG
-/// decoder shows such a frame with its missing rows left from the frame before, without an
-/// error: a frame holding a third of its rows passed `validate --deep` and was handed back.
+/// Inflates the image data of a PNG, still or animated, frame by frame: the bytes its `IDAT` or
+/// `fdAT` data inflate to are counted against what its size needs (a filter byte and the packed
+/// pixels of every row, per Adam7 pass when interlaced), and each zlib stream must reach its end
+/// with a matching Adler-32. FFmpeg's APNG decoder shows a frame with its missing rows left from the
+/// frame before, without an error (a frame holding a third of its rows passed `validate --deep`
+/// and was handed back); libvips reads PNGs with libpng told to ignore Adler-32, so data altered
+/// under a recomputed chunk CRC passed as intact.
 ///
 /// Frames larger than the pixel cap are not counted (the caps refuse them from the header). The
 /// frames must also all be there: the `fcTL` and `fdAT` sequence numbers run 0, 1, 2... without a
 /// gap, a repeat or a reordering (APNG §"Chunk sequence numbers"), and there are at least as many
 /// frames as `acTL` declares (the checks Pillow's APNG reader makes; FFmpeg's shows what it finds).
-struct APNGFrameRows {
+struct PNGFrameRows {
     /// Bits per pixel: bit depth × channels of the colour type.
     let bitsPerPixel: Int
     let interlaced: Bool
@@ -43,15 +45,16 @@ struct APNGFrameRows {
         }
     }
 
-    /// Walks the chunks of an animated PNG whose layout ``PNGChunks/walk(_:verifyCRC:)`` found
-    /// whole and inflates each frame's data.
+    /// Walks the chunks of a PNG whose layout ``PNGChunks/walk(_:verifyCRC:)`` found whole and
+    /// inflates each frame's data.
     /// - Returns: ``StructureVerdict/corrupt(reason:)`` naming the first frame whose data give
-    ///   fewer bytes than its rows need or do not inflate; ``StructureVerdict/intact`` otherwise.
-    /// - Parameter declaredFrames: `acTL`'s `num_frames`.
+    ///   fewer bytes than its rows need, do not inflate, or stop before their stream's end and
+    ///   checksum; ``StructureVerdict/intact`` otherwise.
+    /// - Parameter declaredFrames: `acTL`'s `num_frames`; 0 for a still PNG.
     static func check(_ reader: borrowing FileReader, declaredFrames: Int, maxPixels: Int64) -> StructureVerdict {
-        guard let layout = APNGFrameRows(ihdr: reader.read(at: 16, count: 13)) else { return .intact }
+        guard let layout = PNGFrameRows(ihdr: reader.read(at: 16, count: 13)) else { return .intact }
         let ihdr = reader.read(at: 16, count: 13)
-        var frame = FrameCount(number: 0, width: Int64(ihdr.be32(0)), height: Int64(ihdr.be32(4)), layout: layout, maxPixels: maxPixels)
+        var frame = FrameCount(number: 0, width: Int64(ihdr.be32(0)), height: Int64(ihdr.be32(4)), layout: layout, maxPixels: maxPixels, animated: declaredFrames > 0)
         var frames = 0
         var sequence: UInt32 = 0
         var offset: Int64 = 8
@@ -59,7 +62,8 @@ struct APNGFrameRows {
             let header = reader.read(at: offset, count: 8)
             let length = Int64(header.be32(0))
             let type = header.ascii(4, 4)
-            if type == "fcTL" || type == "fdAT" {
+            // Without acTL a PNG is a still picture and decoders ignore fcTL and fdAT chunks.
+            if declaredFrames > 0, type == "fcTL" || type == "fdAT" {
                 let number = reader.read(at: offset + 8, count: 4).be32(0)
                 guard number == sequence else {
                     return .corrupt(reason: "the \(type) chunk at byte \(offset) has sequence number \(number) where \(sequence) comes next: a frame's chunks are missing, repeated or out of order")
@@ -67,16 +71,16 @@ struct APNGFrameRows {
                 sequence += 1
             }
             switch type {
-            case "fcTL":
+            case "fcTL" where declaredFrames > 0:
                 if let problem = frame.problem() { return .corrupt(reason: problem) }
                 frames += 1
                 let control = reader.read(at: offset + 8, count: 12)
-                frame = FrameCount(number: frames, width: Int64(control.be32(4)), height: Int64(control.be32(8)), layout: layout, maxPixels: maxPixels)
-            case "IDAT", "fdAT":
+                frame = FrameCount(number: frames, width: Int64(control.be32(4)), height: Int64(control.be32(8)), layout: layout, maxPixels: maxPixels, animated: declaredFrames > 0)
+            case "IDAT", "fdAT" where declaredFrames > 0:  // the where is fdAT's alone
                 let skip: Int64 = type == "fdAT" ? 4 : 0
                 var position = offset + 8 + skip
                 let end = offset + 8 + length
-                while position < end, !frame.full {
+                while position < end, !frame.done {
                     let piece = reader.read(at: position, count: Int(min(end - position, 1 << 16)))
                     guard !piece.isEmpty else { break }
                     frame.feed(piece)
@@ -106,35 +110,45 @@ struct APNGFrameRows {
         var sawData = false
         var failure: String?
 
-        init(number: Int, width: Int64, height: Int64, layout: APNGFrameRows, maxPixels: Int64) {
+        let animated: Bool
+
+        init(number: Int, width: Int64, height: Int64, layout: PNGFrameRows, maxPixels: Int64, animated: Bool) {
             self.number = number
+            self.animated = animated
             self.width = width
             self.height = height
             expected = layout.expectedBytes(width: width, height: height)
             counter = width * height <= maxPixels ? try? InflatedLength() : nil
         }
 
-        var full: Bool { failure != nil || counter == nil || count >= expected }
+        /// True once nothing more is to be learnt from the frame's data: it failed, is not counted,
+        /// or its stream ended.
+        var done: Bool { failure != nil || counter == nil || ended }
+        var ended = false
 
         mutating func feed(_ bytes: [UInt8]) {
             sawData = true
             guard var running = counter.take() else { return }
             do {
-                try running.feed(bytes, enough: expected)
+                try running.feed(bytes, enough: .max)
             } catch {
                 failure = error.message
             }
             count = running.count
+            ended = running.ended
             counter = consume running
         }
 
         /// What is wrong with the frame's data, once they are all fed.
         func problem() -> String? {
-            let what = number == 0 ? "the default image (IDAT)" : "frame \(number)"
-            if let failure { return "the compressed data of \(what) of the APNG do not inflate (zlib: \(failure))" }
-            if number > 0, !sawData { return "\(what) of the APNG has no image data (no fdAT chunk after its fcTL)" }
-            guard sawData, counter != nil, count < expected else { return nil }
-            return "\(what) of the APNG (\(width)x\(height)) has \(count) of the \(expected) bytes its rows need: rows are missing (truncated image data)"
+            let what = animated ? (number == 0 ? "the default image (IDAT) of the APNG" : "frame \(number) of the APNG") : "the image data (IDAT)"
+            if let failure { return "the compressed data of \(what) do not inflate (zlib: \(failure))" }
+            if number > 0, !sawData { return "\(what) has no image data (no fdAT chunk after its fcTL)" }
+            guard sawData, counter != nil else { return nil }
+            if count < expected {
+                return "\(what) (\(width)x\(height)) has \(count) of the \(expected) bytes its rows need: rows are missing (truncated image data)"
+            }
+            return ended ? nil : "the compressed data of \(what) stop before their end and Adler-32 checksum"
         }
     }
 }
