@@ -222,9 +222,14 @@ print(json.dumps(out))
     func drainAnswersTheQueue() throws {
         // Each prepare takes 3 s more in the worker (fault injection), far past the 1 s drain
         let server = try HTTPServerProcess(["--jobs", "1", "--drain", "1"], fault: "slow:prepare")
-        let pid = server.pid
+        let pid = server.pid, port = server.port
         let signal = Thread {
-            usleep(500_000)
+            // Once the four are in (one working, three queued), not after a fixed 0.5 s: on a busy
+            // machine that came before the Python client's requests (the test ended in 0.8 s, no 503)
+            let end = Date().addingTimeInterval(20)
+            while Date() < end, LoopbackHTTP.get(port, "/metrics")?.body.contains("\nattachkit_http_requests_in_flight 4\n") != true {
+                usleep(20_000)
+            }
             kill(pid, SIGTERM)
         }
         signal.start()
