@@ -15,8 +15,13 @@ packages=(
   ffmpeg libvips-tools libjpeg-turbo-progs
 )
 # Extra packages callers may ask for, e.g. scripts/setup.sh imagemagick: the benchmarks add
-# imagemagick, scripts/package.sh adds dpkg-dev (dpkg-shlibdeps), .ci/run adds lintian (the package test)
+# imagemagick, scripts/package.sh adds dpkg-dev (dpkg-shlibdeps), .ci/run adds lintian (the package
+# test), chromium (the batch report in a browser), haproxy and prometheus (for promtool: the HTTP
+# service behind a load balancer, and its metrics checked)
 packages+=("$@")
+# Packages wanted for their programs only, whose Debian install would start a service (their
+# postinst runs invoke-rc.d start): no daemon is started by installing them (see below).
+tool_only=(haproxy prometheus)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -37,6 +42,19 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
+# A policy-rc.d that answers 101 (action forbidden) keeps invoke-rc.d and deb-systemd-invoke from
+# starting the services of tool-only packages (a Prometheus server on :9090 left running, or an
+# install failing because it cannot start one); put in place only for this install and only when
+# the system has none (container images often ship one already).
+starts_services=false
+for p in "${missing[@]}"; do
+  for t in "${tool_only[@]}"; do [ "$p" = "$t" ] && starts_services=true; done
+done
+if $starts_services && [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\n# scripts/setup.sh: no service starts while it installs tools\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+  $sudo chmod 755 /usr/sbin/policy-rc.d
+  trap '$sudo rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: done"

@@ -98,10 +98,10 @@ package final class HTTPServer: Sendable {
     /// Whether a work slot is free now (taken only once a body is in: ``admit()``).
     var hasWorkRoom: Bool { admitted.load(ordering: .acquiring) < capacity }
 
-    /// Why a request is refused (429) or readiness fails when every work slot and queue place is taken.
+    /// Why a request is refused (429) when every work slot and queue place is taken.
     var workSlotsTaken: String { "all \(capacity) work slots are taken (--jobs \(service.jobs) and the queue)" }
 
-    /// Why an upload is refused (429) or readiness fails when every upload slot is taken.
+    /// Why an upload is refused (429) when every upload slot is taken.
     var uploadSlotsTaken: String { "all \(uploads.total) upload slots are taken (--uploads)" }
 
     /// Work requests admitted and not yet answered.
@@ -123,13 +123,19 @@ package final class HTTPServer: Sendable {
         return true
     }
 
-    /// Why the server cannot take work now, `nil` when it can: shutting down, every work slot and
-    /// queue place taken, every upload slot taken, or the spool refuses writes. (Worker processes
-    /// are started before the server listens, and a dead one is replaced by the next request.)
+    /// Why the server cannot take work, `nil` when it can: shutting down, the spool refuses writes,
+    /// or a worker process cannot be started. (Worker processes are started before the server
+    /// listens, and a dead one is replaced by the next request.)
+    ///
+    /// Load is not a reason: every work slot, queue place or upload slot taken is answered by
+    /// 429 `busy` to the request that finds it so, while readiness stays 200. A readiness that
+    /// failed under load took a busy instance out of its load balancer, which sent its share to
+    /// the others, which filled and failed too: haproxy in front of two instances with
+    /// `maxconn` = jobs + queue (so it queues the rest) answered 174 of 200 prepares "no server
+    /// is available" during a rolling restart, where every instance would have answered each in
+    /// turn (HTTPOperationsTests); a Kubernetes Service loses its endpoints the same way.
     package var notReadyReason: String? {
         if isDraining { return "shutting down" }
-        if !hasWorkRoom { return workSlotsTaken }
-        if uploads.isFull { return uploadSlotsTaken }
         if !spool.isWritable { return "the spool \(spool.root) is not writable" }
         return service.workersProblem()
     }

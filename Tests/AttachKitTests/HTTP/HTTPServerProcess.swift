@@ -18,21 +18,28 @@ final class HTTPServerProcess: @unchecked Sendable {
 
     /// Files copied into ``root`` (by name).
     static let media = ["images/gif_static_320x240.gif", "images/jpeg_named_as.png", "images/png_palette_400x300.png",
-                        "malformed/jpeg_truncated_half.jpg", "malformed/json_named_as.webp",
+                        "images/webp_alpha_320x240.webp", "malformed/jpeg_truncated_half.jpg", "malformed/json_named_as.webp",
                         "malformed/mp4_encrypted_cenc_160x120.mp4", "video/webm_vp9_opus_320x240_2s.webm"]
 
-    init(_ arguments: [String] = [], fault: String? = nil, name: String = #function) throws {
-        folder = TestEnvironment.temporaryFolder("http-\(name)")
+    /// - Parameters:
+    ///   - port: the port to listen on (0: one the kernel chooses).
+    ///   - sharing: another server whose folder, allowed root and spool this one uses too (two
+    ///     instances on one host, or an instance restarted in place); its log is its own.
+    init(_ arguments: [String] = [], fault: String? = nil, name: String = #function, port: Int = 0,
+         sharing other: HTTPServerProcess? = nil) throws {
+        folder = other?.folder ?? TestEnvironment.temporaryFolder("http-\(name)")
         root = folder.appendingPathComponent("root", isDirectory: true)
         spool = folder.appendingPathComponent("spool", isDirectory: true)
-        log = folder.appendingPathComponent("server.log")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for file in Self.media {
-            try FileManager.default.copyItem(atPath: TestEnvironment.fixture(file), toPath: root.appendingPathComponent(PathResolver.fileName(file)).path)
+        log = folder.appendingPathComponent(other == nil ? "server.log" : "server-\(UUID().uuidString.prefix(8)).log")
+        if other == nil {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            for file in Self.media {
+                try FileManager.default.copyItem(atPath: TestEnvironment.fixture(file), toPath: root.appendingPathComponent(PathResolver.fileName(file)).path)
+            }
         }
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: TestEnvironment.attachkit)
-        process.arguments = ["http", "--listen", "127.0.0.1:0", "--allow", root.path, "--spool", spool.path] + arguments
+        process.arguments = ["http", "--listen", "127.0.0.1:\(port)", "--allow", root.path, "--spool", spool.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ATTACHKIT_WORKER_FAULT"] = fault
         process.environment = environment
