@@ -51,10 +51,11 @@ public struct BatchRunner: Sendable {
         let layout: OutputLayout
         do {
             // What any batch's runs recorded writing here (every manifest of any split) may be
-            // replaced; any other file at an output's name is somebody else's (read before the
-            // manifest is compacted).
-            let written = BatchManifest.manifestNames(in: outputRoot).reduce(into: Set<ExactPath>()) {
-                $0.formUnion(BatchManifest.writtenFiles(in: outputRoot + "/" + $1, outputRoot: outputRoot))
+            // replaced while it is still the version a line stamped; any other file at an
+            // output's name is somebody else's (read before the manifest is compacted).
+            var written: [ExactPath: Set<OutputStamp?>] = [:]
+            for name in BatchManifest.manifestNames(in: outputRoot) {
+                written.merge(BatchManifest.writtenFiles(in: outputRoot + "/" + name, outputRoot: outputRoot)) { $0.union($1) }
             }
             layout = try OutputLayout(relativePaths: walk.files, inputRoot: inputRoot, outputRoot: outputRoot, reserved: options.rootFiles,
                                       written: written)
@@ -68,7 +69,7 @@ public struct BatchRunner: Sendable {
         let optionsHash = options.prepare.fingerprint
         let manifest: BatchManifest
         let finished: [ExactPath: BatchManifest.Entry]
-        let earlierFiles: [ExactPath: Set<ExactPath>]
+        let earlierFiles: [ExactPath: Set<RecordedFile>]
         do {
             (manifest, finished, earlierFiles) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
                                                                        optionsHash: optionsHash, currentPaths: Set(mine.map(ExactPath.init)).union(unwalkable.keys),
