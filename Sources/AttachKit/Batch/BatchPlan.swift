@@ -21,7 +21,7 @@ struct BatchPlan: ~Copyable, Sendable {
     let unwalkable: [ExactPath: String]
     /// Bytes of this shard's inputs.
     let bytes: Int64
-    /// The finished line of an earlier run with the same options, by input.
+    /// The line that makes each skipped input done (this shard's, or one copied from another split's manifest).
     let finished: [ExactPath: BatchManifest.Entry]
     /// Files earlier runs (any options) wrote for each input, relative to the output root.
     let earlierFiles: [ExactPath: Set<RecordedFile>]

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// Shards that can be combined: a run of another split reuses what any manifest recorded for the
+/// same bytes and options, the report picks lines by when they were recorded, and `attachkit
+/// merge` folds the manifests into one `manifest.jsonl`, naming conflicts.
+@Suite("attachkit batch: shards reused, reported and merged", .serialized)
+struct BatchShardMergeTests {
+    static let files = [("a.png", "images/png_palette_400x300.png"), ("b.gif", "images/gif_static_320x240.gif"),
+                        ("c.jpg", "images/jpeg_greyscale_640x480.jpg"), ("d.webp", "images/webp_lossy_800x600.webp"),
+                        ("sub/e.jpg", "images/jpeg_progressive_800x600.jpg"), ("sub/f.png", "images/png_rgb_opaque_400x300.png")]
+
+    /// Runs `attachkit batch IN --out OUT --json ARGS`; returns the exit status and the inputs
+    /// prepared in this run (one JSON report each on stdout; inputs already done print none).
+    static func batch(_ input: URL, _ out: URL, _ arguments: [String] = []) throws -> (status: Int32, prepared: Int, stderr: String) {
+        let run = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--json", "--jobs", "2"] + arguments)
+        let reports = run.stdout.split(separator: "\n").filter { (try? JSONValue.parse(String($0)))?["ok"] != nil }
+        return (run.status, reports.count, run.stdout + run.stderr)
+    }
+
+    static func shardManifests(_ out: URL) -> [String] {
+        BatchManifest.manifestNames(in: out.path).filter { $0 != "manifest.jsonl" }
+    }
+
+    /// Every output's version (device, inode, size, mtime), by output path, from the lines given.
+    static func versions(_ out: URL, _ lines: [JSONValue]) throws -> [String: FileVersion] {
+        var versions: [String: FileVersion] = [:]
+        for line in lines {
+            let output = try #require(line["outputPath"]?.stringValue, "\(line.serialized.prefix(300))")
+            versions[output] = try #require(FileVersion(path: out.appendingPathComponent(output).path))
+        }
+        return versions
+    }
+
+    static func allLines(_ out: URL) throws -> [JSONValue] {
+        try BatchManifest.manifestNames(in: out.path).flatMap { try BatchProcessTests.manifestLines(out, name: $0) }
+    }
+
+    @Test("after two shards, an unsharded run and a 3-shard split reuse every output (not one file rewritten); a changed input alone is prepared again")
+    func otherSplitReuses() throws {
+        // Given an input folder prepared as shards 0/2 and 1/2
+        let (input, out) = try BatchNamingTests.input(Self.files)
+        for shard in ["0/2", "1/2"] { #expect(try Self.batch(input, out, ["--shard", shard]).status == 0) }
+        let sharded = try Self.versions(out, Self.allLines(out))
+        #expect(sharded.count == 6)
+
+        // When the same options run unsharded
+        let whole = try Self.batch(input, out)
+
+        // Then nothing is prepared again, every output is the same file, and manifest.jsonl records every input, saying from where
+        #expect(whole.status == 0 && whole.prepared == 0, "\(whole.stderr)")
+        let lines = try BatchProcessTests.manifestLines(out)
+        #expect(Set(lines.compactMap { $0["path"]?.stringValue }) == Set(Self.files.map(\.0)))
+        #expect(lines.allSatisfy { $0["reusedFrom"]?.stringValue?.hasPrefix("manifest-shard-") == true }, "\(lines.map { $0.serialized.prefix(200) })")
+        #expect(try Self.versions(out, lines) == sharded)
+
+        // And a split into three reuses them too
+        var prepared = 0
+        for shard in ["0/3", "1/3", "2/3"] {
+            let run = try Self.batch(input, out, ["--shard", shard])
+            #expect(run.status == 0, "\(run.stderr)")
+            prepared += run.prepared
+        }
+        #expect(prepared == 0)
+        for index in 0..<3 {
+            let shardLines = try BatchProcessTests.manifestLines(out, name: "manifest-shard-\(index)-of-3.jsonl")
+            #expect(try Self.versions(out, shardLines).allSatisfy { sharded[$0.key] == $0.value })
+        }
+
+        // When one input changes, Then an unsharded run prepares it alone
+        try FileManager.default.removeItem(at: input.appendingPathComponent("c.jpg"))
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/jpeg_exif_orientation6_600x400.jpg"), toPath: input.appendingPathComponent("c.jpg").path)
+        let changed = try Self.batch(input, out)
+        #expect(changed.status == 0 && changed.prepared == 1, "\(changed.stderr)")
+        let c = try #require(try BatchNamingTests.lines(out)[ExactPath("c.jpg")])
+        #expect(c["inputHash"]?.stringValue == SHA256.hex(try Data(contentsOf: input.appendingPathComponent("c.jpg"))))
+        try BatchProcessTests.checkConsistent(input: input, out: out, profile: .standard)
+    }
+}
