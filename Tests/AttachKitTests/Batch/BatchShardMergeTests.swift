@@ -77,4 +77,33 @@ struct BatchShardMergeTests {
         #expect(c["inputHash"]?.stringValue == SHA256.hex(try Data(contentsOf: input.appendingPathComponent("c.jpg"))))
         try BatchProcessTests.checkConsistent(input: input, out: out, profile: .standard)
     }
+
+    @Test("a stale manifest.jsonl does not win over fresher shard manifests in the report: lines are chosen by when they were recorded, with or without recordedAt")
+    func reportChoosesByTime() throws {
+        // Given an unsharded run at --max-edge 300, then shards at the default options (which prepare everything again)
+        let (input, out) = try BatchNamingTests.input(Self.files)
+        #expect(try Self.batch(input, out, ["--max-edge", "300"]).status == 0)
+        for shard in ["0/2", "1/2"] { #expect(try Self.batch(input, out, ["--shard", shard]).prepared > 0) }
+
+        // When the report is drawn, Then every input shows the shards' line (no --max-edge), not the stale one
+        func check() throws {
+            let source = try ReportSource(outputRoot: out.path)
+            #expect(source.entries.count == 6)
+            for entry in source.entries {
+                #expect(entry.settings?.flags.contains("--max-edge") == false, "\(entry.path): \(entry.settings?.flags ?? "no settings")")
+            }
+        }
+        try check()
+        // And so it does when the stale lines have no recordedAt but their manifest was written an hour ago
+        let stale = out.appendingPathComponent("manifest.jsonl")
+        let old = try BatchProcessTests.manifestLines(out).map { line -> String in
+            guard case .object(let fields) = line else { return line.serialized }
+            return JSONValue.object(fields.filter { $0.0 != "recordedAt" }).serialized
+        }
+        try Data((old.joined(separator: "\n") + "\n").utf8).write(to: stale)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: stale.path)
+        try check()
+        let report = try TestEnvironment.runAttachKit(["report", out.path])
+        #expect(report.status == 0 && report.stdout.contains("6 input(s)"), "\(report.stdout)\(report.stderr)")
+    }
 }
