@@ -125,12 +125,16 @@ public struct BatchMerge: Sendable {
     private func choose(_ path: ExactPath, _ records: [ManifestRecord], inputRoot: String?, into result: inout Result) -> ManifestRecord? {
         var candidates = records.sorted { $0.isNewer(than: $1) }
         let key = { (record: ManifestRecord) in record.inputHash + " " + (record.optionsHash ?? "") }
-        if Set(candidates.map(key)).count > 1, Set(candidates.map(\.inputHash)).count > 1,
-           let inputRoot, let hash = ReportSource.currentHash(of: path.text, under: inputRoot) {
-            let current = candidates.filter { $0.inputHash == hash }
-            if !current.isEmpty {
-                result.stale += candidates.count - current.count
-                candidates = current
+        var unreadable = false
+        if Set(candidates.map(key)).count > 1, Set(candidates.map(\.inputHash)).count > 1 {
+            if let inputRoot, let hash = ReportSource.currentHash(of: path.text, under: inputRoot) {
+                let current = candidates.filter { $0.inputHash == hash }
+                if !current.isEmpty {
+                    result.stale += candidates.count - current.count
+                    candidates = current
+                }
+            } else {
+                unreadable = true
             }
         }
         let kinds = Set(candidates.map(key))
@@ -141,7 +145,7 @@ public struct BatchMerge: Sendable {
         let hashes = Set(candidates.map(\.inputHash)).count > 1
         let said = candidates.map { "\($0.manifest) (recorded \($0.recordedAt)\($0.stamped ? "" : ", the manifest's time"))" }
         let message = hashes
-            ? "the manifests record different input bytes (input hashes differ), none of them the input's content now: \(said.joined(separator: ", "))"
+            ? "the manifests record different input bytes (input hashes differ), \(unreadable ? "and the input cannot be read now to tell which is current" : "none of them the input's content now"): \(said.joined(separator: ", "))"
             : "the manifests record the same input under different options (options hashes differ): \(said.joined(separator: ", "))"
         let newest = candidates[0]
         result.conflicts.append(Conflict(subject: path.text, message: message,

@@ -60,6 +60,30 @@ struct BatchOutputStampTests {
         #expect(max(d.width ?? 0, d.height ?? 0) == 400)
     }
 
+    @Test("a thumbnail the user edited in place is kept too: the rerun's output and thumbnail take the next stem")
+    func editedThumbnailKept() throws {
+        // Given a finished batch with thumbnails, whose thumbnail the user then rewrote in place
+        let (input, out) = try BatchNamingTests.input([("p.png", "images/png_rgb_opaque_400x300.png")])
+        #expect(try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--thumbnails"]).status == 0)
+        let line = try #require(try BatchNamingTests.lines(out)[ExactPath("p.png")])
+        let thumbnail = try #require(line["thumbnail"]?.stringValue)
+        let stamp = try #require(OutputStamp(json: line["thumbnailFile"]), "\(line.serialized.prefix(600))")
+        #expect(stamp.matches(try #require(FileVersion(path: thumbnail))))
+        try Self.rewriteInPlace(thumbnail, with: Array("my thumbnail\n".utf8))
+
+        // When it runs again with other options
+        let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--thumbnails", "--max-edge", "200"])
+
+        // Then the edited thumbnail is as the user left it, and the new pair sits under another stem
+        #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
+        #expect(try String(contentsOfFile: thumbnail, encoding: .utf8) == "my thumbnail\n")
+        let again = try #require(try BatchNamingTests.lines(out)[ExactPath("p.png")])
+        #expect(again["outputPath"]?.stringValue?.hasPrefix("p-png.") == true, "\(again.serialized.prefix(500))")
+        #expect(again["thumbnail"]?.stringValue?.hasSuffix("/p-png.thumbnail.jpg") == true)
+        #expect(again["outputName"]?["reason"]?.stringValue?.contains("p.thumbnail.jpg is a file already in the output folder that changed since") == true,
+                "\(again["outputName"]?.serialized ?? "none")")
+    }
+
     @Test("a manifest from before outputs were stamped still loads and resumes; its outputs cannot be proved the batch's, so a rerun that prepares again writes beside them")
     func unstampedManifest() throws {
         // Given a finished batch whose manifest lines lack outputFile and recordedAt (an older AttachKit)
