@@ -23,6 +23,10 @@ final class BatchManifest: Sendable {
         /// The failure's code, for a failed input (`nil` when the line names none this version knows).
         let errorCode: ErrorCode?
         let line: String
+        /// The manifest the line was read from (its file name); `nil` for this run's own.
+        var source: String? = nil
+        /// When the line was recorded (``ManifestRecord/recordedAt``); `""` when unknown.
+        var recordedAt: String = ""
 
         /// The recorded failure's code and message (from the line's `error`), for a failed input.
         var failure: (code: ErrorCode, message: String) {
@@ -60,7 +64,7 @@ final class BatchManifest: Sendable {
     /// - Throws: ``OutputError`` when the manifest cannot be written.
     static func open(path: String, optionsHash: String, currentPaths: Set<ExactPath>, outputRoot: String, lock: consuming BatchLock,
                      writer: @escaping Writer = { fd, bytes in Glibc.write(fd, bytes.baseAddress, bytes.count) })
-        throws(OutputError) -> (BatchManifest, [ExactPath: Entry], earlierFiles: [ExactPath: Set<ExactPath>]) {
+        throws(OutputError) -> (BatchManifest, [ExactPath: Entry], earlierFiles: [ExactPath: Set<RecordedFile>]) {
         let earlier = earlierFiles(in: path, outputRoot: outputRoot, currentPaths: currentPaths)
         let entries = try compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
         let fd = try FileSystem.openOwnFile(path, flags: O_WRONLY | O_APPEND)
@@ -71,14 +75,19 @@ final class BatchManifest: Sendable {
     /// `currentPaths`, relative to `outputRoot` (a line of any options: compaction drops the lines
     /// of other options, and with them the only record of those files). Paths outside the output
     /// root, or climbing out of it, are left out.
-    static func earlierFiles(in path: String, outputRoot: String, currentPaths: Set<ExactPath>) -> [ExactPath: Set<ExactPath>] {
+    static func earlierFiles(in path: String, outputRoot: String, currentPaths: Set<ExactPath>) -> [ExactPath: Set<RecordedFile>] {
         recordedFiles(in: path, outputRoot: outputRoot) { currentPaths.contains($0) }
     }
 
     /// Every output and thumbnail any line of the manifest at `path` recorded, relative to
-    /// `outputRoot`: what the batch's runs wrote, and so may replace (``OutputLayout``).
-    static func writtenFiles(in path: String, outputRoot: String) -> Set<ExactPath> {
-        recordedFiles(in: path, outputRoot: outputRoot) { _ in true }.values.reduce(into: []) { $0.formUnion($1) }
+    /// `outputRoot`, each with the stamps (``OutputStamp``) the lines recorded of it: what the
+    /// batch's runs wrote, and so may replace while it is still the version written (``OutputLayout``).
+    static func writtenFiles(in path: String, outputRoot: String) -> [ExactPath: Set<OutputStamp?>] {
+        var written: [ExactPath: Set<OutputStamp?>] = [:]
+        for file in recordedFiles(in: path, outputRoot: outputRoot, including: { _ in true }).values.joined() {
+            written[file.path, default: []].insert(file.stamp)
+        }
+        return written
     }
 
     /// The names of every batch manifest in `folder` (`manifest.jsonl`, `manifest-shard-I-of-N.jsonl`
@@ -90,20 +99,28 @@ final class BatchManifest: Sendable {
     }
 
     /// The files each line of the manifest at `path` whose input `including` accepts recorded, by input.
-    private static func recordedFiles(in path: String, outputRoot: String, including: (ExactPath) -> Bool) -> [ExactPath: Set<ExactPath>] {
+    private static func recordedFiles(in path: String, outputRoot: String, including: (ExactPath) -> Bool) -> [ExactPath: Set<RecordedFile>] {
         guard let reader = try? FileReader(path: path) else { return [:] }
-        var files: [ExactPath: Set<ExactPath>] = [:]
+        var files: [ExactPath: Set<RecordedFile>] = [:]
         let text = String(decoding: reader.read(at: 0, count: Int(min(reader.size, 1 << 30))), as: UTF8.self)
         for line in text.split(separator: "\n") {
             guard let json = try? JSONValue.parse(String(line)), let relative = json["path"]?.stringValue.map(ExactPath.init),
                   including(relative) else { continue }
-            let written = [json["outputPath"]?.stringValue,
-                           json["thumbnail"]?.stringValue.flatMap { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : nil }]
-            for file in written.compactMap({ $0 }) where !file.hasPrefix("/") && !file.split(separator: "/").contains("..") {
-                files[relative, default: []].insert(ExactPath(file))
-            }
+            files[relative, default: []].formUnion(recordedFiles(of: json, outputRoot: outputRoot))
         }
         return files
+    }
+
+    /// The output and thumbnail one line records, relative to `outputRoot`, with their stamps.
+    /// Paths outside the output root, or climbing out of it, are left out.
+    static func recordedFiles(of json: JSONValue, outputRoot: String) -> [RecordedFile] {
+        let written = [(json["outputPath"]?.stringValue, OutputStamp(json: json[OutputStamp.outputKey])),
+                       (json["thumbnail"]?.stringValue.flatMap { $0.hasPrefix(outputRoot + "/") ? String($0.dropFirst(outputRoot.count + 1)) : nil },
+                        OutputStamp(json: json[OutputStamp.thumbnailKey]))]
+        return written.compactMap { file, stamp in
+            guard let file, !file.hasPrefix("/"), !file.split(separator: "/").contains("..") else { return nil }
+            return RecordedFile(path: ExactPath(file), stamp: stamp)
+        }
     }
 
     private init(path: String, optionsHash: String, fd: Int32, writer: @escaping Writer, lock: consuming BatchLock) {
@@ -178,11 +195,21 @@ final class BatchManifest: Sendable {
                       json["optionsHash"]?.stringValue == optionsHash else { continue }
                 kept[relative] = Entry(relativePath: relative.text, inputHash: hash, output: json["outputPath"]?.stringValue,
                                        ok: json["ok"]?.boolValue ?? false, errorCode: json["error"]?["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)),
-                                       line: String(line))
+                                       line: String(line), recordedAt: json[ManifestRecord.timeKey]?.stringValue ?? "")
             }
         }
+        try write(lines: kept.keys.sorted().map { kept[$0]!.line }, to: path)
+        return kept
+    }
+
+    /// Replaces the manifest at `path` with `lines` atomically: written whole to its compaction
+    /// temporary (``compactionSuffix``), flushed, then renamed over it. The caller holds the
+    /// manifest's lock.
+    /// - Throws: ``OutputError/system(operation:path:reason:)`` when it cannot be written; the
+    ///   manifest is then as it was.
+    static func write(lines: [String], to path: String) throws(OutputError) {
         let temporary = path + compactionSuffix
-        let bytes = Array(kept.keys.sorted().map { kept[$0]!.line + "\n" }.joined().utf8)
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
         // A new file of its own (a leftover, even a link planted there, is removed, never written through).
         unlink(temporary)
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -206,6 +233,5 @@ final class BatchManifest: Sendable {
             unlink(temporary)
             throw .system(operation: "rename", path: path, reason: reason)
         }
-        return kept
     }
 }

@@ -21,10 +21,10 @@ struct BatchPlan: ~Copyable, Sendable {
     let unwalkable: [ExactPath: String]
     /// Bytes of this shard's inputs.
     let bytes: Int64
-    /// The finished line of an earlier run with the same options, by input.
+    /// The line that makes each skipped input done (this shard's, or one copied from another split's manifest).
     let finished: [ExactPath: BatchManifest.Entry]
     /// Files earlier runs (any options) wrote for each input, relative to the output root.
-    let earlierFiles: [ExactPath: Set<ExactPath>]
+    let earlierFiles: [ExactPath: Set<RecordedFile>]
     /// ``PrepareOptions/fingerprint`` of this run's options.
     let optionsHash: String
     /// Grants reads beneath the input folder and writes beneath the output folder.
@@ -35,7 +35,7 @@ struct BatchPlan: ~Copyable, Sendable {
     private let split: BatchSplitLock
 
     init(inputRoot: String, outputRoot: String, layout: OutputLayout, order: [String], skipped: [String], unwalkable: [ExactPath: String],
-         bytes: Int64, finished: [ExactPath: BatchManifest.Entry], earlierFiles: [ExactPath: Set<ExactPath>], optionsHash: String,
+         bytes: Int64, finished: [ExactPath: BatchManifest.Entry], earlierFiles: [ExactPath: Set<RecordedFile>], optionsHash: String,
          ledger: AccessLedger, manifest: BatchManifest, split: consuming BatchSplitLock) {
         self.inputRoot = inputRoot
         self.outputRoot = outputRoot

@@ -1,27 +1,31 @@
 /// Which inputs an earlier run already finished, decided once, when the run is planned: the
 /// header's "already done" and the summary's are the same inputs.
 enum BatchResume {
-    /// The inputs of `paths` whose finished line (``BatchManifest/Entry``) is final, whose output
-    /// is still there (or which failed for good), and whose content hash is the line's: read
-    /// through `ledger`, `threads` at once.
-    /// With `retryFailed`, an input recorded as failed is not done.
-    static func alreadyDone(_ paths: [String], finished: [ExactPath: BatchManifest.Entry], inputRoot: String, outputRoot: String,
-                            ledger: AccessLedger, threads: Int, retryFailed: Bool = false) -> Set<ExactPath> {
-        let candidates = paths.filter { path in
-            guard let done = finished[ExactPath(path)], done.isFinal else { return false }
+    /// The inputs of `paths` one of whose finished lines (``BatchManifest/Entry``, made with this
+    /// run's options; `finished` lists each input's in the order they are preferred: this shard's
+    /// own manifest first, then other splits' manifests, newest first) is final, has its output
+    /// still there (or failed for good), and has the input's content hash: read through `ledger`,
+    /// `threads` at once; each with the line that says so. With `retryFailed`, a line recording
+    /// a failure does not count.
+    static func alreadyDone(_ paths: [String], finished: [ExactPath: [BatchManifest.Entry]], inputRoot: String, outputRoot: String,
+                            ledger: AccessLedger, threads: Int, retryFailed: Bool = false) -> [ExactPath: BatchManifest.Entry] {
+        let usable = { @Sendable (done: BatchManifest.Entry) -> Bool in
+            guard done.isFinal else { return false }
             if !done.ok { return !retryFailed }
             return done.output.map { FileSystem.exists(outputRoot + "/" + $0) } == true
         }
-        let found = Locked<Set<ExactPath>>([])
+        let candidates = paths.filter { (finished[ExactPath($0)] ?? []).contains(where: usable) }
+        let found = Locked<[ExactPath: BatchManifest.Entry]>([:])
         WorkerPool(threads: min(threads, max(1, candidates.count))).runAll(candidates) { path in
-            let same = ledger.withAccess(inputRoot + "/" + path, refused: { _ in false }) { handle in
+            let hash = ledger.withAccess(inputRoot + "/" + path, refused: { _ in String?.none }) { handle in
                 do throws(FileReadError) {
-                    return SHA256.hex(file: try FileReader(path: handle.path)) == finished[ExactPath(path)]?.inputHash
+                    return SHA256.hex(file: try FileReader(path: handle.path))
                 } catch {
-                    return false
+                    return nil
                 }
             }
-            if same { found.withLock { _ = $0.insert(ExactPath(path)) } }
+            guard let hash, let entry = finished[ExactPath(path)]?.first(where: { usable($0) && $0.inputHash == hash }) else { return }
+            found.withLock { $0[ExactPath(path)] = entry }
         }
         return found.withLock { $0 }
     }

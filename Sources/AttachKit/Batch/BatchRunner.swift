@@ -51,10 +51,11 @@ public struct BatchRunner: Sendable {
         let layout: OutputLayout
         do {
             // What any batch's runs recorded writing here (every manifest of any split) may be
-            // replaced; any other file at an output's name is somebody else's (read before the
-            // manifest is compacted).
-            let written = BatchManifest.manifestNames(in: outputRoot).reduce(into: Set<ExactPath>()) {
-                $0.formUnion(BatchManifest.writtenFiles(in: outputRoot + "/" + $1, outputRoot: outputRoot))
+            // replaced while it is still the version a line stamped; any other file at an
+            // output's name is somebody else's (read before the manifest is compacted).
+            var written: [ExactPath: Set<OutputStamp?>] = [:]
+            for name in BatchManifest.manifestNames(in: outputRoot) {
+                written.merge(BatchManifest.writtenFiles(in: outputRoot + "/" + name, outputRoot: outputRoot)) { $0.union($1) }
             }
             layout = try OutputLayout(relativePaths: walk.files, inputRoot: inputRoot, outputRoot: outputRoot, reserved: options.rootFiles,
                                       written: written)
@@ -67,26 +68,69 @@ public struct BatchRunner: Sendable {
 
         let optionsHash = options.prepare.fingerprint
         let manifest: BatchManifest
-        let finished: [ExactPath: BatchManifest.Entry]
-        let earlierFiles: [ExactPath: Set<ExactPath>]
+        let own: [ExactPath: BatchManifest.Entry]
+        var earlierFiles: [ExactPath: Set<RecordedFile>]
+        let current = Set(mine.map(ExactPath.init)).union(unwalkable.keys)
+        // Other splits' manifests (an earlier shard count, an unsharded run, a merge), read
+        // before this one is compacted: what they finished with these options is reused, and
+        // what they wrote for these inputs is this run's to supersede.
+        let others = Self.otherSplitsLines(in: outputRoot, besides: options.manifestName, inputs: current)
         do {
-            (manifest, finished, earlierFiles) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
-                                                                       optionsHash: optionsHash, currentPaths: Set(mine.map(ExactPath.init)).union(unwalkable.keys),
-                                                                       outputRoot: outputRoot, lock: lock)
+            (manifest, own, earlierFiles) = try BatchManifest.open(path: outputRoot + "/" + options.manifestName,
+                                                                  optionsHash: optionsHash, currentPaths: current,
+                                                                  outputRoot: outputRoot, lock: lock)
         } catch {
             throw .manifest(error.description)
         }
-        let done = BatchResume.alreadyDone(mine, finished: finished, inputRoot: inputRoot, outputRoot: outputRoot, ledger: ledger,
+        var finished: [ExactPath: [BatchManifest.Entry]] = own.mapValues { [$0] }
+        for (path, records) in others {
+            earlierFiles[path, default: []].formUnion(records.flatMap { BatchManifest.recordedFiles(of: $0.json, outputRoot: outputRoot) })
+            let reusable = records.filter { $0.optionsHash == optionsHash }.sorted { $0.isNewer(than: $1) }.map(\.entry)
+            finished[path, default: []] += reusable
+        }
+        var done = BatchResume.alreadyDone(mine, finished: finished, inputRoot: inputRoot, outputRoot: outputRoot, ledger: ledger,
                                            threads: options.jobs, retryFailed: options.retryFailed)
+        // A line another split's manifest recorded is copied into this one (saying where from),
+        // so this manifest alone tells what this shard holds; one that cannot be copied is
+        // prepared again instead.
+        for (path, entry) in done where entry.source != nil {
+            guard case .object(var fields)? = try? JSONValue.parse(entry.line) else { done[path] = nil; continue }
+            fields.removeAll { $0.0 == Self.reusedKey }
+            fields.append((Self.reusedKey, .string(entry.source ?? "")))
+            do { try manifest.append(.object(fields)) } catch { done[path] = nil }
+        }
         // Largest inputs first (longest-processing-time-first): the big transcodes start early
         // instead of leaving one core busy at the end while the other idles. Ties in byte order.
-        let sized = mine.filter { !done.contains(ExactPath($0)) }.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
+        let sized = mine.filter { done[ExactPath($0)] == nil }.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
         let order = sized.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : ExactPath($0.0) < ExactPath($1.0) }.map(\.0) + unwalkable.keys.sorted().map(\.text)
         return BatchPlan(inputRoot: inputRoot, outputRoot: outputRoot, layout: layout, order: order,
-                         skipped: mine.filter { done.contains(ExactPath($0)) }, unwalkable: unwalkable,
+                         skipped: mine.filter { done[ExactPath($0)] != nil }, unwalkable: unwalkable,
                          bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) },
-                         finished: finished, earlierFiles: earlierFiles, optionsHash: optionsHash, ledger: ledger,
+                         finished: done, earlierFiles: earlierFiles, optionsHash: optionsHash, ledger: ledger,
                          manifest: manifest, split: split)
+    }
+
+    /// What a line copied from another split's manifest adds: that manifest's name.
+    static let reusedKey = "reusedFrom"
+
+    /// Every line, by input of `inputs`, of the batch manifests in `outputRoot` other than
+    /// `manifest` (this run's own) that belong to another split: `manifest.jsonl` and shards of
+    /// another count. Shards of this run's own count hold other inputs and are left out.
+    static func otherSplitsLines(in outputRoot: String, besides manifest: String, inputs: Set<ExactPath>) -> [ExactPath: [ManifestRecord]] {
+        let ownSplit = Self.splitSuffix(manifest)
+        var lines: [ExactPath: [ManifestRecord]] = [:]
+        for name in BatchManifest.manifestNames(in: outputRoot) where name != manifest && (ownSplit == nil || Self.splitSuffix(name) != ownSplit) {
+            for record in ManifestRecord.read(name, in: outputRoot).records where inputs.contains(record.path) {
+                lines[record.path, default: []].append(record)
+            }
+        }
+        return lines
+    }
+
+    /// `N.jsonl` for a shard's manifest (`manifest-shard-I-of-N.jsonl`), `nil` for `manifest.jsonl`.
+    private static func splitSuffix(_ name: String) -> String? {
+        guard name.hasPrefix("manifest-shard-"), let count = name.split(separator: "-").last else { return nil }
+        return String(count)
     }
 
     /// The input and output folders' real paths (the output folder made when missing); the output

@@ -11,7 +11,7 @@ struct BatchWork: Sendable {
     let unwalkable: [ExactPath: String]
     /// Files earlier runs wrote for each input (relative to the output root): removed once this
     /// run settles the input otherwise (``removeSuperseded(_:keeping:)``).
-    let earlierFiles: [ExactPath: Set<ExactPath>]
+    let earlierFiles: [ExactPath: Set<RecordedFile>]
     let optionsHash: String
     /// The profile and options, recorded on every line for the batch report.
     let settings: BatchSettings
@@ -52,21 +52,37 @@ struct BatchWork: Sendable {
     /// Removes what earlier runs wrote for `relative` and this run did not write again: once the
     /// input is prepared into another file, or refused for good (it is corrupt, cannot fit...),
     /// an older output left in the folder would be taken for this run's. A failure that may pass
-    /// on a rerun (a deadline, a write error) keeps them. Never an input's file.
+    /// on a rerun (a deadline, a write error) keeps them. Never an input's file, and only a file
+    /// still as a line recorded it (``OutputLayout/replaceable``): one a user changed since, or
+    /// one recorded without a stamp, stays.
     private func removeSuperseded(_ relative: String, keeping current: Set<ExactPath>) {
-        for file in earlierFiles[ExactPath(relative)] ?? [] where !current.contains(file) {
+        for file in Set((earlierFiles[ExactPath(relative)] ?? []).map(\.path)) where !current.contains(file) {
             let path = outputRoot + "/" + file.text
-            guard FileIdentity(path: path).map({ !layout.protected.contains($0) }) ?? false else { continue }
+            guard FileIdentity(path: path).map({ !layout.protected.contains($0) }) ?? false,
+                  let version = FileVersion(path: path), layout.replaceable.contains(version) else { continue }
             unlink(path)
         }
+    }
+
+    /// The stamp of the file a preparation committed at `path` (absolute), as it is now; `nil`
+    /// when there is none, or its size is not `bytes` (the one the report says was written), so
+    /// a line never vouches for a file that is not the one written.
+    private func stamp(_ path: String?, bytes: Int64?) -> JSONValue? {
+        guard let path, let version = FileVersion(path: path), bytes.map({ $0 == version.size }) ?? true else { return nil }
+        return OutputStamp(version).json
     }
 
     private func record(_ relative: String, hash: String, outcome: PrepareOutcome, start: ContinuousClock.Instant) -> BatchItem {
         var outcome = outcome
         let outputRelative = outcome.output.map(relativeToOutput)
         var pairs: [(String, JSONValue)] = [("path", .string(relative)), ("inputHash", .string(hash)), ("optionsHash", .string(optionsHash)),
-                                              ("settings", settings.json)]
+                                              ("settings", settings.json), (ManifestRecord.timeKey, .string(ManifestRecord.now()))]
         if let outputRelative { pairs.append(("outputPath", .string(outputRelative))) }
+        // What was committed, so a later run replaces it only while it is still this version.
+        if outcome.ok, let file = stamp(outcome.output, bytes: outcome.outputBytes) { pairs.append((OutputStamp.outputKey, file)) }
+        if let thumbnail = outcome.json["thumbnail"]?.stringValue, let file = stamp(thumbnail, bytes: nil) {
+            pairs.append((OutputStamp.thumbnailKey, file))
+        }
         if case .object(let fields) = outcome.json {
             pairs += fields
             // The name the plan gave, and why, unless the preparation itself says so.

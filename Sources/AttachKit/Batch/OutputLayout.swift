@@ -29,18 +29,34 @@ struct OutputLayout: Sendable {
     private(set) var assignments: [ExactPath: Assignment] = [:]
     /// The inputs' files: no output may replace one.
     let protected: Set<FileIdentity>
+    /// The files on disk (as planned) that earlier runs wrote and nobody changed since: the only
+    /// ones an output may replace, or a run remove (``BatchWork``).
+    let replaceable: Set<FileVersion>
 
     /// Plans `relativePaths` (files under `inputRoot`) into `outputRoot`, beside `reserved`: the
     /// names the run writes in the output root itself, each with what it is. A file already at an
-    /// output's name that `written` (paths relative to `outputRoot`: what earlier runs recorded
-    /// writing) does not list is somebody else's: the output takes the next stem.
+    /// output's name is the batch's own, and may be replaced, only when `written` (paths relative
+    /// to `outputRoot`: what earlier runs recorded writing, with the ``OutputStamp`` each line
+    /// recorded) lists it and it is still a version recorded there; any other file is somebody
+    /// else's (a user's, or a user's edit of an earlier output, or one a line recorded without a
+    /// stamp): the output takes the next stem, and the file stays.
     /// - Throws: ``OutputError/collision(path:with:)`` when a reserved name is an input's file
     ///   (a link to one): the run cannot write it without replacing that input.
     init(relativePaths: [String], inputRoot: String, outputRoot: String, reserved: [(name: String, role: String)] = [],
-         written: Set<ExactPath> = []) throws(OutputError) {
+         written: [ExactPath: Set<OutputStamp?>] = [:]) throws(OutputError) {
         let sorted = relativePaths.sortedExactly()
         var plan = WritePlan(inputs: sorted.map { inputRoot + "/" + $0 }, shown: { String($0.dropFirst(inputRoot.count + 1)) })
-        plan.replaceable = Set(written.compactMap { FileVersion(path: outputRoot + "/" + $0.text) })
+        for (file, stamps) in written {
+            guard let version = FileVersion(path: outputRoot + "/" + file.text) else { continue }
+            if stamps.contains(where: { $0?.matches(version) ?? false }) {
+                plan.replaceable.insert(version)
+            } else {
+                plan.unprovenPhrases[version] = stamps.contains(where: { $0 != nil })
+                    ? "that changed since this batch wrote it (an edit is never replaced)"
+                    : "whose size and time no manifest line recorded (a batch from before they were), so it is never replaced"
+            }
+        }
+        replaceable = plan.replaceable
         plan.foreignFilePhrase = "that no run of this batch wrote"
         for file in reserved { try plan.claimFile(outputRoot + "/" + file.name, as: file.role) }
         let folders = Self.claimFolders(of: sorted, in: outputRoot, plan: &plan)

@@ -98,13 +98,14 @@ extension WritePlan {
     /// compared ignoring case and normalization, that ``replaceable`` does not list.
     private mutating func foreignFile(stem key: String, in real: String) -> String? {
         let found = presentOutputs(in: real)[key] ?? []
-        let foreign = found.sorted(by: { ExactPath($0) < ExactPath($1) }).first { name in
-            FileVersion(path: real + "/" + name).map { !replaceable.contains($0) } ?? false
-        }
-        guard let name = foreign else {
+        let replaceable = self.replaceable
+        let foreign = found.sorted(by: { ExactPath($0) < ExactPath($1) }).lazy.compactMap { name in
+            FileVersion(path: real + "/" + name).flatMap { replaceable.contains($0) ? nil : (name, $0) }
+        }.first
+        guard let (name, version) = foreign else {
             return nil
         }
-        return "\(name) is a file already in the output folder \(foreignFilePhrase)"
+        return "\(name) is a file already in the output folder \(unprovenPhrases[version] ?? foreignFilePhrase)"
     }
 
     /// The names in the folder `real` that an output stem would take, by that stem's

@@ -39,6 +39,9 @@ package struct WritePlan: Sendable {
     /// How a reason names a file ``replaceable`` does not list: `NAME is a file already in the
     /// output folder ` + this.
     var foreignFilePhrase = "that AttachKit did not write (it never replaces one)"
+    /// Files a batch recorded writing that are not ``replaceable`` all the same (changed since,
+    /// or recorded without a stamp), each with how a reason says so instead of ``foreignFilePhrase``.
+    var unprovenPhrases: [FileVersion: String] = [:]
 
     /// The extensions an output can be given (every known type's preferred extension).
     static let outputExtensions: Set<String> = Set(UniformType.known.map(\.preferredExtension))

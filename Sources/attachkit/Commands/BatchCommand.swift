@@ -19,7 +19,9 @@ struct BatchCommand: Command {
         again. SIGINT/SIGTERM stop cleanly (in-flight files finish; a second SIGINT aborts).
         \(UsageText.lines([("--jobs N", ["files at once (default: cores); libvips/FFmpeg get cores÷N threads each"]),
                             ("--shard I/N", ["only the inputs whose path hash falls in shard I of N (0-based); the",
-                                             "manifest is then manifest-shard-I-of-N.jsonl"]),
+                                             "manifest is then manifest-shard-I-of-N.jsonl. A run with another split",
+                                             "reuses what any manifest finished for the same bytes and options;",
+                                             "`attachkit merge OUT_DIR` folds the shards' manifests into one"]),
                             ("--retry-failed", ["prepare again the inputs an earlier run recorded as failed (by default",
                                                 "they are skipped, and the run exits 1 while they stand)"])]
                            + UsageText.entries(.batch, besides: .prepare)))

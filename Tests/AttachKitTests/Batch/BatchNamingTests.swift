@@ -109,7 +109,7 @@ struct BatchNamingTests {
         }
     }
 
-    @Test("outputs recorded by the manifests of another split are the batch's own: an unsplit run after two shards replaces them under the same names")
+    @Test("outputs recorded by the manifests of another split are the batch's own: an unsplit run after two shards keeps them under the same names (reused, since the bytes and options are the same)")
     func otherSplitsOutputs() throws {
         let (input, out) = try Self.input([("a.webp", "images/webp_lossy_800x600.webp"), ("b.png", "images/png_palette_400x300.png")])
         for shard in ["0/2", "1/2"] {
