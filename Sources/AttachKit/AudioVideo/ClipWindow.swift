@@ -30,7 +30,7 @@ struct ClipWindow: Sendable, Equatable {
     /// `maxDuration` (the profile's or the options').
     ///
     /// Nothing is cut when the input already fits: a start of 0 and a total within `maxDuration`
-    /// plus the validator's 0.05 s slack.
+    /// plus the validator's slack (``DurationRule/slack``).
     /// - Throws: ``PrepareError/cannotFit(reason:)`` when `start` is negative or not before the end,
     ///   or `maxDuration` is under ``OptionLimits/maxDuration``'s minimum (0.1 s: too short to
     ///   keep a frame; the front ends refuse such a budget before this point).
@@ -44,7 +44,7 @@ struct ClipWindow: Sendable, Equatable {
         guard maxDuration >= shortest else {
             throw .cannotFit(reason: "a duration budget of \(maxDuration) s is under the \(shortest) s a clip needs to keep anything")
         }
-        if start == 0, let total, total <= maxDuration + 0.05 { return .whole }
+        if start == 0, let total, total <= maxDuration + DurationRule.slack { return .whole }
         return ClipWindow(start: start, duration: maxDuration)
     }
 }
