@@ -24,6 +24,7 @@ extension MediaInfo {
         if durationIsEstimate == true { o.set("durationEstimated", true) }
         o.set("orientation", orientation)
         o.set("rotation", rotation)
+        if let disabledMedia { o.set("disabledMedia", .array(disabledMedia.map { .string($0) })) }
         o.set("alpha", hasAlpha)
         o.set("bitDepth", bitDepth)
         o.set("pixelFormat", pixelFormat)

@@ -26,6 +26,9 @@ public struct MediaInfo: Sendable, Equatable {
     public var orientation: Int?
     /// Clockwise rotation in degrees (0, 90, 180, 270) a player applies to the video track.
     public var rotation: Int?
+    /// An MP4/MOV's kinds of media (`"video"`, `"audio"`) whose every track is disabled (`tkhd`
+    /// flags): iOS plays none of them. `nil` when none is (or the container has no such flag).
+    public var disabledMedia: [String]?
     public var hasAlpha: Bool?
     /// Bits per sample of one channel (8 or 16 for images; the coded depth for video/audio when known).
     public var bitDepth: Int?

@@ -20,6 +20,10 @@ public struct Diagnostic: Sendable, Equatable {
         case fileTooLarge = "file-too-large"
         /// The file is empty; iOS: 102 invalid file size.
         case emptyFile = "empty-file"
+        /// An MP4/MOV whose every video (or every audio) track is disabled in its `tkhd` flags:
+        /// iOS shows no picture (or plays no sound) of it, though every decoder here reads it.
+        /// `prepare` remuxes it, which enables the tracks.
+        case disabledTrack = "disabled-track"
         /// Broken layout or undecodable data, or no samples at all; iOS: 105 attachment corrupt.
         case corrupt = "corrupt"
         /// Encrypted (DRM-protected) media: nothing can play it in a notification.

@@ -11,7 +11,7 @@ public struct Validator: Sendable {
 
     /// The rules, in the order their findings are reported.
     static let rules: [any ValidationRule] = [
-        IntegrityRule(), TypeRule(), CodecRule(), WAVEFormatRule(), ExtensionRule(), SizeRule(), PixelRule(), FrameRule(), DurationRule(),
+        IntegrityRule(), TypeRule(), CodecRule(), WAVEFormatRule(), DisabledTrackRule(), ExtensionRule(), SizeRule(), PixelRule(), FrameRule(), DurationRule(),
     ]
 
     public init(profile: Profile = .standard, prober: Prober = Prober(), deep: Bool = false, safety: SafetyLimits = SafetyLimits()) {

@@ -141,7 +141,7 @@ public struct Prober: Sendable {
                 throw .corruptHeader(path: info.path, container: info.container, detail: vipsFailure?.message ?? "unreadable")
             }
             try FFmpegLibrary.requireForProbe(path: info.path)
-            try screenIndex(reader, demuxer: demuxer, info: info)
+            try screenIndex(reader, demuxer: demuxer, info: &info)
             do {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
@@ -176,7 +176,7 @@ public struct Prober: Sendable {
             throw .unrecognized(path: info.path, detail: "\(info.container) has no reader")
         }
         try FFmpegLibrary.requireForProbe(path: info.path)
-        try screenIndex(reader, demuxer: demuxer, info: info)
+        try screenIndex(reader, demuxer: demuxer, info: &info)
         do {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
@@ -194,9 +194,14 @@ public struct Prober: Sendable {
     /// (``MatroskaCues``: out of order, libavformat sorts them in quadratic time); for `avi`, the
     /// `idx1` entries (``AVIIndex``). MPEG-TS and the other demuxers build no index from the header.
     /// - Throws: ``ProbeError/overCap(path:violation:)``, ``ProbeError/corruptHeader(path:container:detail:)``.
-    private func screenIndex(_ reader: borrowing FileReader, demuxer: String, info: MediaInfo) throws(ProbeError) {
-        if demuxer == Demuxers.name(for: .mp4), let violation = ISOBMFFSampleTables.read(reader).violation(of: safety) {
-            throw .overCap(path: info.path, violation: violation)
+    /// The same walk of an MP4/MOV's tables records the kinds of media left with no enabled track
+    /// (``MediaInfo/disabledMedia``).
+    private func screenIndex(_ reader: borrowing FileReader, demuxer: String, info: inout MediaInfo) throws(ProbeError) {
+        if demuxer == Demuxers.name(for: .mp4) {
+            let tables = ISOBMFFSampleTables.read(reader)
+            if let violation = tables.violation(of: safety) { throw .overCap(path: info.path, violation: violation) }
+            let disabled = tables.disabledMedia.map { $0 == "vide" ? "video" : "audio" }
+            info.disabledMedia = disabled.isEmpty ? nil : disabled
         }
         if demuxer == Demuxers.name(for: .avi), let violation = AVIIndex.violation(reader, of: safety) {
             throw .overCap(path: info.path, violation: violation)

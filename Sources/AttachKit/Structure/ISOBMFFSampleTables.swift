@@ -25,6 +25,8 @@ struct ISOBMFFSampleTables: Sendable, Equatable {
         var id: Int?
         /// The media's `hdlr` handler type (`vide`, `soun`, `text`...); empty without one.
         var handler = ""
+        /// `tkhd`'s `track_enabled` flag: players (AVFoundation among them) play no disabled track.
+        var enabled = false
         /// Samples `stsz` (or `stz2`) declares.
         var samples: Int64 = 0
         /// `stsz`'s one size for every sample; 0 when each sample has its own.
@@ -75,6 +77,15 @@ struct ISOBMFFSampleTables: Sendable, Equatable {
     /// index for each: for each such fragment, the track's fragment samples before it).
     var lateFragments = 0
     var fragmentReorderCost: Int64 = 0
+
+    /// The kinds of media (`vide` for pictures, `soun` for sound) the movie has tracks of but no
+    /// enabled track: iOS shows no picture or plays no sound of such a file, while FFmpeg reads the
+    /// disabled tracks as any other. Empty when every kind present has an enabled track.
+    var disabledMedia: [String] {
+        ["vide", "soun"].filter { kind in
+            tracks.contains { $0.handler == kind } && !tracks.contains { $0.handler == kind && $0.enabled }
+        }
+    }
 
     /// Tracks summarised: libavformat's own stream limit (`max_streams`, 1000); it refuses the
     /// header past it.
@@ -159,7 +170,9 @@ extension SampleTableWalk {
     mutating func read(_ box: ISOBMFFStructure.Box, _ reader: borrowing FileReader, into track: inout ISOBMFFSampleTables.Track) {
         let head = window.bytes(at: box.dataOffset, count: 24, in: reader)
         switch box.type {
-        case "tkhd": track.id = Int(head.be32(head.u8(0) == 1 ? 20 : 12))
+        case "tkhd":
+            track.id = Int(head.be32(head.u8(0) == 1 ? 20 : 12))
+            track.enabled = head.u8(3) & 1 != 0
         // The first: the media's (`mdia`); QuickTime's data handler in `minf` says `alis`.
         case "hdlr" where track.handler.isEmpty: track.handler = head.ascii(8, 4)
         case "stsz":

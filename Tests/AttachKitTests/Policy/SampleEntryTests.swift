@@ -5,7 +5,8 @@ import Testing
 /// AVFoundation reads an MP4 track's codec from its sample entry type, not from the bitstream:
 /// HEVC under `hev1`, or AAC under a FourCC it does not know, does not play although FFmpeg
 /// decodes it. `validate` says so (`unsupported-codec`, fix "remux") and `prepare` remuxes it with
-/// the right type, from the same fact (``Playability/sampleEntry(codec:tag:in:)``).
+/// the right type, from the same fact (``Playability/sampleEntry(codec:tag:in:)``). It plays no
+/// disabled track either (`disabled-track`).
 @Suite("Policy: sample entry types iOS reads the codec from")
 struct SampleEntryTests {
     /// `fixture` with the first `from` FourCC after its `stsd` box replaced by `to`.
@@ -65,6 +66,47 @@ struct SampleEntryTests {
         #expect(findings.count == 1 && findings[0].code == .unsupportedCodec && findings[0].message.contains("FourCC 'qqqq'"),
                 "\(report.diagnostics.map(\.message))")
         #expect(outcome.report.error?.code == "unsupported" && outcome.files.isEmpty)
+    }
+
+    /// `fixture` with the `track_enabled` flag of its `tkhd` boxes cleared: all of them, or the
+    /// `which`th only.
+    static func disabled(_ fixture: String, which: Int? = nil, in folder: URL, name: String) throws -> String {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture(fixture))))
+        var at = 0, index = 0
+        while let found = Self.find(Array("tkhd".utf8), in: bytes, from: at) {
+            if which == nil || which == index { bytes[found + 7] &= 0xFE }
+            (at, index) = (found + 4, index + 1)
+        }
+        let path = folder.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func defaults(_ path: String) throws -> [String] {
+        let run = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "stream_disposition=default", "-of", "csv=p=0", path])
+        return run.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test("an MP4 whose tracks are all disabled (tkhd) is disabled-track; prepare remuxes it with its tracks enabled; a disabled picture alone is named")
+    func disabledTracks() throws {
+        let folder = TestEnvironment.temporaryFolder("disabled-track")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try Self.disabled("video/mp4_h264_aac_320x240_2s.mp4", in: folder, name: "disabled.mp4")
+        #expect(try Self.defaults(input) == ["0", "0"])
+
+        let report = try Through.validate(input, scope: folder, profile: .ios)
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+
+        let findings = report.diagnostics.filter { $0.severity == .error }
+        #expect(findings.map(\.code) == [.disabledTrack] && findings[0].message.contains("every video and audio track"),
+                "\(report.diagnostics.map(\.message))")
+        #expect(outcome.report.action == .remuxed, "\(outcome.report.error?.message ?? "")")
+        let output = try #require(outcome.report.output)
+        #expect(try Self.defaults(output) == ["1", "1"])
+        #expect(try Through.validate(output, scope: outcome.folder, profile: .ios).ok)
+
+        let picture = try Self.disabled("video/mp4_h264_aac_320x240_2s.mp4", which: 0, in: folder, name: "no-picture.mp4")
+        #expect(try Through.validate(picture, scope: folder, profile: .ios).diagnostics.map(\.message).contains { $0.hasPrefix("every video track") })
     }
 
     @Test("the types iOS reads are accepted, and only ISO base media is judged")
