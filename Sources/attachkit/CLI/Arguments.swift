@@ -72,7 +72,7 @@ struct Arguments {
     func bytes(_ name: String, _ limit: OptionRange<Int64>) throws(UsageError) -> Int64? {
         guard let text = value(name) else { return nil }
         do throws(OptionError) { return try limit.check(bytes: text) } catch {
-            throw UsageError("--\(name) must be \(error.expected), not \(error.given)")
+            throw UsageError("--\(name) must be \(error.expected), not \(error.givenAndHint)")
         }
     }
 }
