@@ -18,7 +18,7 @@ struct Arguments {
             index += 1
             if onlyPositional || !argument.hasPrefix("--") || argument == "-" {
                 if !onlyPositional, argument.hasPrefix("-"), argument.count > 1, argument != "-" {
-                    throw UsageError("unknown option \(argument)")
+                    throw UsageError(unknownOption: String(argument.prefix { $0 != "=" }))
                 }
                 positional.append(argument)
                 continue
@@ -42,7 +42,7 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                throw UsageError("unknown option --\(name)")
+                throw UsageError(unknownOption: "--" + name)
             }
         }
     }
