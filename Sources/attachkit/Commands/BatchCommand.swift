@@ -94,6 +94,7 @@ struct BatchCommand: Command {
                 }
             }
         } catch {
+            progress.finish()
             // The library names no flag; the command line adds its own.
             let hint = if case .overlappingFolders = error { " (--out)" } else { "" }
             Output.error("attachkit batch: \(error.description)\(hint)")
