@@ -42,17 +42,17 @@ func main() -> ExitCode {
             Output.error("attachkit help: one command to explain, not \(arguments.dropFirst().map(\.debugDescription).joined(separator: " "))")
             return .usage
         }
-        guard let command = commands.first(where: { $0.name == topic }) else {
-            Output.error("attachkit: no command \(topic.debugDescription) to explain")
-            printHelp()
+        guard let command = (commands + internalCommands).first(where: { $0.name == topic }) else {
+            let near = UsageHint.nearest(topic, among: commands.map { $0.name }).map { " (did you mean \($0)?)" } ?? ""
+            usageError("attachkit help: no command \(topic.debugDescription) to explain\(near)", hint: "Run 'attachkit --help' for the commands.")
             return .usage
         }
         Output.line("\(rendered: command.usage)")
         return .success
     }
     guard let command = (commands + internalCommands).first(where: { $0.name == name }) else {
-        Output.error("attachkit: unknown command \(name.debugDescription)")
-        printHelp()
+        let near = UsageHint.nearest(name, among: commands.map { $0.name } + ["help", "--help", "--version"]).map { " (did you mean \($0)?)" } ?? ""
+        usageError("attachkit: unknown command \(name.debugDescription)\(near)", hint: "Run 'attachkit --help' for the commands.")
         return .usage
     }
     let rest = Array(arguments.dropFirst())
@@ -64,9 +64,23 @@ func main() -> ExitCode {
         let parsed = try Arguments(rest, options: command.options, flags: command.flags)
         return try command.init(parsed).run()
     } catch {
-        Output.error("attachkit \(name): \(error.description)\n\n\(rendered: command.usage)")
+        reportUsageError(error, of: command)
         return .usage
     }
+}
+
+/// The one place a command's usage error is reported: the line that is wrong (with the nearest
+/// option when one was misspelt, and the commands that take it), then where the usage is, not
+/// the whole of it.
+func reportUsageError(_ error: UsageError, of command: any Command.Type) {
+    var line = error.description
+    if let option = error.unknownOption { line = UsageHint.unknownOption(option, command: command, among: commands) }
+    usageError("attachkit \(command.name): \(line)", hint: "Run 'attachkit help \(command.name)' for usage.")
+}
+
+/// A usage error on stderr: `line` (its values escaped), then `hint`, a line each.
+func usageError(_ line: String, hint: String) {
+    Output.error("\(line)\n\(rendered: hint)")
 }
 
 /// With `ATTACHKIT_PEAK_RSS=1`, the process reports its own peak resident set size (`VmHWM`) on

@@ -66,7 +66,7 @@ struct ClipWriter {
                 throw .corrupt(reason: "cannot seek to \(ClipText.seconds(seekTo - zero)): \(error.message)")
             }
         }
-        try pump(input: input, output: output, stages: stages, from: timeline.start)
+        try pump(input: input, output: output, stages: stages, from: timeline.start, span: plan.window.span(total: input.duration), anchor: anchor)
         for stage in stages { try stage.finish(output: output) }
         try deadline.check("finishing the output")
         do {
@@ -156,9 +156,12 @@ struct ClipWriter {
     }
 
     /// Reads packets until every stage has what it needs or the input ends; ``pace`` sees each
-    /// picture packet's time from `start`.
-    private func pump(input: borrowing AVInput, output: borrowing AVOutput, stages: [any ClipStage], from start: Double) throws(PrepareError) {
+    /// picture packet's time from `start`; whoever watches (``PrepareProgress``) is told the share
+    /// of `span` (the clip's seconds) the `anchor` stream's packets have reached.
+    private func pump(input: borrowing AVInput, output: borrowing AVOutput, stages: [any ClipStage], from start: Double,
+                      span: Double?, anchor: Int) throws(PrepareError) {
         let packet = try ClipErrors.attempt("reading the input") { () throws(FFmpegError) in try AVPacketBuffer() }
+        let progress = span.flatMap { $0 > 0 ? PrepareProgress.sink : nil }
         var count = 0
         while !stages.allSatisfy(\.finished) {
             let more: Bool
@@ -173,6 +176,9 @@ struct ClipWriter {
             if count % 16 == 0 { try deadline.check(plan.isStreamCopy ? "copying streams" : "transcoding") }
             if let pace, packet.streamIndex == plan.video?.index, let time = packet.seconds(in: input.timeBase(of: packet.streamIndex)) {
                 try pace.observe(media: time - start)
+            }
+            if let progress, let span, packet.streamIndex == anchor, let time = packet.seconds(in: input.timeBase(of: packet.streamIndex)) {
+                progress.update((time - start) / span)
             }
             guard let stage = stages.first(where: { $0.inputIndex == packet.streamIndex }) else { continue }
             try stage.accept(packet, output: output)

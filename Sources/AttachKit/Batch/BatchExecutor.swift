@@ -44,20 +44,24 @@ enum BatchExecutor: Sendable {
     }
 
     /// Prepares the input behind `handle` into `folder` as `stem.EXT`, replacing none but the files
-    /// `replacing` lists (the input's earlier outputs).
-    func prepare(_ handle: borrowing AccessHandle, into folder: String, stem: String, replacing: Set<FileVersion>) -> PrepareOutcome {
+    /// `replacing` lists (the input's earlier outputs); `progress` receives the share of its output
+    /// encoded (a worker is then asked for progress lines).
+    func prepare(_ handle: borrowing AccessHandle, into folder: String, stem: String, replacing: Set<FileVersion>,
+                 progress: (@Sendable (Double) -> Void)? = nil) -> PrepareOutcome {
         switch self {
         case .inProcess(let preparer, let ledger):
             var preparer = preparer
             preparer.options.outputFolder = folder
-            return PrepareOutcome(report: preparer.prepare(handle, ledger: ledger, outputStem: stem, replacing: replacing))
+            let report = PrepareProgress.reporting(to: progress) { preparer.prepare(handle, ledger: ledger, outputStem: stem, replacing: replacing) }
+            return PrepareOutcome(report: report)
         case .workers(let pool, let shared):
             let request = JSONValue.object([
                 ("id", .number(0)), ("op", .string("prepare")), ("path", .string(handle.resolvedPath)),
                 ("options", .object(shared + [("out", .string(folder)), ("stem", .string(stem)),
-                                              ("replaces", .array(replacing.sorted().map { .string($0.text) }))])),
+                                              ("replaces", .array(replacing.sorted().map { .string($0.text) }))]
+                                      + (progress == nil ? [] : [("progress", .bool(true))]))),
             ])
-            switch pool.run(request.serialized, outputFolder: folder) {
+            switch pool.run(request.serialized, outputFolder: folder, progress: progress) {
             case .failure(let failure):
                 return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: failure.code, message: failure.message),
                                       sandbox: pool.sandbox)

@@ -21,4 +21,12 @@ public enum BatchEvent: Sendable {
     /// runs (`in-process`, or `N worker process(es), sandbox: landlock|none`).
     case planned(total: Int, skipped: Int, bytes: Int64, isolation: String)
     case finished(BatchItem)
+    /// With ``BatchOptions/fileProgress``, after ``planned(total:skipped:bytes:isolation:)``: the
+    /// inputs this run prepares (not already done) and their bytes.
+    case queued(files: Int, bytes: Int64)
+    /// With ``BatchOptions/fileProgress``: an input's preparation starts (`bytes`: its size).
+    case started(relativePath: String, bytes: Int64)
+    /// With ``BatchOptions/fileProgress``: the share (0...1) of an input's audio or video output
+    /// written so far, a few times a second while it is encoded (each fitting attempt from 0).
+    case progress(relativePath: String, fraction: Double)
 }

@@ -22,6 +22,10 @@ public struct BatchOptions: Sendable {
     /// options); by default they are skipped and counted as failed, so a rerun exits 1 while they
     /// stand. Default `false`.
     public var retryFailed = false
+    /// Also report each input as it starts and its encode's progress (``BatchEvent/queued(files:bytes:)``,
+    /// ``BatchEvent/started(relativePath:bytes:)``, ``BatchEvent/progress(relativePath:fraction:)``);
+    /// worker processes are then asked for progress lines. Default off.
+    public var fileProgress = false
 
     public init(inputRoot: String, outputRoot: String, prepare: PrepareOptions, jobs: Int = BatchOptions.coreCount,
                 shard: Shard = .all, safety: SafetyLimits = SafetyLimits(), isolation: Isolation = .inProcess) {

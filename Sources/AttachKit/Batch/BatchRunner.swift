@@ -182,6 +182,8 @@ public struct BatchRunner: Sendable {
         let (order, skipped) = (plan.order, plan.skipped)
         let total = order.count + skipped.count
         onEvent(.planned(total: total, skipped: skipped.count, bytes: plan.bytes, isolation: executor.summary))
+        let (inputRoot, fileProgress) = (plan.inputRoot, options.fileProgress)
+        if fileProgress { onEvent(.queued(files: order.count, bytes: order.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) })) }
 
         let summary = Locked(BatchSummary())
         for relative in skipped {
@@ -195,7 +197,10 @@ public struct BatchRunner: Sendable {
         // Once stopped, no new item starts; those in flight finish.
         WorkerPool(threads: min(options.jobs, max(1, order.count))).runAll(order) { relative in
             guard !stop.isStopped else { return }
-            let item = work.handle(relative)
+            if fileProgress { onEvent(.started(relativePath: relative, bytes: FileSystem.size(inputRoot + "/" + relative))) }
+            var progress: (@Sendable (Double) -> Void)?
+            if fileProgress { progress = { fraction in onEvent(.progress(relativePath: relative, fraction: fraction)) } }
+            let item = work.handle(relative, progress: progress)
             summary.withLock { $0.add(item) }
             onEvent(.finished(item))
         }

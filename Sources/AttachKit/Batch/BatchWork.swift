@@ -19,7 +19,8 @@ struct BatchWork: Sendable {
     let manifest: BatchManifest
     let executor: BatchExecutor
 
-    func handle(_ relative: String) -> BatchItem {
+    /// - Parameter progress: receives the share of the output encoded (``PrepareProgress``); `nil`: none asked.
+    func handle(_ relative: String, progress: (@Sendable (Double) -> Void)? = nil) -> BatchItem {
         let start = ContinuousClock.now
         let input = inputRoot + "/" + relative
         if let reason = unwalkable[ExactPath(relative)] {
@@ -43,7 +44,7 @@ struct BatchWork: Sendable {
                 return record(relative, hash: "", outcome: outcome, start: start)
             }
             let outcome = FileSystem.makeFolders(folder)
-                ? executor.prepare(handle, into: folder, stem: assignment.stem, replacing: assignment.replacing)
+                ? executor.prepare(handle, into: folder, stem: assignment.stem, replacing: assignment.replacing, progress: progress)
                 : PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .writeFailed, message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
             return record(relative, hash: hash, outcome: outcome, start: start)
         }

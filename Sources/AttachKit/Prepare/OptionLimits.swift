@@ -121,26 +121,86 @@ extension OptionRange where Value: FixedWidthInteger {
 }
 
 extension OptionRange where Value == Int64 {
-    /// A byte count written as text: an integer, optionally with a decimal unit (`500KB`, `5MB`,
-    /// `1.5M`, `2TB`; 1 MB = 1,000,000 bytes, as Apple's limits are stated), in the range. The
-    /// count must come out whole: `999.5` and `0.9999KB` are refused, as the JSON number `999.5` is.
-    /// - Throws: ``OptionError`` for anything else (a fraction of a byte, NaN, infinities, out of
-    ///   range), never converted.
+    /// A byte count written as text, the one grammar every front end reads (the command line's
+    /// `--max-bytes`, `--max-body`, `--worker-memory`; `serve`'s and a batch worker's `maxBytes`
+    /// string; the HTTP query's `maxBytes=`): a decimal number (`5000000`, `1.5`, `1e3`), then
+    /// optionally a unit, with nothing between. Units are decimal, as Apple states its limits:
+    /// `B` (bytes), `K`/`KB` (1,000), `M`/`MB` (10⁶), `G`/`GB` (10⁹), `T`/`TB` (10¹²). The
+    /// prefix may be lowercase (`k`, `kB`, `5m`). A lowercase `b` is bytes only when the whole
+    /// unit is lowercase (`500b`, `5kb`, `5mb`, as Elasticsearch and many configuration files
+    /// write them); after an uppercase prefix it is the symbol for bits (`5Mb` is 5 megabits,
+    /// 625,000 bytes), which no budget means, so `Kb`, `Mb`, `Gb`, `Tb` are refused, saying what to
+    /// write. Binary units (`KiB`, `MiB`, `GiB`) are not accepted either: they are refused with
+    /// the decimal unit or byte count to write instead. The count must come out whole (`999.5`
+    /// and `0.9999KB` are refused, as the JSON number `999.5` is) and in the range.
+    /// - Throws: ``OptionError`` for anything else (a fraction of a byte, NaN, infinities, a
+    ///   negative or out-of-range count, an unknown unit, spaces), never converted; its
+    ///   ``OptionError/hint`` says what is wrong with the unit when that is the problem.
     public func check(bytes text: String, key: String? = nil) throws(OptionError) -> Int64 {
-        let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3), ("B", 1)]
-        let upper = text.uppercased()
-        var number = upper
-        var scale = 1.0
-        for (suffix, factor) in units where upper.hasSuffix(suffix) {
-            number = String(upper.dropLast(suffix.count))
-            scale = factor
-            break
+        let refuse = { (hint: String?) -> OptionError in
+            OptionError(key: key ?? self.key, expected: expected + " " + ByteSize.forms, given: text.debugDescription, hint: hint)
         }
-        guard let whole = OptionRange.wholeNumber(text: number, scale: scale), let bytes = Int64(exactly: whole),
+        let parsed: (number: String, scale: Double)
+        switch ByteSize.split(text) {
+        case .success(let split): parsed = split
+        case .failure(let problem): throw refuse(problem.hint)
+        }
+        guard let whole = OptionRange.wholeNumber(text: parsed.number, scale: parsed.scale), let bytes = Int64(exactly: whole),
               range.contains(bytes) else {
-            throw OptionError(key: key ?? self.key, expected: expected + " such as 5000000 or 5MB", given: text.debugDescription)
+            throw refuse(nil)
         }
         return bytes
+    }
+}
+
+/// The units of a byte count written as text (``OptionRange/check(bytes:key:)``).
+enum ByteSize {
+    /// The accepted forms, for messages.
+    static let forms = "(a number of bytes, or a number and a unit B, KB, MB, GB or TB: powers of 1000, such as 5000000, 500KB, 1.5MB)"
+
+    /// What is wrong with a unit.
+    struct Problem: Error {
+        let hint: String
+    }
+
+    /// `text` split into its number and the unit's factor.
+    static func split(_ text: String) -> Result<(number: String, scale: Double), Problem> {
+        let unit = String(text.reversed().prefix { $0.isASCII && $0.isLetter }.reversed())
+        let number = String(text.dropLast(unit.count))
+        let decimal: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12]
+        let names: [Character: String] = ["K": "kilo", "M": "mega", "G": "giga", "T": "tera"]
+        let powers10: [Character: String] = ["K": "10³", "M": "10⁶", "G": "10⁹", "T": "10¹²"]
+        if unit.isEmpty || unit == "B" || unit == "b" { return .success((number, 1)) }
+        // No number before the letters: nothing to say about a unit.
+        guard OptionRange<Int64>.isDecimal(number) else { return .success((number, 1)) }
+        let chars = Array(unit)
+        let prefix = Character(chars[0].uppercased())
+        guard let scale = decimal[prefix] else {
+            return .failure(Problem(hint: "\(unit.debugDescription) is not a unit of bytes"))
+        }
+        let rest = String(chars.dropFirst())
+        switch rest {
+        case "", "B":
+            return .success((number, scale))
+        case "b" where chars[0].isLowercase:
+            // All lowercase (`5kb`, `5mb`): bytes, as configuration files write them.
+            return .success((number, scale))
+        case "b":
+            return .failure(Problem(hint: "\(unit) means \(names[prefix]!)bits; write \(number)\(prefix)B for \(names[prefix]!)bytes"))
+        case "iB", "ib", "IB", "i", "I":
+            // The bytes the binary unit meant, when the number is plain enough to say.
+            let powers: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
+            var meant: String?
+            if let value = Double(number) {
+                let bytes: Double = value * Double(sign: .plus, exponent: powers[prefix]!, significand: 1)
+                if bytes.isFinite, bytes >= 0, bytes < 9e18, bytes == bytes.rounded() { meant = String(Int64(bytes)) }
+            }
+            return .failure(Problem(hint: "binary units (KiB, MiB, GiB) are not accepted: write "
+                                    + (meant.map { "\($0) (\(number) \(prefix)iB in bytes) or " } ?? "")
+                                    + "\(number)\(prefix)B (\(number) × \(powers10[prefix]!) bytes)"))
+        default:
+            return .failure(Problem(hint: "\(unit.debugDescription) is not a unit of bytes"))
+        }
     }
 }
 
@@ -188,6 +248,12 @@ public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
     public let expected: String
     /// The value given, as text.
     public let given: String
+    /// What is wrong with it, when more can be said than the range (`Mb means megabits; write
+    /// 5MB`); `nil` otherwise.
+    public var hint: String? = nil
 
-    public var description: String { "\(key) must be \(expected), not \(given)" }
+    /// `given` and ``hint``, as a message ends: `"5Mb" (Mb means megabits; write 5MB for megabytes)`.
+    public var givenAndHint: String { given + (hint.map { " (\($0))" } ?? "") }
+
+    public var description: String { "\(key) must be \(expected), not \(givenAndHint)" }
 }

@@ -25,7 +25,7 @@ package enum OptionsError: CodedError, Equatable, CustomStringConvertible {
     /// The message with the option named by `name(key)`.
     package func message(naming name: (String) -> String) -> String {
         switch self {
-        case .invalid(let error): return "\(name(error.key)) must be \(error.expected), not \(error.given)"
+        case .invalid(let error): return "\(name(error.key)) must be \(error.expected), not \(error.givenAndHint)"
         case .missing(let key, let expected): return "\(name(key)) must be \(expected)"
         case .unknown(let key, let allowed):
             return "unknown \(name(key))" + (allowed.isEmpty ? "" : " (allowed: \(allowed.sorted().joined(separator: ", ")))")

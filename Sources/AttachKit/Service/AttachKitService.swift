@@ -118,13 +118,17 @@ public final class AttachKitService: Sendable {
 
     /// ``prepare(path:options:outputStem:)`` allowed to replace the files `replacing` lists (a
     /// batch worker's request: the input's earlier outputs).
-    func prepare(path: String, options: PrepareOptions, outputStem: String?, replacing: Set<FileVersion>) async throws(ServiceError) -> PrepareReport {
+    /// `progress` receives the share of the output encoded (``PrepareProgress``).
+    func prepare(path: String, options: PrepareOptions, outputStem: String?, replacing: Set<FileVersion>,
+                 progress: (@Sendable (Double) -> Void)? = nil) async throws(ServiceError) -> PrepareReport {
         makeFolderIfMissing(options.outputFolder)
         var options = options
         options.threads = options.threads ?? threadsPerJob
         let preparer = Preparer(options: options, safety: safety, prober: prober)
         let ledger = self.ledger
-        return try await withInput(path) { .success(preparer.prepare($0, ledger: ledger, outputStem: outputStem, replacing: replacing)) }
+        return try await withInput(path) { handle in
+            .success(PrepareProgress.reporting(to: progress) { preparer.prepare(handle, ledger: ledger, outputStem: outputStem, replacing: replacing) })
+        }
     }
 
     /// Renders a JPEG thumbnail to `output` (inside the allowed roots).
@@ -168,13 +172,21 @@ public final class AttachKitService: Sendable {
     /// `{"id", "ok": true, "result": {...}}` or `{"id", "ok": false, "error": {"code", "message"}}`
     /// (a failed `prepare`/`thumbnail` also carries its report as `result`). Never throws.
     public func respond(to line: String) async -> String {
+        await respond(to: line, progressLines: nil)
+    }
+
+    /// ``respond(to:)-(String)`` for a worker process: a prepare whose options ask for it
+    /// (`"progress": true`, a worker-only option its parent sends) also gives `progressLines`
+    /// its progress, as lines written before the answer: `{"progress":0.42,"id":ID}`, the share
+    /// of the output encoded (``PrepareProgress``: a few a second at most; audio and video only).
+    package func respond(to line: String, progressLines: (@Sendable (String) -> Void)?) async -> String {
         let request: ServiceRequest
         do {
             request = try ServiceRequest.parse(line)
         } catch {
             return response(id: error.id, result: nil, error: error.error)
         }
-        guard let workers else { return await respond(to: request) }
+        guard let workers else { return await respond(to: request, progressLines: progressLines) }
         if let reserved = request.options.first(where: { Self.workerOnlyOptions.contains($0.0) }) {
             return response(id: request.id, result: nil,
                             error: ServiceError(OptionsError.unknown(key: reserved.0, allowed: Array(Self.optionKeys(request.operation)))))
@@ -206,12 +218,17 @@ public final class AttachKitService: Sendable {
         ledger.scopes.filter { $0.kind == .folder }.reduce(0) { $0 + AtomicOutput.removeStaleTemporaries(beneath: $1.root) }
     }
 
-    /// Options only a worker's parent may send (never a client): the output's `stem`, and the
-    /// files (``FileVersion/text``) already at its names that it `replaces` (the batch's earlier outputs).
-    static let workerOnlyOptions: Set<String> = ["stem", "replaces"]
+    /// Options only a worker's parent may send (never a client): the output's `stem`, the files
+    /// (``FileVersion/text``) already at its names that it `replaces` (the batch's earlier
+    /// outputs), and whether to write `progress` lines before the answer.
+    static let workerOnlyOptions: Set<String> = ["stem", "replaces", "progress"]
 
     /// Answers a parsed request (see ``respond(to:)-(String)``).
     public func respond(to request: ServiceRequest) async -> String {
+        await respond(to: request, progressLines: nil)
+    }
+
+    private func respond(to request: ServiceRequest, progressLines: (@Sendable (String) -> Void)?) async -> String {
         let profile = self.profile
         do throws(ServiceError) {
             switch request.operation {
@@ -226,10 +243,19 @@ public final class AttachKitService: Sendable {
                 let report = try await validate(path: request.path, profile: chosen, deep: deep)
                 return response(id: request.id, result: report.json, error: nil)
             case .prepare:
-                let (options, stem, replacing) = try decode(request) { options throws(OptionsError) in
-                    (try options.prepareOptions(defaultProfile: profile), try options.string("stem"), try options.fileVersions("replaces"))
+                let (options, stem, replacing, watched) = try decode(request) { options throws(OptionsError) in
+                    (try options.prepareOptions(defaultProfile: profile), try options.string("stem"), try options.fileVersions("replaces"),
+                     try options.bool("progress"))
                 }
-                let report = try await prepare(path: request.path, options: options, outputStem: stem, replacing: replacing)
+                var progress: (@Sendable (Double) -> Void)?
+                if watched, let write = progressLines {
+                    let id = request.id
+                    progress = { fraction in
+                        let rounded: Double = (fraction * 1000).rounded() / 1000
+                        write(JSONValue.object([("progress", JSONValue.number(rounded)), ("id", id)]).serialized)
+                    }
+                }
+                let report = try await prepare(path: request.path, options: options, outputStem: stem, replacing: replacing, progress: progress)
                 return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
             case .thumbnail:
                 let (out, wanted) = try decode(request) { options throws(OptionsError) in

@@ -127,9 +127,15 @@ final class WorkerProcess: @unchecked Sendable {
         return .success(pid)
     }
 
+    /// The start of a progress line a worker writes before its answer when the request asked for
+    /// it (`"progress": true` among a prepare's options): `{"progress":0.42,"id":...}`, the share
+    /// of the output encoded. An answer starts with `{"id":`, so the two cannot be confused.
+    static let progressPrefix = #"{"progress":"#
+
     /// Sends one request line and returns the answer line, or why there is none (the worker is then
-    /// dead and must not be used again).
-    func exchange(_ request: String, limits: WorkerLimits) -> Result<String, WorkerFailure> {
+    /// dead and must not be used again). Progress lines before the answer go to `progress`
+    /// (their fraction), never taken for the answer.
+    func exchange(_ request: String, limits: WorkerLimits, progress: ((Double) -> Void)? = nil) -> Result<String, WorkerFailure> {
         guard !ended else { return .failure(.exited(status: 0, detail: "the worker had already ended")) }
         var bytes = Array(request.utf8)
         bytes.append(UInt8(ascii: "\n"))
@@ -145,18 +151,23 @@ final class WorkerProcess: @unchecked Sendable {
         let start = ContinuousClock.now
         var killedFor: WorkerFailure?
         var seen: Int64 = 0
-        let answer = reader.next(shouldStop: { [pid] in
-            guard killedFor == nil else { return false }
-            let resident = Self.residentBytes(of: pid)
-            seen = max(seen, resident)
-            if resident > limits.memoryBytes {
-                killedFor = .overMemory(limitBytes: limits.memoryBytes, seenBytes: resident)
-            } else if (ContinuousClock.now - start) > .seconds(limits.wallSeconds) {
-                killedFor = .timedOut(limitSeconds: limits.wallSeconds, cpu: false)
-            }
-            if killedFor != nil { kill(pid, SIGKILL) }
-            return false
-        })
+        var answer: LineReader.Line?
+        repeat {
+            answer = reader.next(shouldStop: { [pid] in
+                guard killedFor == nil else { return false }
+                let resident = Self.residentBytes(of: pid)
+                seen = max(seen, resident)
+                if resident > limits.memoryBytes {
+                    killedFor = .overMemory(limitBytes: limits.memoryBytes, seenBytes: resident)
+                } else if (ContinuousClock.now - start) > .seconds(limits.wallSeconds) {
+                    killedFor = .timedOut(limitSeconds: limits.wallSeconds, cpu: false)
+                }
+                if killedFor != nil { kill(pid, SIGKILL) }
+                return false
+            })
+            guard case .text(let line)? = answer, line.hasPrefix(Self.progressPrefix) else { break }
+            if let fraction = (try? JSONValue.parse(line))?["progress"]?.doubleValue, fraction.isFinite { progress?(min(1, max(0, fraction))) }
+        } while true
         switch answer {
         case .text(let line)?: return .success(line)
         case .tooLong?, nil: return .failure(end(killedFor: killedFor, seenBytes: seen, limits: limits))

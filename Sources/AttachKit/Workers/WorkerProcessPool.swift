@@ -101,7 +101,9 @@ public final class WorkerProcessPool: Sendable {
     /// none. Blocks the calling thread (run it on a thread of its own, not Swift's cooperative pool).
     /// - Parameter outputFolder: where the request writes; when the worker dies, the temporaries it
     ///   left there (its pid is in their names) are removed.
-    public func run(_ request: String, outputFolder: String? = nil) -> Result<String, WorkerFailure> {
+    /// - Parameter progress: receives the fractions of the worker's progress lines (a request that
+    ///   asked for them: ``WorkerProcess/progressPrefix``).
+    public func run(_ request: String, outputFolder: String? = nil, progress: ((Double) -> Void)? = nil) -> Result<String, WorkerFailure> {
         available.wait()
         defer { available.signal() }
         var worker = idle.withLock { slots -> WorkerProcess? in
@@ -118,7 +120,7 @@ public final class WorkerProcessPool: Sendable {
                 return .failure(error)
             }
         }
-        let result = worker!.exchange(request, limits: limits)
+        let result = worker!.exchange(request, limits: limits, progress: progress)
         if case .failure = result {
             restartCount.add(1, ordering: .relaxed)
             if let outputFolder { AtomicOutput.removeTemporaries(in: outputFolder, ofProcess: worker!.pid) }

@@ -18,7 +18,7 @@ struct Arguments {
             index += 1
             if onlyPositional || !argument.hasPrefix("--") || argument == "-" {
                 if !onlyPositional, argument.hasPrefix("-"), argument.count > 1, argument != "-" {
-                    throw UsageError("unknown option \(argument)")
+                    throw UsageError(unknownOption: String(argument.prefix { $0 != "=" }))
                 }
                 positional.append(argument)
                 continue
@@ -42,7 +42,7 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                throw UsageError("unknown option --\(name)")
+                throw UsageError(unknownOption: "--" + name)
             }
         }
     }
@@ -72,7 +72,7 @@ struct Arguments {
     func bytes(_ name: String, _ limit: OptionRange<Int64>) throws(UsageError) -> Int64? {
         guard let text = value(name) else { return nil }
         do throws(OptionError) { return try limit.check(bytes: text) } catch {
-            throw UsageError("--\(name) must be \(error.expected), not \(error.given)")
+            throw UsageError("--\(name) must be \(error.expected), not \(error.givenAndHint)")
         }
     }
 }

@@ -19,10 +19,18 @@ enum ExitCode: Int32 {
     case terminated = 143
 }
 
-/// A command-line mistake: reported with the command's usage and exit status 64.
+/// A command-line mistake: reported in one line, with where to find the command's usage, and
+/// exit status 64 (`main`'s one place that reports them).
 struct UsageError: Error, CustomStringConvertible {
     let description: String
+    /// An option the command does not take, as written (`--max-byte`): the report then suggests
+    /// the nearest one it does take, and names the commands that take it (``UsageHint``).
+    var unknownOption: String? = nil
     init(_ description: String) { self.description = description }
+    init(unknownOption option: String) {
+        description = "unknown option \(option)"
+        unknownOption = option
+    }
 }
 
 extension ExitCode {

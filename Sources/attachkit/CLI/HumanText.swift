@@ -1,3 +1,5 @@
+import AttachKit
+
 /// A line (or lines) of text for people: the one place a value — a file name, a path, a message
 /// that quotes one — becomes text on a terminal. Literal text is kept as written; every
 /// interpolated value is escaped by ``escape(_:)``, so a name holding a newline, a terminal
@@ -30,29 +32,5 @@ struct HumanText: ExpressibleByStringInterpolation, CustomStringConvertible {
     /// paragraph separators (U+2028, U+2029) and every format character (general category Cf: the
     /// bidi embeddings, overrides, isolates and marks, zero-width spaces, the soft hyphen...) but
     /// the zero-width joiner of emoji sequences, as `\u{XXXX}`. Everything else is kept.
-    static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars { out += needsEscape(scalar) ? escaped(scalar) : String(scalar) }
-        return out
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar == "\\" { return true }
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: return true
-        case .format: return scalar.value != 0x200D
-        default: return false
-        }
-    }
-
-    private static func escaped(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\\": return "\\\\"
-        case "\n": return "\\n"
-        case "\r": return "\\r"
-        case "\t": return "\\t"
-        default: return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        }
-    }
+    static func escape(_ text: String) -> String { TerminalText.escape(text) }
 }

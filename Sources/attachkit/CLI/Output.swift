@@ -17,6 +17,12 @@ enum Output {
         writeAll(STDERR_FILENO, text.description + "\n")
     }
 
+    /// Terminal control text on stderr, as it is, without a newline (a progress block redrawn in
+    /// place). Its values must already be escaped (``BatchProgressView`` escapes names).
+    static func terminal(_ text: String) {
+        writeAll(STDERR_FILENO, text)
+    }
+
     /// One machine-readable line (JSON) on stdout, as it is.
     static func json(_ line: String) {
         writeAll(STDOUT_FILENO, line + "\n")

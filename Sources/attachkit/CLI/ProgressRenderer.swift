@@ -1,15 +1,28 @@
 import AttachKit
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Batch progress on stderr: a redrawn bar on a terminal (files done/total, bytes in/out, rate,
-/// ETA, failures), one plain line per file otherwise.
+/// Batch progress on stderr. On a terminal, a block redrawn in place: the bar (files done/total,
+/// bytes in/out, rate, ETA, failures) and a line per file in progress with its encode's share and
+/// time, drawn by ``BatchProgressView`` (a pure function of the events and the time, cut to the
+/// terminal's width, names escaped); redrawn on every event and once a second, so the time and
+/// the ETA move during a long file. Otherwise one plain line per file, as before.
 final class ProgressRenderer: Sendable {
-    private struct State {
-        var total = 0
-        var done = 0
-        var failed = 0
-        var bytesIn: Int64 = 0
-        var bytesOut: Int64 = 0
+    /// Only touched under ``state``'s lock (the timer too, hence unchecked).
+    private struct State: @unchecked Sendable {
+        var view = BatchProgressView()
         var start = ContinuousClock.now
+        /// Lines of the block drawn last (the cursor is at its first line).
+        var drawn = 0
+        var ticker: (any DispatchSourceTimer)?
+
+        /// Seconds since the run started.
+        var elapsed: Double {
+            let d = ContinuousClock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
     }
 
     private let terminal: Bool
@@ -17,58 +30,88 @@ final class ProgressRenderer: Sendable {
 
     init(terminal: Bool) { self.terminal = terminal }
 
+    /// Whether the batch should report files as they start and their encodes' progress: only
+    /// what the bar shows.
+    var wantsFileProgress: Bool { terminal }
+
     func handle(_ event: BatchEvent) {
-        let line: HumanText? = state.withLock { s -> HumanText? in
+        state.withLock { s in
+            let elapsed = s.elapsed
             switch event {
             case .planned(let total, let skipped, _, let isolation):
-                s.total = total
                 s.start = .now
+                s.view.apply(event, at: 0)
                 let place = isolation == "in-process" ? "in-process" : "in \(isolation)"
                 // A plain line even on a terminal: the bar is drawn below it.
                 Output.error("batch: \(total) file(s), \(skipped) already done; work runs \(place)")
-                return nil
+                if terminal { startTicker(&s) }
+                return
             case .finished(let item):
-                s.done += 1
-                if !item.ok { s.failed += 1 }
-                s.bytesIn += item.inputBytes
-                s.bytesOut += item.outputBytes
-                if terminal { return "\(rendered: bar(s))" }
+                s.view.apply(event, at: elapsed)
+                guard !terminal else { break }
                 let status = item.skipped ? "skip" : item.ok ? "ok" : "FAIL"
                 let what = item.outcome?.error.map { "\($0.code): \($0.message)" } ?? item.outcome?.action ?? "done earlier"
                 let ms = item.skipped ? "" : " (\(item.elapsedMilliseconds.clampedInteger(in: 0...Int.max)) ms)"
-                return "[\(s.done)/\(s.total)] \(status) \(item.relativePath): \(what)\(ms)"
+                Output.error("[\(s.view.done)/\(s.view.total)] \(status) \(item.relativePath): \(what)\(ms)")
+                return
+            case .queued, .started, .progress:
+                s.view.apply(event, at: elapsed)
+                guard terminal else { return }
             }
+            draw(&s)
         }
-        if let line { Output.error(terminal ? "\r\u{1B}[2K\(rendered: line.description)\u{1B}[1A" : line) }
+    }
+
+    /// Redraws the block in place: each line cleared and written, what is left of a longer block
+    /// before cleared, the cursor back on the first line.
+    private func draw(_ s: inout State) {
+        let lines = s.view.lines(elapsed: s.elapsed, width: Self.terminalWidth())
+        var text = "\r" + lines.map { "\u{1B}[2K" + $0 + "\n" }.joined() + "\u{1B}[J"
+        text += "\u{1B}[\(lines.count)A"
+        s.drawn = lines.count
+        Output.terminal(text)
+    }
+
+    private func startTicker(_ s: inout State) {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.state.withLock { s in if s.ticker != nil { self.draw(&s) } }
+        }
+        timer.resume()
+        s.ticker = timer
+    }
+
+    /// The columns of the terminal on stderr; 80 when it cannot be told.
+    private static func terminalWidth() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     /// Progress of a sequence of runs that are not files of a batch (`attachkit budget`): `done`
     /// of `total`, working on `label` now.
     func step(_ done: Int, of total: Int, _ label: String) {
-        let line: HumanText = "\(rendered: Self.gauge(total == 0 ? 1 : Double(done) / Double(total))) \(done)/\(total)  \(label)"
+        let line: HumanText = "\(rendered: BatchProgressView.gauge(total == 0 ? 1 : Double(done) / Double(total))) \(done)/\(total)  \(label)"
         Output.error(terminal ? "\r\u{1B}[2K\(rendered: line.description)\u{1B}[1A" : line)
     }
 
+    /// Ends the progress: on a terminal, the last bar stays, the file lines go.
     func finish() {
-        if terminal { Output.error("") }
-    }
-
-    /// `[######..................]`: `fraction` of 24 cells.
-    private static func gauge(_ fraction: Double) -> String {
-        let width = 24
-        let filled = (fraction * Double(width)).clampedInteger(in: 0...width, rounding: .down)
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
-    }
-
-    private func bar(_ s: State) -> String {
-        let fraction = s.total == 0 ? 1 : Double(s.done) / Double(s.total)
-        let elapsed = ContinuousClock.now - s.start
-        let seconds = max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        let rate = Double(s.done) / seconds
-        let eta = rate > 0 ? (Double(s.total - s.done) / rate).clampedInteger(in: 0...Int.max) : 0
-        return Self.gauge(fraction) + " "
-            + "\(s.done)/\(s.total) files  in \(Format.bytes(s.bytesIn)) out \(Format.bytes(s.bytesOut))  "
-            + "\((rate * 10).rounded() / 10) files/s  ETA \(eta) s  failures \(s.failed)"
+        guard terminal else { return }
+        state.withLock { s in
+            s.ticker?.cancel()
+            s.ticker = nil
+            if s.drawn > 0 {
+                s.view.running = []
+                let bar = s.view.lines(elapsed: s.elapsed, width: Self.terminalWidth()).first ?? ""
+                Output.terminal("\r\u{1B}[2K" + bar + "\n\u{1B}[J")
+                s.drawn = 0
+            } else {
+                Output.error("")
+            }
+        }
     }
 }
 

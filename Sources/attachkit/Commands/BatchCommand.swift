@@ -33,7 +33,8 @@ struct BatchCommand: Command {
         has it: reads beneath INPUT_DIR, writes beneath OUT_DIR only). A file that crashes a decoder
         or breaks a limit is recorded as crashed, over-memory or timed-out; the batch goes on.
         \(Arguments.isolationUsage)
-        Progress goes to stderr: a bar on a terminal, one line per file otherwise.
+        Progress goes to stderr: on a terminal a bar with the files in progress (and how much of each
+        audio or video is encoded) and an ETA by bytes; one line per file otherwise.
         Exit status: 0 every file prepared (and the report written), 1 any failed (in this run, or
         recorded as failed by an earlier one and not retried) or the report was not written, 64 usage
         error, 70 an access handle leaked, 75 another batch is running on the same OUT_DIR and shard
@@ -71,6 +72,10 @@ struct BatchCommand: Command {
         let stop = StopSignal()
         let signals = SignalWatch(stop: stop)
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
+        // The files in progress and their encodes' progress are asked for only when shown.
+        var options = self.runner.options
+        options.fileProgress = progress.wantsFileProgress
+        let runner = BatchRunner(options: options)
         let json = self.json
         // A report that could not be written is refused before the run, not after hours of work.
         if let report {
@@ -91,6 +96,7 @@ struct BatchCommand: Command {
                 }
             }
         } catch {
+            progress.finish()
             // The library names no flag; the command line adds its own.
             let hint = if case .overlappingFolders = error { " (--out)" } else { "" }
             Output.error("attachkit batch: \(error.description)\(hint)")

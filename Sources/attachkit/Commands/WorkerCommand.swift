@@ -16,7 +16,9 @@ struct WorkerCommand: Command {
                                 [--cpu-seconds S] [--address-space BYTES] [--parent PID]
 
         Started by `attachkit batch` and `attachkit serve`, not by people. Speaks the serve protocol
-        on stdin/stdout, one request at a time, after a hello line {"worker": "ready", ...}.
+        on stdin/stdout, one request at a time, after a hello line {"worker": "ready", ...}. A prepare
+        whose options hold "progress": true (only a parent may send it) is answered after lines
+        {"progress": F, "id": ID}, F the share of the output encoded (audio and video; a few a second).
           --allow DIR         a root to read and write (repeatable)
           --read-only DIR     a root to read only (repeatable)
           --threads N         codec threads per job (default 1)
@@ -87,7 +89,7 @@ struct WorkerCommand: Command {
             }
             armCPULimit()
             FaultInjection.apply(to: text)
-            Output.json(Self.blocking { await service.respond(to: text) })
+            Output.json(Self.blocking { await service.respond(to: text, progressLines: { Output.json($0) }) })
             // Hand freed memory back to the kernel, so what one file needed is not resident
             // (and counted against the memory limit) while the next one runs.
             WorkerHousekeeping.releaseFreedMemory()

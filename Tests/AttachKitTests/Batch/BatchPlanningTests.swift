@@ -226,6 +226,7 @@ struct BatchPlanningTests {
             switch event {
             case .planned(let total, let skipped, _, _): events.withLock { $0.append("planned \(total) \(skipped)") }
             case .finished(let item): events.withLock { $0.append(item.relativePath) }
+            case .queued, .started, .progress: break
             }
         }
 

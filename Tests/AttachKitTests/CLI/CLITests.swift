@@ -76,7 +76,7 @@ struct CLITests {
         #expect(request["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } == ["too-many-attachments"], "\(request.serialized)")
     }
 
-    @Test("usage errors exit 64 with the command's usage", arguments: [
+    @Test("usage errors exit 64 with the line that is wrong", arguments: [
         ["validate", "--profile", "android", "x.jpg"],
         ["validate", "--bogus", "x.jpg"],
         ["probe"],
