@@ -80,12 +80,13 @@ final class BatchManifest: Sendable {
     }
 
     /// Every output and thumbnail any line of the manifest at `path` recorded, relative to
-    /// `outputRoot`, each with the stamps (``OutputStamp``) the lines recorded of it: what the
-    /// batch's runs wrote, and so may replace while it is still the version written (``OutputLayout``).
-    static func writtenFiles(in path: String, outputRoot: String) -> [ExactPath: Set<OutputStamp?>] {
-        var written: [ExactPath: Set<OutputStamp?>] = [:]
-        for file in recordedFiles(in: path, outputRoot: outputRoot, including: { _ in true }).values.joined() {
-            written[file.path, default: []].insert(file.stamp)
+    /// `outputRoot`, each with the inputs and stamps (``RecordedWrite``) the lines recorded of it:
+    /// what the batch's runs wrote, and so may replace for the same input while it is still the
+    /// version written (``OutputLayout``).
+    static func writtenFiles(in path: String, outputRoot: String) -> [ExactPath: Set<RecordedWrite>] {
+        var written: [ExactPath: Set<RecordedWrite>] = [:]
+        for (input, files) in recordedFiles(in: path, outputRoot: outputRoot, including: { _ in true }) {
+            for file in files { written[file.path, default: []].insert(RecordedWrite(input: input, stamp: file.stamp)) }
         }
         return written
     }

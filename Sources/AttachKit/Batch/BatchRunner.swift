@@ -53,7 +53,7 @@ public struct BatchRunner: Sendable {
             // What any batch's runs recorded writing here (every manifest of any split) may be
             // replaced while it is still the version a line stamped; any other file at an
             // output's name is somebody else's (read before the manifest is compacted).
-            var written: [ExactPath: Set<OutputStamp?>] = [:]
+            var written: [ExactPath: Set<RecordedWrite>] = [:]
             for name in BatchManifest.manifestNames(in: outputRoot) {
                 written.merge(BatchManifest.writtenFiles(in: outputRoot + "/" + name, outputRoot: outputRoot)) { $0.union($1) }
             }

@@ -35,23 +35,27 @@ struct OutputLayout: Sendable {
 
     /// Plans `relativePaths` (files under `inputRoot`) into `outputRoot`, beside `reserved`: the
     /// names the run writes in the output root itself, each with what it is. A file already at an
-    /// output's name is the batch's own, and may be replaced, only when `written` (paths relative
-    /// to `outputRoot`: what earlier runs recorded writing, with the ``OutputStamp`` each line
-    /// recorded) lists it and it is still a version recorded there; any other file is somebody
-    /// else's (a user's, or a user's edit of an earlier output, or one a line recorded without a
-    /// stamp): the output takes the next stem, and the file stays.
+    /// output's name is the batch's own, and may be replaced by the output of the input that
+    /// wrote it, only when `written` (paths relative to `outputRoot`: what earlier runs recorded
+    /// writing, with the input and ``OutputStamp`` each line recorded) lists it and it is still a
+    /// version recorded there; any other file is somebody else's (a user's, or a user's edit of an
+    /// earlier output, or one a line recorded without a stamp), and so is another input's output
+    /// (`a.jpeg` added beside `a.jpg` done earlier would take `a.jpg`'s output name in byte order):
+    /// the output takes the next stem, and the file stays.
     /// - Throws: ``OutputError/collision(path:with:)`` when a reserved name is an input's file
     ///   (a link to one): the run cannot write it without replacing that input.
     init(relativePaths: [String], inputRoot: String, outputRoot: String, reserved: [(name: String, role: String)] = [],
-         written: [ExactPath: Set<OutputStamp?>] = [:]) throws(OutputError) {
+         written: [ExactPath: Set<RecordedWrite>] = [:]) throws(OutputError) {
         let sorted = relativePaths.sortedExactly()
         var plan = WritePlan(inputs: sorted.map { inputRoot + "/" + $0 }, shown: { String($0.dropFirst(inputRoot.count + 1)) })
-        for (file, stamps) in written {
+        for (file, writes) in written {
             guard let version = FileVersion(path: outputRoot + "/" + file.text) else { continue }
-            if stamps.contains(where: { $0?.matches(version) ?? false }) {
+            let current = writes.filter { $0.stamp?.matches(version) ?? false }
+            if !current.isEmpty {
                 plan.replaceable.insert(version)
+                plan.writers[version] = Set(current.map(\.input.text))
             } else {
-                plan.unprovenPhrases[version] = stamps.contains(where: { $0 != nil })
+                plan.unprovenPhrases[version] = writes.contains(where: { $0.stamp != nil })
                     ? "that changed since this batch wrote it (an edit is never replaced)"
                     : "whose size and time no manifest line recorded (a batch from before they were), so it is never replaced"
             }
@@ -66,7 +70,7 @@ struct OutputLayout: Sendable {
             let planned = plan.claimOutput(fileName: PathResolver.fileName(path), in: Self.join(outputRoot, folder.path), for: path)
             assignments[ExactPath(path)] = Assignment(folder: folder.path, stem: planned.stem, wanted: planned.wanted,
                                                       reason: [folder.reason, planned.reason].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
-                                                      replacing: plan.replaceableFiles(stem: planned.stem, in: Self.join(outputRoot, folder.path)))
+                                                      replacing: plan.replaceableFiles(stem: planned.stem, in: Self.join(outputRoot, folder.path), for: path))
         }
         protected = plan.protected
     }

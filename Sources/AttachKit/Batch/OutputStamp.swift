@@ -60,3 +60,11 @@ struct RecordedFile: Sendable, Hashable {
     let path: ExactPath
     let stamp: OutputStamp?
 }
+
+/// One manifest line's record of a file it wrote: for which input (its path relative to the
+/// input root), with the stamp it recorded (``OutputLayout``: only that input's output may take
+/// the file's name while it is still that version).
+struct RecordedWrite: Sendable, Hashable {
+    let input: ExactPath
+    let stamp: OutputStamp?
+}

@@ -58,8 +58,9 @@ extension WritePlan {
         folders[folderKey, default: FolderNames()].namesByStem[stem, default: []].append((ext, holder))
     }
 
-    /// What an output stem `stem` in `folder` would collide with (`nil`: nothing), in words.
-    mutating func conflict(stem: String, in folder: String) -> String? {
+    /// What an output stem `stem` in `folder` for the input `owner` would collide with (`nil`:
+    /// nothing), in words.
+    mutating func conflict(stem: String, in folder: String, for owner: String) -> String? {
         let real = realFolder(folder)
         let held = folders[ExactPath(real)] ?? FolderNames()
         let key = CaselessName.key(stem)
@@ -82,28 +83,34 @@ extension WritePlan {
         for name in Self.outputExtensions.sorted().map({ stem + "." + $0 }) + [stem + suffix + ".jpg"] {
             if let found = inputFile(named: name, in: real) { return found }
         }
-        return foreignFile(stem: key, in: real)
+        return foreignFile(stem: key, in: real, for: owner)
     }
 
-    /// The files ``replaceable`` lists at the names the stem `stem` takes in `folder` (`S.EXT` for
-    /// an output extension, `S.thumbnail.jpg`): what the output planned under it may replace.
-    mutating func replaceableFiles(stem: String, in folder: String) -> Set<FileVersion> {
+    /// The files at the names the stem `stem` takes in `folder` (`S.EXT` for an output extension,
+    /// `S.thumbnail.jpg`) that the output of `owner` may replace (``mayReplace(_:for:)``).
+    mutating func replaceableFiles(stem: String, in folder: String, for owner: String) -> Set<FileVersion> {
         let real = realFolder(folder)
         let names = presentOutputs(in: real)[CaselessName.key(stem)] ?? []
-        return Set(names.compactMap { FileVersion(path: real + "/" + $0) }.filter { replaceable.contains($0) })
+        return Set(names.compactMap { FileVersion(path: real + "/" + $0) }.filter { mayReplace($0, for: owner) })
     }
 
     /// "NAME is a file already in the output folder that AttachKit did not write" when the
     /// folder `real` holds a file named `stem.EXT` (an output extension) or `stem.thumbnail.jpg`,
-    /// compared ignoring case and normalization, that ``replaceable`` does not list.
-    private mutating func foreignFile(stem key: String, in real: String) -> String? {
+    /// compared ignoring case and normalization, that the output of `owner` may not replace.
+    private mutating func foreignFile(stem key: String, in real: String, for owner: String) -> String? {
         let found = presentOutputs(in: real)[key] ?? []
-        let replaceable = self.replaceable
-        let foreign = found.sorted(by: { ExactPath($0) < ExactPath($1) }).lazy.compactMap { name in
-            FileVersion(path: real + "/" + name).flatMap { replaceable.contains($0) ? nil : (name, $0) }
-        }.first
+        var foreign: (name: String, version: FileVersion)?
+        for name in found.sorted(by: { ExactPath($0) < ExactPath($1) }) {
+            if let version = FileVersion(path: real + "/" + name), !mayReplace(version, for: owner) {
+                foreign = (name, version)
+                break
+            }
+        }
         guard let (name, version) = foreign else {
             return nil
+        }
+        if replaceable.contains(version), let writers = writers[version] {
+            return "\(name) is the output an earlier run wrote for \(writers.sorted().joined(separator: ", "))"
         }
         return "\(name) is a file already in the output folder \(unprovenPhrases[version] ?? foreignFilePhrase)"
     }

@@ -42,6 +42,15 @@ package struct WritePlan: Sendable {
     /// Files a batch recorded writing that are not ``replaceable`` all the same (changed since,
     /// or recorded without a stamp), each with how a reason says so instead of ``foreignFilePhrase``.
     var unprovenPhrases: [FileVersion: String] = [:]
+    /// The inputs (as `owner` names them in ``claimOutput(fileName:in:for:)``) whose output each
+    /// ``replaceable`` file is, where known: only their outputs may take its name; to any other
+    /// input it is somebody else's file. Without an entry, any output may. Default: none.
+    var writers: [FileVersion: Set<String>] = [:]
+
+    /// Whether the output of `owner` may replace the file `version`.
+    func mayReplace(_ version: FileVersion, for owner: String) -> Bool {
+        replaceable.contains(version) && (writers[version]?.contains(owner) ?? true)
+    }
 
     /// The extensions an output can be given (every known type's preferred extension).
     static let outputExtensions: Set<String> = Set(UniformType.known.map(\.preferredExtension))
@@ -134,7 +143,7 @@ package struct WritePlan: Sendable {
         var reason: String? = Self.fitted(wanted, then: "", within: Self.longestName - Self.stemRoom) == wanted ? nil
             : "\(wanted) leaves no room in a \(Self.longestName)-byte file name for the output's extension or its .thumbnail.jpg"
         for candidate in Self.candidates(candidates, room: Self.stemRoom) {
-            guard let conflict = conflict(stem: candidate, in: folder) else {
+            guard let conflict = conflict(stem: candidate, in: folder, for: owner) else {
                 let key = ExactPath(realFolder(folder))
                 folders[key, default: FolderNames()].stems[CaselessName.key(candidate)] = (candidate, owner)
                 return PlannedOutput(folder: folder, stem: candidate, wanted: wanted, reason: reason)

@@ -60,6 +60,32 @@ struct BatchOutputStampTests {
         #expect(max(d.width ?? 0, d.height ?? 0) == 400)
     }
 
+    @Test("an input added beside one done earlier (a.jpeg beside a.jpg: first in byte order) never takes the earlier output's name; each line's output is its own input's")
+    func newcomerNeverTakesAnotherInputsOutput() throws {
+        // Given a finished batch of a.jpg alone
+        let (input, out) = try BatchNamingTests.input([("a.jpg", "images/jpeg_photo_1600x1200_q90.jpg")])
+        #expect(try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path]).status == 0)
+        let aOutput = out.appendingPathComponent("a.jpg").path
+        let aBytes = try Data(contentsOf: URL(fileURLWithPath: aOutput))
+
+        // When a.jpeg (another picture) is added, and the batch runs again
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/jpeg_progressive_800x600.jpg"),
+                                         toPath: input.appendingPathComponent("a.jpeg").path)
+        let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path])
+        #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
+
+        // Then a.jpg's output is untouched, a.jpeg's goes elsewhere, and each line names its own
+        #expect(try Data(contentsOf: URL(fileURLWithPath: aOutput)) == aBytes)
+        let lines = try BatchNamingTests.lines(out)
+        #expect(lines[ExactPath("a.jpg")]?["outputPath"]?.stringValue == "a.jpg")
+        let newcomer = try #require(lines[ExactPath("a.jpeg")]?["outputPath"]?.stringValue)
+        #expect(newcomer != "a.jpg", "\(lines[ExactPath("a.jpeg")]?.serialized.prefix(400) ?? "")")
+        let probed = try Through.probe(out.appendingPathComponent(newcomer).path, scope: out)
+        #expect(probed.width == 800 && probed.height == 600, "\(newcomer): \(probed.width ?? 0)x\(probed.height ?? 0)")
+        #expect(lines[ExactPath("a.jpeg")]?["outputName"]?["reason"]?.stringValue?.contains("the output an earlier run wrote for a.jpg") == true,
+                "\(lines[ExactPath("a.jpeg")]?["outputName"]?.serialized ?? "no outputName")")
+    }
+
     @Test("a thumbnail the user edited in place is kept too: the rerun's output and thumbnail take the next stem")
     func editedThumbnailKept() throws {
         // Given a finished batch with thumbnails, whose thumbnail the user then rewrote in place
