@@ -108,6 +108,26 @@ elif mode == "idle":
         try: closed += s.recv(1) == b""
         except Exception: pass
     out.update(closed=closed, seconds=time.time() - start)
+elif mode == "refusals":
+    # 30 MB bodies refused early: 429 (every upload slot held by two tricklers) and 413 (over
+    # --max-body 40MB), each read by http.client and by requests while they are still sending.
+    big, bigger = b"\0" * 30000000, b"\0" * 50000000
+    def by_requests(path, body):
+        try: import requests
+        except ImportError: return "no requests module"
+        try:
+            r = requests.post("http://127.0.0.1:%d%s" % (port, path), data=body, timeout=30)
+            return {"status": r.status_code, "retryAfter": r.headers.get("Retry-After"), "code": r.json().get("code")}
+        except Exception as e: return {"error": type(e).__name__}
+    def by_client(path, body, source="127.0.0.2"):
+        try: return whole("POST", path, source, body)
+        except Exception as e: return {"error": type(e).__name__}
+    held = [trickler("127.0.0.1", length=1000, path="/v1/probe") for _ in range(2)]
+    time.sleep(0.3)
+    out = {"busyClient": by_client("/v1/probe", big), "busyRequests": by_requests("/v1/probe", big)}
+    for s in held: s.close()
+    time.sleep(0.5)
+    out.update(tooLargeClient=by_client("/v1/probe", bigger), tooLargeRequests=by_requests("/v1/probe", bigger))
 elif mode == "endings":
     media = open(sys.argv[3], "rb").read()
     s = trickler("127.0.0.1", length=100, path="/v1/probe"); time.sleep(0.2); s.close()
@@ -184,6 +204,26 @@ print(json.dumps(out))
             #expect(result["error"] == nil, "\(result.serialized)")
             #expect(result["status"]?.intValue == 413 && result["json"]?["code"]?.stringValue == "over-cap", "\(result.serialized)")
         }
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+    }
+
+    @Test("30 MB bodies refused early, 429 with every upload slot held and 50 MB over --max-body 40MB 413: Python's http.client and requests, still sending, read the answer", .needsPython)
+    func earlyRefusalsReadByClients() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--uploads", "2", "--uploads-per-client", "2", "--max-body", "40MB", "--read-timeout", "20"])
+        let out = try Self.client(["refusals"], server)
+        for key in ["busyClient", "busyRequests"] {
+            let answer = try #require(out[key])
+            if answer.stringValue == "no requests module" { continue }
+            #expect(answer["status"]?.intValue == 429 && answer["retryAfter"]?.stringValue == "1", "\(key): \(answer.serialized)")
+        }
+        for key in ["tooLargeClient", "tooLargeRequests"] {
+            let answer = try #require(out[key])
+            if answer.stringValue == "no requests module" { continue }
+            #expect(answer["status"]?.intValue == 413, "\(key): \(answer.serialized)")
+        }
+        if out["busyRequests"]?.stringValue == "no requests module" { print("http early refusals: the requests module is missing; http.client only") }
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
