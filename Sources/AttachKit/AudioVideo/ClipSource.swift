@@ -78,7 +78,11 @@ struct ClipSource: Sendable {
         var audio: Audio?
         if let a = chosen {
             let first = a.index == sounds.first?.index
-            audio = Audio(index: a.index, codec: a.codec,
+            // The probe's codec where it settled what libavformat does not (MPEG audio layer II
+            // in MP4, which libavformat calls mp3: ``AVHeaderProbe``).
+            let probed = info.kind == .audio ? info.codec : info.audioCodec
+            let codec = first && a.codec == .mp3 && (probed == .mp2 || probed == .mp1) ? probed! : a.codec
+            audio = Audio(index: a.index, codec: codec,
                           sampleRate: (first ? info.sampleRate : nil) ?? (a.sampleRate > 0 ? a.sampleRate : 48_000),
                           channels: max(1, (first ? info.channels : nil) ?? (a.channels > 0 ? a.channels : 2)),
                           bitRate: a.bitRate, decodable: input.hasDecoder(stream: a.index))

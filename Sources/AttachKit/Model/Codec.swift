@@ -35,6 +35,9 @@ public struct Codec: RawRepresentable, Hashable, Sendable, Comparable, CustomStr
     // Audio
     public static let aac: Codec = "aac"
     public static let mp3: Codec = "mp3"
+    /// MPEG-1/2 audio layer II and layer I.
+    public static let mp2: Codec = "mp2"
+    public static let mp1: Codec = "mp1"
     public static let alac: Codec = "alac"
     public static let flac: Codec = "flac"
     public static let opus: Codec = "opus"

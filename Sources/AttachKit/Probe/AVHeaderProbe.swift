@@ -19,6 +19,21 @@ enum AVHeaderProbe {
         if configuration, try readConfiguredHeader(path: path, demuxer: demuxer, limits: limits, into: &info) { return }
         let input = try AVInput(path: path, demuxer: demuxer, limits: limits, readStreamInfo: streamInfo)
         try describe(input, into: &info)
+        settleMPEGAudioLayer(input, path: path, into: &info)
+    }
+
+    /// MPEG-1/2 audio in an MP4 or MOV has one object type whatever its layer (0x6B, 0x69), and
+    /// libavformat names every such stream `mp3`, parsed or not; the first sample's frame header
+    /// says the layer. Layer II or I is named `mp2` or `mp1`, so validate, prepare and the
+    /// re-check agree that it is not MP3 (a Layer II stream was copied into an `.mp3` that then
+    /// failed its own re-check). libavcodec's `mp3` decoder reads every layer, so it still decodes.
+    private static func settleMPEGAudioLayer(_ input: borrowing AVInput, path: String, into info: inout MediaInfo) {
+        guard info.container.isISOBaseMedia, (info.kind == .audio ? info.codec : info.audioCodec) == .mp3,
+              let sound = input.streams.first(where: { $0.kind == .audio }),
+              let first = input.header(of: sound.index).firstSample, let reader = try? FileReader(path: path),
+              let frame = MPEGAudioFrame(reader.read(at: first.offset, count: 4), at: 0), frame.layer != 3 else { return }
+        let codec: Codec = frame.layer == 2 ? .mp2 : .mp1
+        if info.kind == .audio { info.codec = codec } else { info.audioCodec = codec }
     }
 
     /// The header-only probe (issue 14): opens the file without `avformat_find_stream_info` and,
@@ -54,6 +69,7 @@ enum AVHeaderProbe {
         }
         guard !pictures.isEmpty || !sounds.isEmpty else { return false }
         try describe(input, pictures: pictures, sounds: sounds, into: &info)
+        settleMPEGAudioLayer(input, path: path, into: &info)
         if let microseconds = input.durationMicroseconds {
             info.bitRate = (Double(info.bytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
         }

@@ -109,6 +109,29 @@ struct SampleEntryTests {
         #expect(try Through.validate(picture, scope: folder, profile: .ios).diagnostics.map(\.message).contains { $0.hasPrefix("every video track") })
     }
 
+    @Test("MPEG audio layer II in MP4 (one object type with MP3) is named mp2 by probe, validate and the re-check, and transcoded to AAC; layer III stays mp3 and is copied",
+          arguments: [("mp2", "mp2", true), ("libmp3lame", "mp3", false)])
+    func mpegAudioLayerInMP4(encoder: String, codec: String, transcoded: Bool) throws {
+        let folder = TestEnvironment.temporaryFolder("mpeg-layer")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sound = folder.appendingPathComponent("sound.mp4").path, movie = folder.appendingPathComponent("movie.mp4").path
+        for (path, inputs) in [(sound, ["-f", "lavfi", "-i", "sine=d=2"]),
+                               (movie, ["-f", "lavfi", "-i", "testsrc=s=160x120:d=2", "-f", "lavfi", "-i", "sine=d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p"])] {
+            let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + inputs + ["-c:a", encoder, "-movflags", "+faststart", path])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let soundInfo = try Through.probe(sound, scope: folder), movieInfo = try Through.probe(movie, scope: folder)
+        #expect(soundInfo.codec?.rawValue == codec && movieInfo.audioCodec?.rawValue == codec, "\(soundInfo.codec?.rawValue ?? "") \(movieInfo.audioCodec?.rawValue ?? "")")
+        #expect(try Through.validate(sound, scope: folder, profile: .ios).ok == !transcoded)
+        for input in [sound, movie] {
+            let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+            let output = try #require(outcome.report.output, "\(outcome.report.error?.message ?? "")")
+            let codecs = try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name", "-of", "csv=p=0", output]).stdout
+            #expect(codecs.trimmingCharacters(in: .whitespacesAndNewlines) == (transcoded ? "aac" : "mp3"), "\(input): \(codecs)")
+            #expect(try Through.validate(output, scope: outcome.folder, profile: .ios).ok)
+        }
+    }
+
     @Test("the types iOS reads are accepted, and only ISO base media is judged")
     func facts() {
         #expect(Playability.sampleEntry(codec: .h264, tag: "avc1", in: .mp4) == nil)
