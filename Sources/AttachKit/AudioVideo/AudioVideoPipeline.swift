@@ -11,7 +11,7 @@
 /// failure, so no partial output is ever left).
 struct AudioVideoPipeline: MediaPipeline {
     func run(_ job: PrepareJob, into output: borrowing AtomicOutput) throws(PrepareError) -> PipelineResult {
-        let source = try ClipSource.read(path: job.inputPath, info: job.info)
+        let source = try ClipSource.read(path: job.inputPath, info: job.info, decoding: DecoderBudget(job: job))
         try job.deadline.check("planning")
         let strategy = try ClipPlanner(job: job, source: source).plan()
         var notes = strategy.notes

@@ -40,24 +40,25 @@ struct ClipSource: Sendable {
         let decodable: Bool
     }
 
-    /// Opens `path` with the demuxer of `info.container`.
+    /// Opens `path` with the demuxer of `info.container`; a sound file's cover art is kept only
+    /// when it decodes under `decoding` (default ``DecoderBudget/standard``), else dropped with a note.
     /// - Throws: ``PrepareError/unsupported(reason:)`` for a container libavformat does not read or
     ///   AttachKit does not convert (``FormatFacts/refusal``),
     ///   ``PrepareError/corrupt(reason:)`` when the header cannot be read.
-    static func read(path: String, info: MediaInfo) throws(PrepareError) -> ClipSource {
+    static func read(path: String, info: MediaInfo, decoding: DecoderBudget = .standard) throws(PrepareError) -> ClipSource {
         if let refusal = info.container.facts?.refusal { throw .unsupported(reason: refusal) }
         guard let demuxer = Demuxers.name(for: info.container) else {
             throw .unsupported(reason: "\(info.container) is not a container FFmpeg reads")
         }
         do {
             let input = try AVInput(path: path, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer))
-            return describe(input, path: path, demuxer: demuxer, info: info)
+            return describe(input, path: path, demuxer: demuxer, info: info, decoding: decoding)
         } catch {
             throw .corrupt(reason: "libavformat cannot read the header: \(error.message)")
         }
     }
 
-    private static func describe(_ input: borrowing AVInput, path: String, demuxer: String, info: MediaInfo) -> ClipSource {
+    private static func describe(_ input: borrowing AVInput, path: String, demuxer: String, info: MediaInfo, decoding: DecoderBudget) -> ClipSource {
         let streams = input.streams
         var dropped: [String] = []
         let pictures = streams.filter { $0.kind == .video && !$0.isAttachedPicture }
@@ -88,10 +89,16 @@ struct ClipSource: Sendable {
                           bitRate: a.bitRate, decodable: input.hasDecoder(stream: a.index))
         }
         var cover: Cover?
+        var brokenCover: Int?
         if video == nil, let art = streams.first(where: { $0.isAttachedPicture && ($0.codec == .jpeg || $0.codec == "mjpeg" || $0.codec == .png) }) {
-            cover = Cover(index: art.index, bytes: input.attachedPictureSize(of: art.index))
+            if let failure = CoverArtStage.failure(of: art.index, in: input, decoding: decoding) {
+                dropped.append("the cover art: it does not decode (\(failure)); the sound is kept")
+                brokenCover = art.index
+            } else {
+                cover = Cover(index: art.index, bytes: input.attachedPictureSize(of: art.index))
+            }
         }
-        for s in streams where s.index != video?.index && s.index != audio?.index && s.index != cover?.index {
+        for s in streams where s.index != video?.index && s.index != audio?.index && s.index != cover?.index && s.index != brokenCover {
             switch s.kind {
             case .video: dropped.append(s.isAttachedPicture ? "cover art" : "video stream \(s.index) (\(s.codec))")
             case .audio: dropped.append("audio stream \(s.index) (\(s.codec))")

@@ -29,6 +29,18 @@ final class CoverArtStage: ClipStage {
         }
     }
 
+    /// Why the attached picture `index` of `input` cannot be kept (it does not decode, under the
+    /// single-thread budget this stage decodes with); `nil` when it decodes. ``ClipSource`` asks
+    /// before a plan takes the picture: a broken cover is dropped with a note, never fatal.
+    static func failure(of index: Int, in input: borrowing AVInput, decoding: DecoderBudget) -> String? {
+        do {
+            _ = try decodedSize(of: index, in: input, decoding: .singleThread(maxPixels: decoding.maxPixels))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     private static func decodedSize(of index: Int, in input: borrowing AVInput, decoding: DecoderBudget) throws(FFmpegError) -> (width: Int, height: Int) {
         let decoder = try AVDecoder(input: input, streamIndex: index, options: decoding.decoderOptions)
         let packet = try AVPacketBuffer()

@@ -163,4 +163,29 @@ struct AudioVideoThumbnailTests {
         #expect(notes.contains { $0.hasPrefix("dropped the cover art:") && $0.hasSuffix("so the attachment has no picture to make a thumbnail from") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("no thumbnail: ") }, "\(notes)")
     }
+
+    @Test("ADTS whose ID3 cover picture is not a valid JPEG: the cover is dropped with a note, the sound is remuxed into M4A")
+    func brokenCoverDropped() throws {
+        let folder = TestEnvironment.temporaryFolder("cover-broken")
+        let sound = folder.appendingPathComponent("plain.aac").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=3", "-c:a", "aac", "-f", "adts", sound])
+        // An ID3v2.3 tag whose APIC says image/jpeg: a JPEG start, then bytes that are not a JPEG
+        func syncsafe(_ n: Int) -> [UInt8] { [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] }
+        let picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5120).map { UInt8($0 & 0xFF) }
+        let payload: [UInt8] = [0] + Array("image/jpeg".utf8) + [0, 3, 0] + picture
+        let size = payload.count
+        let frame: [UInt8] = Array("APIC".utf8) + [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF), 0, 0] + payload
+        let input = folder.appendingPathComponent("song.aac").path
+        try Data(Array("ID3".utf8) + [3, 0, 0] + syncsafe(frame.count) + frame + [UInt8](Data(contentsOf: URL(fileURLWithPath: sound))))
+            .write(to: URL(fileURLWithPath: input))
+
+        let outcome = try AVPrepare.run(input, scope: folder) { out in PrepareOptions(profile: .ios, outputFolder: out, thumbnail: true) }
+
+        #expect(outcome.report.ok, "\(outcome.report.error?.message ?? "")")
+        #expect(outcome.files.contains("song.m4a"), "\(outcome.files)")
+        #expect(outcome.report.notes.contains { $0.hasPrefix("dropped the cover art: it does not decode") }, "\(outcome.report.notes)")
+        let output = try #require(outcome.report.output)
+        let streams = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", output]).stdout
+        #expect(streams.trimmingCharacters(in: .whitespacesAndNewlines) == "aac", "\(streams)")
+    }
 }
