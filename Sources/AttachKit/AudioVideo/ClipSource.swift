@@ -107,6 +107,11 @@ struct ClipSource: Sendable {
             }
         }
         let longest = streams.compactMap(\.duration).max()
+        // An MP4/MOV edit list's empty edit before the media: a copy or encode starts at the media.
+        let kept = [video?.index, audio?.index].compactMap { $0 }
+        if info.container.isISOBaseMedia, let offset = streams.filter({ kept.contains($0.index) }).compactMap(\.startTime).min(), offset >= 0.1 {
+            dropped.append("the empty edit of \(ClipText.seconds(offset)) before the media (an edit list's start offset): the attachment starts with the media")
+        }
         return ClipSource(path: path, demuxer: demuxer, container: info.container,
                           duration: info.duration ?? input.duration ?? longest, bytes: info.bytes,
                           video: video, audio: audio, cover: cover, dropped: dropped)

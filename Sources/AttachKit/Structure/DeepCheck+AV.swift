@@ -62,7 +62,10 @@ extension DeepCheck {
             if let covered = sampler.coverage { coverage.append(covered) }
         }
         let note = coverage.isEmpty ? nil : coverage.joined(separator: "; ")
-        if info.kind != .image, let declared = info.duration, info.durationIsEstimate != true, declared > 0, let decoded = longest,
+        // An MP4/MOV declares its duration on the movie's timeline from 0, an edit list's empty
+        // edit (a start offset, no sample) included: the media the streams hold start after it.
+        let offset = info.container.isISOBaseMedia ? max(0, decodable.compactMap(\.startTime).min() ?? 0) : 0
+        if info.kind != .image, let whole = info.duration, info.durationIsEstimate != true, case let declared = whole - offset, declared > 0, let decoded = longest,
            decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
             return (.corrupt(reason: "the media decodes to \(rounded(decoded)) s but the container declares \(rounded(declared)) s (data missing)"), nil)
         }

@@ -96,6 +96,27 @@ struct StructureDeepCheckTests {
         #expect(DeepCheck.check(path: path, info: info) == .intact)
     }
 
+    @Test("an MP4 whose edit list starts with a 10 s empty edit is not short of data: intact from validate --deep; prepare starts at the media and says so")
+    func emptyEditIsTiming() throws {
+        let folder = TestEnvironment.temporaryFolder("empty-edit")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.mp4").path, edited = folder.appendingPathComponent("edited.mp4").path
+        for arguments in [["-f", "lavfi", "-i", "testsrc=s=160x120:d=4", "-f", "lavfi", "-i", "sine=d=4", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", plain],
+                          ["-itsoffset", "10", "-i", plain, "-c", "copy", edited]] {
+            let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let info = try Prober().probeWithSniff(path: edited, displayPath: edited).info
+        #expect((info.duration ?? 0) > 13.9, "the movie's timeline, the empty edit included: \(info.duration ?? 0)")
+        #expect(DeepCheck.check(path: edited, info: info) == .intact)
+
+        let outcome = try AVPrepare.run(edited, scope: folder, profile: .ios)
+        let output = try #require(outcome.report.output, "\(outcome.report.error?.message ?? "")")
+        #expect(outcome.report.notes.contains { $0.hasPrefix("dropped the empty edit of") }, "\(outcome.report.notes)")
+        let duration = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", output]).stdout
+        #expect(abs((Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 4) < 0.1, "\(duration)")
+    }
+
     @Test("a VP9 stream declaring 12336x12336 is not decoded by the deep check; the structure check finds it broken",
           .needsCorpus)
     func hugeVideoRefused() throws {
