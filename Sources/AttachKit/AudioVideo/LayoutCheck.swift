@@ -1,7 +1,8 @@
 /// Finds ISO-BMFF movies and sound files that pass validation yet are laid out in a way iOS
 /// handles badly, so the ``Preparer`` remuxes them instead of passing them through: the `moov`
 /// index after the media data (`mdat`), so the device must read the whole file before it can
-/// start playing (faststart puts it first). (A sample entry iOS does not read its codec from,
+/// start playing (faststart puts it first); a fragmented movie whose header declares the unknown
+/// duration (all ones), which a player may show as days. (A sample entry iOS does not read its codec from,
 /// HEVC tagged `hev1`, is a validation finding: ``Playability/sampleEntry(codec:tag:in:)``.)
 ///
 /// Fragmented MP4 (`moov` first, then `moof`/`mdat` pairs) is fine as it is.
@@ -11,7 +12,11 @@ enum LayoutCheck {
     static func remuxReason(path: String, info: MediaInfo) -> String? {
         guard info.kind == .video || info.kind == .audio,
               [.mp4, .m4a, .m4v].contains(info.container) else { return nil }
-        return indexFollowsMedia(path: path) ? "the moov index follows the media data" : nil
+        if indexFollowsMedia(path: path) { return "the moov index follows the media data" }
+        if let reader = try? FileReader(path: path), ISOBMFFSampleTables.read(reader).movieDurationUnknown {
+            return "the header declares the unknown duration (a placeholder: the fragments give the real one)"
+        }
+        return nil
     }
 
     /// Whether the top-level `moov` box comes after the first `mdat` box.

@@ -176,7 +176,7 @@ public struct Prober: Sendable {
             throw .unrecognized(path: info.path, detail: "\(info.container) has no reader")
         }
         try FFmpegLibrary.requireForProbe(path: info.path)
-        try screenIndex(reader, demuxer: demuxer, info: &info)
+        let fragmentDuration = try screenIndex(reader, demuxer: demuxer, info: &info)
         do {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
@@ -184,6 +184,10 @@ public struct Prober: Sendable {
                                              configuration: limits.readsCodecConfiguration && info.container.isISOBaseMedia, into: &info)
         } catch {
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
+        }
+        if let fragmentDuration {
+            info.duration = fragmentDuration
+            info.durationIsEstimate = false
         }
     }
 
@@ -195,21 +199,26 @@ public struct Prober: Sendable {
     /// `idx1` entries (``AVIIndex``). MPEG-TS and the other demuxers build no index from the header.
     /// - Throws: ``ProbeError/overCap(path:violation:)``, ``ProbeError/corruptHeader(path:container:detail:)``.
     /// The same walk of an MP4/MOV's tables records the kinds of media left with no enabled track
-    /// (``MediaInfo/disabledMedia``).
-    private func screenIndex(_ reader: borrowing FileReader, demuxer: String, info: inout MediaInfo) throws(ProbeError) {
+    /// (``MediaInfo/disabledMedia``), and returns the duration its fragments span when its header
+    /// declares the unknown duration (a placeholder libavformat takes as it is: 143,166 s was
+    /// "trim to 30 s" and too long to decode).
+    @discardableResult
+    private func screenIndex(_ reader: borrowing FileReader, demuxer: String, info: inout MediaInfo) throws(ProbeError) -> Double? {
         if demuxer == Demuxers.name(for: .mp4) {
             let tables = ISOBMFFSampleTables.read(reader)
             if let violation = tables.violation(of: safety) { throw .overCap(path: info.path, violation: violation) }
             let disabled = tables.disabledMedia.map { $0 == "vide" ? "video" : "audio" }
             info.disabledMedia = disabled.isEmpty ? nil : disabled
+            if tables.movieDurationUnknown, let spanned = tables.fragmentDuration, spanned > 0 { return spanned }
         }
         if demuxer == Demuxers.name(for: .avi), let violation = AVIIndex.violation(reader, of: safety) {
             throw .overCap(path: info.path, violation: violation)
         }
-        guard demuxer == Demuxers.name(for: .matroska) else { return }
+        guard demuxer == Demuxers.name(for: .matroska) else { return nil }
         let cues = MatroskaCues.read(reader)
         if let violation = cues.violation(of: safety) { throw .overCap(path: info.path, violation: violation) }
         if let disorder = cues.disorder { throw .corruptHeader(path: info.path, container: info.container, detail: disorder) }
+        return nil
     }
 
     /// Bytes the sniffer does not know: libavformat's own detection (no file name, score at least

@@ -51,6 +51,13 @@ struct ISOBMFFSampleTables: Sendable, Equatable {
         /// The latest fragment start (`tfdt`) of the track so far, and its fragment samples.
         var fragmentTime: UInt64?
         var fragmentSamples: Int64 = 0
+        /// `mdhd`'s timescale (units per second of the track's times); 0 without one.
+        var timescale: UInt32 = 0
+        /// `trex`'s default sample duration, for fragments that give none.
+        var defaultSampleDuration: UInt32 = 0
+        /// Where the track's fragments end so far (each `trun`'s sample durations added to its
+        /// fragment's start), in ``timescale`` units; `nil` before any fragment run.
+        var fragmentEnd: UInt64?
 
         /// Whether libavformat reads this track chunk by chunk, grouping samples into entries
         /// (its "old uncompressed audio" path: sound whose `stts` is one entry of delta 1, i.e.
@@ -87,6 +94,18 @@ struct ISOBMFFSampleTables: Sendable, Equatable {
         }
     }
 
+    /// Whether `mvhd` declares the "unknown" duration (all ones: a live or fragmented recording's
+    /// placeholder, 0xFFFFFFFF at 30000 per second is about 143,166 s).
+    var movieDurationUnknown = false
+
+    /// The seconds a fragmented movie's fragments span (the latest end of any track's runs);
+    /// `nil` when it has no fragment runs with known timing.
+    var fragmentDuration: Double? {
+        tracks.compactMap { track in
+            track.fragmentEnd.flatMap { track.timescale > 0 ? Double($0) / Double(track.timescale) : nil }
+        }.max()
+    }
+
     /// Tracks summarised: libavformat's own stream limit (`max_streams`, 1000); it refuses the
     /// header past it.
     static let maximumTracks = 1000
@@ -103,7 +122,7 @@ struct ISOBMFFSampleTables: Sendable, Equatable {
 /// The pass over the boxes behind ``ISOBMFFSampleTables/read(_:)``.
 private struct SampleTableWalk {
     /// Boxes whose children are walked (the path down to the sample tables and fragment runs).
-    static let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "moof", "traf"]
+    static let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "mvex", "moof", "traf"]
     static let maximumDepth = 8
 
     var window = ByteWindow()
@@ -114,6 +133,8 @@ private struct SampleTableWalk {
     /// In a `traf`: the track its `tfhd` names (an index into the tracks) and its `tfdt` start.
     var fragmentTrack: Int?
     var fragmentStart: UInt64?
+    /// In a `traf`: the `tfhd`'s default sample duration, when it gives one.
+    var fragmentDefaultDuration: UInt32?
 
     mutating func level(_ reader: borrowing FileReader, from start: Int64, to end: Int64, into tables: inout ISOBMFFSampleTables) {
         var position = start
@@ -147,7 +168,7 @@ private struct SampleTableWalk {
                 tables.tracks.append(.init())
                 openRun = nil
             }
-            if box.type == "traf" { (fragmentTrack, fragmentStart) = (nil, nil) }
+            if box.type == "traf" { (fragmentTrack, fragmentStart, fragmentDefaultDuration) = (nil, nil, nil) }
             depth += 1
             level(reader, from: box.dataOffset, to: box.end, into: &tables)
             depth -= 1
@@ -156,6 +177,14 @@ private struct SampleTableWalk {
         }
         if box.type == "trun" {
             readFragmentRun(box, reader, into: &tables)
+        } else if box.type == "mvhd" {
+            let head = window.bytes(at: box.dataOffset, count: 32, in: reader)
+            tables.movieDurationUnknown = head.u8(0) == 1 ? head.be64(24) == UInt64.max : head.be32(16) == UInt32.max
+        } else if box.type == "trex" {
+            let head = window.bytes(at: box.dataOffset, count: 16, in: reader)
+            if let index = tables.tracks.firstIndex(where: { $0.id == Int(head.be32(4)) }) {
+                tables.tracks[index].defaultSampleDuration = head.be32(12)
+            }
         } else if box.type == "tfhd" || box.type == "tfdt" {
             readFragmentHeader(box, reader, tracks: tables.tracks)
         } else if !tables.tracks.isEmpty {
@@ -175,6 +204,7 @@ extension SampleTableWalk {
             track.enabled = head.u8(3) & 1 != 0
         // The first: the media's (`mdia`); QuickTime's data handler in `minf` says `alis`.
         case "hdlr" where track.handler.isEmpty: track.handler = head.ascii(8, 4)
+        case "mdhd": track.timescale = head.be32(head.u8(0) == 1 ? 20 : 12)
         case "stsz":
             track.constantSize = Int64(head.be32(4))
             track.samples = Int64(head.be32(8))
@@ -275,6 +305,11 @@ extension SampleTableWalk {
             }
             track.fragmentTime = max(track.fragmentTime ?? 0, fragmentStart ?? 0)
             track.fragmentSamples = track.fragmentSamples.saturatingAdd(count)
+            let start = fragmentStart ?? track.fragmentEnd ?? 0
+            let span = runDuration(box, reader, flags: flags, count: count, defaultDuration: fragmentDefaultDuration ?? track.defaultSampleDuration)
+            track.fragmentEnd = max(track.fragmentEnd ?? 0, start.addingReportingOverflow(span).partialValue)
+            // A second run in the same fragment starts where this one ends.
+            fragmentStart = start.addingReportingOverflow(span).partialValue
             tables.tracks[index] = track
         }
         let fixed: Int64 = 8 + (flags & 0x1 != 0 ? 4 : 0) + (flags & 0x4 != 0 ? 4 : 0)
@@ -284,13 +319,33 @@ extension SampleTableWalk {
         tables.fragmentProblem = "'trun' at byte \(box.offset) declares \(count) samples of \(perSample) bytes but holds \(max(0, body)) bytes"
     }
 
-    /// A `traf`'s `tfhd` (the track it belongs to, among the `moov`'s) or `tfdt` (where it starts,
-    /// 32 or 64 bits by its version).
+    /// The duration of a `trun`'s samples, in its track's timescale: each sample's own duration
+    /// when the run gives them (flag 0x100), else `count` × the default. Reads the per-sample
+    /// fields only where the box holds them.
+    mutating func runDuration(_ box: ISOBMFFStructure.Box, _ reader: borrowing FileReader, flags: UInt32, count: Int64, defaultDuration: UInt32) -> UInt64 {
+        guard flags & 0x100 != 0 else { return UInt64(max(0, count)).multipliedReportingOverflow(by: UInt64(defaultDuration)).partialValue }
+        let fixed: Int64 = 8 + (flags & 0x1 != 0 ? 4 : 0) + (flags & 0x4 != 0 ? 4 : 0)
+        let stride = Int64((flags >> 8) & 0xF).nonzeroBitCount * 4
+        let present = min(count, max(0, box.size - box.headerSize - fixed) / Int64(stride))
+        var total: UInt64 = 0
+        for sample in 0..<max(0, present) {
+            total = total.addingReportingOverflow(UInt64(window.bytes(at: box.dataOffset + fixed + sample * Int64(stride), count: 4, in: reader).be32(0))).partialValue
+        }
+        return total
+    }
+
+    /// A `traf`'s `tfhd` (the track it belongs to, among the `moov`'s, and its default sample
+    /// duration) or `tfdt` (where it starts, 32 or 64 bits by its version).
     mutating func readFragmentHeader(_ box: ISOBMFFStructure.Box, _ reader: borrowing FileReader, tracks: [ISOBMFFSampleTables.Track]) {
-        let head = window.bytes(at: box.dataOffset, count: 12, in: reader)
+        let head = window.bytes(at: box.dataOffset, count: 28, in: reader)
         if box.type == "tfhd" {
             let id = Int(head.be32(4))
             fragmentTrack = tracks.firstIndex { $0.id == id }
+            let flags = head.be32(0) & 0xFF_FFFF
+            if flags & 0x08 != 0 {
+                let at = 8 + (flags & 0x01 != 0 ? 8 : 0) + (flags & 0x02 != 0 ? 4 : 0)
+                fragmentDefaultDuration = head.be32(Int(at))
+            }
         } else {
             fragmentStart = head.u8(0) == 1 ? head.be64(4) : UInt64(head.be32(4))
         }

@@ -117,6 +117,39 @@ struct StructureDeepCheckTests {
         #expect(abs((Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 4) < 0.1, "\(duration)")
     }
 
+    @Test("a fragmented MP4 whose header declares the unknown duration (all ones) is judged by its fragments: 4 s, intact from validate --deep, remuxed with a real duration")
+    func placeholderDuration() throws {
+        let folder = TestEnvironment.temporaryFolder("placeholder-duration")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fragmented = folder.appendingPathComponent("fragmented.mp4").path
+        let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=160x120:d=4", "-f", "lavfi", "-i", "sine=d=4",
+                                                      "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "frag_keyframe+empty_moov", fragmented])
+        try #require(made.status == 0, "\(made.stderr)")
+        // mvhd, tkhd and mdhd durations set to all ones, as live recorders write them
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fragmented)))
+        for (box, at) in [("mvhd", 20), ("tkhd", 24), ("mdhd", 20)] {
+            var from = 0
+            while let found = SampleEntryTests.find(Array(box.utf8), in: bytes, from: from) {
+                bytes.replaceSubrange(found + at..<found + at + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+                from = found + 4
+            }
+        }
+        let placeholder = folder.appendingPathComponent("placeholder.mp4").path
+        try Data(bytes).write(to: URL(fileURLWithPath: placeholder))
+        let ffprobe = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", placeholder]).stdout
+        #expect((Double(ffprobe.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 1000, "libavformat takes the placeholder: \(ffprobe)")
+
+        let info = try Prober().probeWithSniff(path: placeholder, displayPath: placeholder).info
+        #expect(abs((info.duration ?? 0) - 4.08) < 0.1, "\(info.duration ?? 0)")
+        #expect(DeepCheck.check(path: placeholder, info: info) == .intact)
+        #expect(try Through.validate(placeholder, scope: folder, profile: .ios).ok)
+        let outcome = try AVPrepare.run(placeholder, scope: folder, profile: .ios)
+        let output = try #require(outcome.report.output, "\(outcome.report.error?.message ?? "")")
+        #expect(outcome.report.action == .remuxed)
+        let duration = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", output]).stdout
+        #expect(abs((Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 4.1) < 0.1, "\(duration)")
+    }
+
     @Test("a VP9 stream declaring 12336x12336 is not decoded by the deep check; the structure check finds it broken",
           .needsCorpus)
     func hugeVideoRefused() throws {
