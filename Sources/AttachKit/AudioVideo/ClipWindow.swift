@@ -31,11 +31,14 @@ struct ClipWindow: Sendable, Equatable {
     ///
     /// Nothing is cut when the input already fits: a start of 0 and a total within `maxDuration`
     /// plus the validator's slack (``DurationRule/slack``).
-    /// - Throws: ``PrepareError/cannotFit(reason:)`` when `start` is negative or not before the end,
+    /// - Throws: ``PrepareError/cannotFit(reason:)`` when the input lasts 0 s, `start` is negative or not before the end,
     ///   or `maxDuration` is under ``OptionLimits/maxDuration``'s minimum (0.1 s: too short to
     ///   keep a frame; the front ends refuse such a budget before this point).
     static func make(start: Double, maxDuration: Double?, total: Double?) throws(PrepareError) -> ClipWindow {
         guard start.isFinite, start >= 0 else { throw .cannotFit(reason: "a start at \(start) s is not a time in the clip") }
+        if let total, total <= 0 {
+            throw .cannotFit(reason: "the input lasts 0 s (its timing gives its media no duration): there is nothing to play")
+        }
         if let total, start >= total {
             throw .cannotFit(reason: "the start at \(ClipText.seconds(start)) is at or after the end of the \(ClipText.seconds(total)) input")
         }

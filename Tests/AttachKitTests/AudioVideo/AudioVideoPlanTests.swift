@@ -18,6 +18,13 @@ struct AudioVideoPlanTests {
         #expect(ClipWindow(start: 5, duration: nil).span(total: 8) == 3)
         #expect(throws: PrepareError.self) { try ClipWindow.make(start: 8, maxDuration: nil, total: 8) }
         #expect(throws: PrepareError.self) { try ClipWindow.make(start: -1, maxDuration: nil, total: 8) }
+        // A 0 s input is said to last 0 s, not to start at or after its end.
+        do {
+            _ = try ClipWindow.make(start: 0, maxDuration: 30, total: 0)
+            Issue.record("a 0 s input was given a window")
+        } catch {
+            #expect(error.description.contains("lasts 0 s") && !error.description.contains("at or after"), "\(error)")
+        }
     }
 
     @Test("output sizes: long-edge cap, even sides, square pixels", arguments: [
