@@ -42,7 +42,11 @@ struct ClipPlanner {
         let window = try ClipWindow.make(start: options.start, maxDuration: rules.maxDuration, total: source.duration)
         var notes = source.dropped.map { "dropped \($0)" }
         // The picture is copied when it can be and no exact cut is asked; otherwise it is transcoded.
-        let copiesVideo = videoCopyable(video, rules: rules) && !(window.cuts && options.trim == .exact)
+        var copiesVideo = videoCopyable(video, rules: rules) && !(window.cuts && options.trim == .exact)
+        if copiesVideo, video.lacksPresentationOrder {
+            copiesVideo = false
+            notes.append("re-encoded, not copied: the \(source.container.rawValue.uppercased()) gives its reordered (B-frame) pictures no presentation times, so a copy would show them out of order")
+        }
         if !copiesVideo { try checkTranscodable(video, rules: rules) }
         if case .unsupportedVariant(let reason) = playability(of: video) {
             notes.append("re-encoded to 8-bit 4:2:0 H.264: \(reason)")

@@ -23,6 +23,10 @@ struct ClipSource: Sendable {
         let decodable: Bool
         /// The sample entry's FourCC (`hvc1`, `hev1`...).
         let tag: String?
+        /// Whether the container gives no presentation time to frames the codec reorders
+        /// (B-frames in AVI, or in a raw elementary stream): a stream copy would take the decode
+        /// order for the display order, and a player would show frames out of order.
+        var lacksPresentationOrder = false
     }
 
     struct Cover: Sendable {
@@ -58,6 +62,10 @@ struct ClipSource: Sendable {
         }
     }
 
+    /// Demuxers that give video packets decode times only (AVI's index holds no presentation
+    /// times; raw elementary streams have none).
+    static let timesInDecodeOrder: Set<String> = ["avi", "h264", "hevc", "m4v", "mpegvideo"]
+
     private static func describe(_ input: borrowing AVInput, path: String, demuxer: String, info: MediaInfo, decoding: DecoderBudget) -> ClipSource {
         let streams = input.streams
         var dropped: [String] = []
@@ -73,6 +81,7 @@ struct ClipSource: Sendable {
                                                   sampleAspect: sar.value, rotation: v.rotation),
                           frameRate: input.frameRate(of: v.index) ?? Rational(30, 1),
                           decodable: input.hasDecoder(stream: v.index), tag: input.codecTag(of: v.index))
+            video?.lacksPresentationOrder = v.reorderDelay > 0 && Self.timesInDecodeOrder.contains(demuxer)
         }
         // The first sound FFmpeg can decode or that is copyable as it is.
         let chosen = sounds.first { input.hasDecoder(stream: $0.index) } ?? sounds.first

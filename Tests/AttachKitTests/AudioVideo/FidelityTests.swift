@@ -94,6 +94,26 @@ struct FidelityTests {
         try Self.compareReencode(outcome, referenceInput: ["-i", path], scale: nil)
     }
 
+    @Test("H.264 in AVI, with and without B-frames: every output shows its frames in presentation order (AVI gives no presentation times: the B-frame one is re-encoded, the other copied)",
+          arguments: [(3, "transcoded"), (0, "remuxed")])
+    func aviFrameOrder(bFrames: Int, action: String) throws {
+        let folder = TestEnvironment.temporaryFolder("avi-order")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("clip.avi").path
+        let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=320x240:d=3:r=25",
+                                                      "-c:v", "libx264", "-pix_fmt", "yuv420p", "-bf", "\(bFrames)", input])
+        try #require(made.status == 0, "\(made.stderr)")
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+        #expect(outcome.report.action?.rawValue == action, "\(outcome.report.notes)")
+        let output = try #require(outcome.report.output)
+        // Decoded frames come out in display order: their presentation times must rise.
+        let times = try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=pts", "-of", "csv=p=0", output])
+            .stdout.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(times.count >= 74, "\(times.count) frames with a time (75 made)")
+        let backwards = zip(times, times.dropFirst()).filter { $0.1 <= $0.0 }.count
+        #expect(backwards == 0, "\(backwards) frames shown before the one decoded ahead of them")
+    }
+
     @Test("transcode from HEVC (a profile that does not take HEVC)")
     func transcodeHEVC() throws {
         let path = TestEnvironment.fixture("video/mp4_hevc_aac_320x240_2s.mp4")

@@ -124,10 +124,14 @@ struct AVStreamInfo: Sendable {
     /// Start and duration in seconds, when known.
     let startTime: Double?
     let duration: Double?
+    /// Frames a video's decoder holds back to reorder them (`AVCodecParameters.video_delay`, B-frames);
+    /// 0 when none, or not known without reading packets.
+    let reorderDelay: Int
 
     init(_ stream: UnsafeMutablePointer<AVStream>, index: Int) {
         let parameters = stream.pointee.codecpar.pointee
         self.index = index
+        reorderDelay = Int(max(0, parameters.video_delay))
         switch parameters.codec_type {
         case AVMEDIA_TYPE_VIDEO: kind = .video
         case AVMEDIA_TYPE_AUDIO: kind = .audio
