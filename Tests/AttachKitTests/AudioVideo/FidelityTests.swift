@@ -114,6 +114,27 @@ struct FidelityTests {
         #expect(backwards == 0, "\(backwards) frames shown before the one decoded ahead of them")
     }
 
+    @Test("an MP4 whose pasp (1:1) overrides its H.264 VUI's pixel aspect (4:3) keeps its 4:3 display aspect through the remux")
+    func paspOverridesTheBitstream() throws {
+        let folder = TestEnvironment.temporaryFolder("pasp")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vui = folder.appendingPathComponent("vui.mp4").path, input = folder.appendingPathComponent("pasp.mp4").path
+        for arguments in [["-f", "lavfi", "-i", "testsrc=s=160x120:d=2", "-vf", "setsar=4/3", "-c:v", "libx264", "-pix_fmt", "yuv420p", vui],
+                          ["-i", vui, "-c", "copy", "-aspect", "4:3", input]] {
+            let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        func aspect(_ path: String) throws -> String {
+            try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=display_aspect_ratio", "-of", "csv=p=0", path])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try aspect(input) == "4:3")
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+        #expect(outcome.report.action == .remuxed, "\(outcome.report.notes)")
+        let output = try #require(outcome.report.output)
+        #expect(try aspect(output) == "4:3")
+    }
+
     @Test("transcode from HEVC (a profile that does not take HEVC)")
     func transcodeHEVC() throws {
         let path = TestEnvironment.fixture("video/mp4_hevc_aac_320x240_2s.mp4")

@@ -70,6 +70,12 @@ struct AVOutput: ~Copyable {
         if let tag { parameters.pointee.codec_tag = try Self.codecTag(tag) }
         stream.pointee.time_base = source.pointee.time_base
         stream.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
+        // The container's pixel aspect (an MP4 `pasp`) overrides the bitstream's, as players take
+        // it: the MP4 muxer writes `pasp` from the codec parameters, so they carry it too (a 4:3
+        // picture whose H.264 VUI said 4:3 pixels, overridden by a `pasp` of 1:1, became 16:9).
+        if source.pointee.sample_aspect_ratio.num > 0, source.pointee.sample_aspect_ratio.den > 0 {
+            parameters.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
+        }
         stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
         stream.pointee.disposition = source.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC
         try copyDisplayMatrix(from: source, to: stream)
