@@ -108,6 +108,17 @@ elif mode == "idle":
         try: closed += s.recv(1) == b""
         except Exception: pass
     out.update(closed=closed, seconds=time.time() - start)
+elif mode == "resets":
+    # Heads of uploads, each reset (RST) at once: with a few body bytes, with none.
+    import struct
+    media = open(sys.argv[3], "rb").read()
+    for i in range(40):
+        s = connect("127.0.0.2")
+        s.sendall(b"POST /v1/probe HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + (b"abc" if i % 2 else b""))
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)); s.close()
+    time.sleep(1.5)
+    out = {"after": whole("POST", "/v1/probe", "127.0.0.2", media)["status"],
+           "metrics": whole("GET", "/metrics")["status"]}
 elif mode == "refusals":
     # 30 MB bodies refused early: 429 (every upload slot held by two tricklers) and 413 (over
     # --max-body 40MB), each read by http.client and by requests while they are still sending.
@@ -227,6 +238,21 @@ print(json.dumps(out))
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+    }
+
+    @Test("40 uploads reset (RST) right after their heads give back their upload slots and spool folders: the same client's next upload is served", .needsPython)
+    func resetUploadsGiveBackTheirSlots() throws {
+        let server = try HTTPServerProcess(["--jobs", "1", "--uploads", "16", "--uploads-per-client", "8", "--read-timeout", "20"])
+        let out = try Self.client(["resets", server.file("gif_static_320x240.gif")], server)
+        #expect(out["after"]?.intValue == 200, "\(out.serialized)")
+        let metrics = try HTTPPythonClient.run([HTTPPythonClient.spec(("method", .string("GET")), ("path", .string("/metrics")))], on: server)
+        let text = metrics[0]?["text"]?.stringValue ?? ""
+        let lines = text.split(separator: "\n")
+        #expect(lines.contains("attachkit_http_requests_in_flight 0"), "\(text.prefix(2000))")
+        #expect(lines.contains(#"attachkit_http_requests_total{op="probe",outcome="client-gone",status="499"} 40"#), "each reset counted once: \(text.prefix(2000))")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool while running: \(server.spoolLeftovers)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
     }
 
     @Test("a worker process killed while idle: /readyz replaces it before saying ready, and the restart is counted", .needsPython)

@@ -256,9 +256,17 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         if event == .CONNECTION_NOTIFY_STARTED {
             daemon.started(connection)
         } else {
+            let cut = daemon.watch.wasCut(connection)
             daemon.watch.remove(connection)
             let handed = daemon.served.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }
-            if let handed { daemon.connections.release(handed.client.text) }
+            guard let handed else { return }
+            // A connection MHD closes before its request reached the access handler (the client
+            // reset it right after its head) has no request to complete: its exchange is ended
+            // here, so what it holds (an upload slot, a spool folder, an open file) is given
+            // back. It leaked before: 128 such resets took every upload slot for good. After the
+            // request-completed callback this does nothing (``HTTPExchange/complete(_:)`` runs once).
+            handed.exchange.complete(cut ? .timedOut : .clientGone)
+            daemon.connections.release(handed.client.text)
         }
     }
 
