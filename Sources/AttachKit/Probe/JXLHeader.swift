@@ -18,8 +18,7 @@ struct JXLHeader: Equatable {
     /// The header of the file `reader` reads; `nil` when it is not JPEG XL or its header is cut
     /// short (the caller then falls back to a decoder).
     static func read(_ reader: borrowing FileReader) -> JXLHeader? {
-        guard let start = codestreamStart(reader) else { return nil }
-        return parse(reader.read(at: start, count: 64))
+        codestreamHead(reader).flatMap(parse)
     }
 
     /// The header of a codestream that starts at `bytes[0]`.
@@ -62,15 +61,20 @@ struct JXLHeader: Equatable {
         return Int(bits.read(widths[Int(bits.read(2))])) + 1
     }
 
-    /// Where the codestream begins: 0 for a bare one, else the payload of the first `jxlc` or
-    /// `jxlp` box (boxes are walked from the start, at most 64 of them).
-    private static func codestreamStart(_ reader: borrowing FileReader) -> Int64? {
+    /// The first 64 bytes of the codestream (fewer when it is shorter): the file's start for a bare
+    /// one, else the payload of the `jxlc` box, or of the `jxlp` boxes in turn, each without its
+    /// 4-byte part index (a codestream split into parts of a few bytes was read across a box
+    /// header, a 9000² picture as 449×808). Boxes are walked from the start, at most 256 of them.
+    private static func codestreamHead(_ reader: borrowing FileReader) -> [UInt8]? {
+        let wanted = 64
         let head = reader.read(at: 0, count: 2)
-        if head.matches([0xFF, 0x0A], at: 0) { return 0 }
+        if head.matches([0xFF, 0x0A], at: 0) { return reader.read(at: 0, count: wanted) }
+        var collected: [UInt8] = []
+        var sawPart = false
         var offset: Int64 = 0
-        for _ in 0..<64 {
+        for _ in 0..<256 {
             let box = reader.read(at: offset, count: 16)
-            guard box.count >= 8 else { return nil }
+            guard box.count >= 8 else { break }
             var size = Int64(box.be32(0)), header: Int64 = 8
             if size == 1 {
                 guard box.count == 16 else { return nil }
@@ -79,15 +83,20 @@ struct JXLHeader: Equatable {
             } else if size == 0 {
                 size = reader.size - offset
             }
+            guard size >= header, offset <= reader.size - size else { return nil }
             switch box.ascii(4, 4) {
-            case "jxlc": return offset + header
-            case "jxlp": return offset + header + 4
+            case "jxlc" where !sawPart:
+                return reader.read(at: offset + header, count: Int(min(size - header, Int64(wanted))))
+            case "jxlp":
+                sawPart = true
+                guard size >= header + 4 else { return nil }
+                collected += reader.read(at: offset + header + 4, count: Int(min(size - header - 4, Int64(wanted - collected.count))))
+                if collected.count >= wanted { return collected }
             default: break
             }
-            guard size >= header, offset <= reader.size - size else { return nil }
             offset += size
         }
-        return nil
+        return sawPart ? collected : nil
     }
 }
 

@@ -48,15 +48,28 @@ struct JXLHeaderTests {
         #expect(JXLHeader.parse([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 60)) == nil)
     }
 
-    /// The container form: a signature box, `ftyp`, then the codestream in `jxlc` (or `jxlp`, with
-    /// its 4-byte part index).
+    /// `bytes` in pieces of `size`.
+    static func parts(_ bytes: [UInt8], of size: Int) -> [[UInt8]] {
+        stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) }
+    }
+
+    /// A `jxlp` part index: big-endian, the top bit set on the last part.
+    static func partIndex(_ index: Int, last: Bool) -> [UInt8] {
+        let value = UInt32(index) | (last ? 0x8000_0000 : 0)
+        return [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// The container form: a signature box, `ftyp`, then the codestream in `jxlc`, or split over
+    /// `jxlp` boxes of 3 bytes each (each with its 4-byte part index: a header read across a box
+    /// header misread a 9000² picture as 449×808).
     static func boxed(_ codestream: [UInt8], partial: Bool) -> [UInt8] {
         func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
             let size = UInt32(8 + payload.count)
             return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + payload
         }
         return box("JXL ", [0x0D, 0x0A, 0x87, 0x0A]) + box("ftyp", Array("jxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8))
-            + (partial ? box("jxlp", [0x80, 0, 0, 0] + codestream) : box("jxlc", codestream))
+            + (partial ? Self.parts(codestream, of: 3).enumerated().flatMap { index, part in box("jxlp", Self.partIndex(index, last: index == (codestream.count + 2) / 3 - 1) + part) }
+                       : box("jxlc", codestream))
     }
 
     @Test("files libjxl wrote (through vips), bare and boxed: probe gives vipsheader's size",
