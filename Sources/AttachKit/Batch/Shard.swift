@@ -15,9 +15,13 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.count = count
     }
 
-    /// - Throws: ``ShardError`` unless 0 ≤ index < count.
+    /// The most shards a batch splits into: every shard plans every shard's manifest names (and
+    /// a split of 10⁹ took 2 GB before its first input).
+    public static let maximumCount = 10_000
+
+    /// - Throws: ``ShardError`` unless 0 ≤ index < count ≤ ``maximumCount``.
     public init(index: Int, count: Int) throws(ShardError) {
-        guard count >= 1, index >= 0, index < count else { throw ShardError(text: "\(index)/\(count)") }
+        guard count >= 1, count <= Self.maximumCount, index >= 0, index < count else { throw ShardError(text: "\(index)/\(count)") }
         self.index = index
         self.count = count
     }
@@ -44,5 +48,5 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
 public struct ShardError: Error, Sendable, CustomStringConvertible {
     public let text: String
-    public var description: String { "shard \(text.debugDescription) must be I/N with 0 ≤ I < N" }
+    public var description: String { "shard \(text.debugDescription) must be I/N with 0 ≤ I < N ≤ \(Shard.maximumCount)" }
 }

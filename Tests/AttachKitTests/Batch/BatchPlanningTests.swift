@@ -19,12 +19,12 @@ struct BatchPlanningTests {
         }
     }
 
-    @Test("shard syntax", arguments: ["0/1", "3/4"])
+    @Test("shard syntax", arguments: ["0/1", "3/4", "9999/10000"])
     func shardParses(text: String) throws {
         #expect(try Shard(parsing: text).description == text)
     }
 
-    @Test("bad shards are refused", arguments: ["4/4", "-1/2", "1", "a/b", "1/0"])
+    @Test("bad shards are refused (a split of 10⁹ took 2 GB before its first input)", arguments: ["4/4", "-1/2", "1", "a/b", "1/0", "0/10001", "0/1000000000"])
     func shardRefused(text: String) {
         #expect(throws: ShardError.self) { try Shard(parsing: text) }
     }
