@@ -2,15 +2,19 @@
 import Glibc
 #endif
 
-/// One version of one file: its identity (device and inode) with the size and modification time
-/// it had when seen. What a batch may replace is named this way: a file deleted after the plan
-/// frees its inode, which the file system soon gives to a new file (a user's, put at the same
-/// name); the size and time tell the two apart where the inode alone does not.
+/// One version of one file: its identity (device and inode) with the size, modification time and
+/// status-change time it had when seen. What a batch may replace is named this way: a file
+/// deleted after the plan frees its inode, which the file system soon gives to a new file (a
+/// user's, put at the same name); the size and times tell the two apart where the inode alone
+/// does not. The change time is the one a user cannot set: an edit of the same size whose
+/// modification time was put back (`touch -d`) still moves it.
 struct FileVersion: Sendable, Hashable, Comparable {
     let identity: FileIdentity
     let size: Int64
     /// Modification time, nanoseconds since the epoch.
     let modified: Int64
+    /// Status-change time (`st_ctim`), nanoseconds since the epoch.
+    let changed: Int64
 
     /// The file `name` names in the folder `directory`, never following a link; `nil` when there
     /// is nothing there.
@@ -20,6 +24,7 @@ struct FileVersion: Sendable, Hashable, Comparable {
         identity = FileIdentity(status)
         size = Int64(status.st_size)
         modified = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
+        changed = Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec)
     }
 
     /// The file at `path` (absolute, or relative to the working directory), never following a link.
@@ -27,20 +32,21 @@ struct FileVersion: Sendable, Hashable, Comparable {
         self.init(named: path, in: AT_FDCWD)
     }
 
-    /// `DEVICE:INODE:SIZE:MTIME_NS` in decimal: how a batch names a file its worker may replace.
-    var text: String { "\(identity.device):\(identity.inode):\(size):\(modified)" }
+    /// `DEVICE:INODE:SIZE:MTIME_NS:CTIME_NS` in decimal: how a batch names a file its worker may replace.
+    var text: String { "\(identity.device):\(identity.inode):\(size):\(modified):\(changed)" }
 
     /// The version ``text`` names; `nil` when `text` is not in that form.
     init?(text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 4, let device = UInt64(parts[0]), let inode = UInt64(parts[1]),
-              let size = Int64(parts[2]), let modified = Int64(parts[3]) else { return nil }
+        guard parts.count == 5, let device = UInt64(parts[0]), let inode = UInt64(parts[1]),
+              let size = Int64(parts[2]), let modified = Int64(parts[3]), let changed = Int64(parts[4]) else { return nil }
         identity = FileIdentity(device: device, inode: inode)
         self.size = size
         self.modified = modified
+        self.changed = changed
     }
 
     static func < (a: FileVersion, b: FileVersion) -> Bool {
-        (a.identity.device, a.identity.inode, a.size, a.modified) < (b.identity.device, b.identity.inode, b.size, b.modified)
+        (a.identity.device, a.identity.inode, a.size, a.modified, a.changed) < (b.identity.device, b.identity.inode, b.size, b.modified, b.changed)
     }
 }

@@ -86,6 +86,29 @@ struct BatchOutputStampTests {
                 "\(lines[ExactPath("a.jpeg")]?["outputName"]?.serialized ?? "no outputName")")
     }
 
+    @Test("an edit of the same size whose modification time was put back (touch -d) is kept: the change time tells it")
+    func editWithRestoredTimeKept() throws {
+        let (input, out) = try BatchNamingTests.input([("p.jpg", "images/jpeg_progressive_800x600.jpg")])
+        #expect(try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path]).status == 0)
+        let output = out.appendingPathComponent("p.jpg").path
+        var before = stat()
+        #expect(stat(output, &before) == 0)
+        // The same number of bytes, other content, then the modification time put back
+        var edited = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        for i in 200..<260 { edited[i] ^= 0x5A }
+        usleep(20_000)
+        try Self.rewriteInPlace(output, with: edited)
+        var times = [timespec(tv_sec: before.st_atim.tv_sec, tv_nsec: before.st_atim.tv_nsec), before.st_mtim]
+        #expect(utimensat(AT_FDCWD, output, &times, 0) == 0)
+        #expect(FileVersion(path: output)?.modified == Int64(before.st_mtim.tv_sec) * 1_000_000_000 + Int64(before.st_mtim.tv_nsec))
+
+        let rerun = try TestEnvironment.runAttachKit(["batch", input.path, "--out", out.path, "--max-edge", "400"])
+
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == edited)
+        #expect(try BatchNamingTests.lines(out)[ExactPath("p.jpg")]?["outputPath"]?.stringValue == "p-jpg.jpg")
+    }
+
     @Test("a thumbnail the user edited in place is kept too: the rerun's output and thumbnail take the next stem")
     func editedThumbnailKept() throws {
         // Given a finished batch with thumbnails, whose thumbnail the user then rewrote in place
