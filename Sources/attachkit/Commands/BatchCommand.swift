@@ -69,6 +69,9 @@ struct BatchCommand: Command {
     }
 
     func run() -> ExitCode {
+        // A reader that goes away (`batch ... | head -1`) must not kill the run mid-file: its
+        // output lines are dropped and the batch finishes as it would, its manifest whole.
+        signal(SIGPIPE, SIG_IGN)
         let stop = StopSignal()
         let signals = SignalWatch(stop: stop)
         let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)

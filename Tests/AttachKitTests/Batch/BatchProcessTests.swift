@@ -54,6 +54,17 @@ struct BatchProcessTests {
         }
     }
 
+    @Test("batch --json | head -1: the reader going away does not kill the run; every input is prepared and recorded, no temporary left")
+    func readerGoneEarly() throws {
+        let (input, out) = try BatchNamingTests.input((1...20).map { ("p\($0).jpg", "images/jpeg_progressive_800x600.jpg") })
+        let script = "set -o pipefail; \"$1\" batch --json \"$2\" --out \"$3\" 2>/dev/null | head -1 >/dev/null; echo ${PIPESTATUS[0]}"
+        let run = try TestEnvironment.run("bash", ["-c", script, "bash", TestEnvironment.attachkit, input.path, out.path])
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "batch's exit status: \(run.stdout) \(run.stderr)")
+        #expect(try BatchNamingTests.lines(out).count == 20)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(!names.contains { $0.hasSuffix(".tmp") }, "\(names)")
+    }
+
     @Test("a batch over TestMedia and the corpus completes; every output re-validates; one manifest line per input")
     func completes() throws {
         let input = try Self.makeInput("complete", includeCorpus: true)
