@@ -135,8 +135,8 @@ package final class HTTPExchange: @unchecked Sendable {
         holdsSlot = true
         guard server.startRunning() else { return note(.error(server.queueClosedError)) }
         holdsRun = true
-        if let plan, let folder { return note(plan.run(in: folder, server: server, requestID: requestID)) }
-        return note(JobWork.run(body: jsonBody, server: server, requestID: requestID))
+        if let plan, let folder { return note(server.abortedAnswer(for: plan.run(in: folder, server: server, requestID: requestID))) }
+        return note(server.abortedAnswer(for: JobWork.run(body: jsonBody, server: server, requestID: requestID)))
     }
 
     /// The request has ended (answered, or the client went away before its answer): what it

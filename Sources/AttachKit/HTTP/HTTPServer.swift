@@ -24,6 +24,8 @@ package final class HTTPServer: Sendable {
     /// where a drain can still answer them (``closeQueue()``).
     private let running: DispatchSemaphore
     private let queueClosed = Atomic<Bool>(false)
+    /// Set when the drain ran out with work still running (``abortRunningWork()``).
+    private let workAborted = Atomic<Bool>(false)
     /// Requests begun and not yet ended (answer sent, or the client gone).
     private let open = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
@@ -89,6 +91,21 @@ package final class HTTPServer: Sendable {
     /// now and from now on: what a drain does when its time is up, so that each request accepted
     /// before the signal gets an answer, and a load balancer retries it elsewhere.
     package func closeQueue() { queueClosed.store(true, ordering: .releasing) }
+
+    /// Ends the work still running when the drain has run out (its worker processes are killed),
+    /// so that its requests are answered 503 `unavailable` (``abortedAnswer(for:)``) and the
+    /// process can end. In-process work cannot be ended: it runs to its end.
+    package func abortRunningWork() {
+        workAborted.store(true, ordering: .releasing)
+        service.abortRunningWork()
+    }
+
+    /// A failed answer to work the drain ended (``abortRunningWork()``) becomes 503 `unavailable`:
+    /// the request was fine, the server stopped it; send it again. Any other answer stands.
+    func abortedAnswer(for response: HTTPResponse) -> HTTPResponse {
+        guard workAborted.load(ordering: .acquiring), response.status >= 500 else { return response }
+        return .error(ServiceError(code: .unavailable, message: "shutting down: the drain ran out while this request was worked on (--drain); send it again"))
+    }
 
     /// The answer to a request the closed queue turned away.
     var queueClosedError: ServiceError {

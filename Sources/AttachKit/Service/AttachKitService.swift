@@ -85,6 +85,13 @@ public final class AttachKitService: Sendable {
         workers?.stop()
     }
 
+    /// Ends the work running now in the isolated workers (each busy worker killed): its requests
+    /// fail at once (``WorkerFailure``). In-process, nothing can be ended. What `attachkit http`
+    /// does when its drain runs out with work still running.
+    package func abortRunningWork() {
+        workers?.abortBusy()
+    }
+
     /// Why the isolated workers cannot work now (one died and cannot be started again), after
     /// replacing those that died while idle; `nil` in-process or when they can.
     package func workersProblem() -> String? { workers?.replaceDeadWorkers() }

@@ -28,6 +28,10 @@ public final class WorkerProcessPool: Sendable {
     private let idle: Locked<[WorkerProcess?]>
     private let available: DispatchSemaphore
     private let restartCount = Atomic<Int>(0)
+    /// The workers working on a job now, by pid (``abortBusy()``).
+    private let busy = Locked<Set<pid_t>>([])
+    /// Set by ``abortBusy()``: a job whose worker was killed for it does not count as a restart.
+    private let aborting = Atomic<Bool>(false)
     private let sandboxName = Locked<String?>(nil)
     /// The one thread that spawns workers; it ends after ``deinit`` has stopped them.
     private let spawner = WorkerPool(threads: 1)
@@ -72,6 +76,15 @@ public final class WorkerProcessPool: Sendable {
     /// referenced never runs ``deinit``, and its workers would then die of their parent's death
     /// (`PR_SET_PDEATHSIG`) unreaped, leaving their folders. Safe to call more than once; a
     /// ``run(_:outputFolder:)`` after it starts a new worker.
+    /// Kills the workers working on a job now (SIGKILL): each such job fails at once with
+    /// ``WorkerFailure/crashed(signal:detail:)``, not counted as a restart. What a service does
+    /// when its drain has run out with work still running, so that the work's requests can be
+    /// answered (503) and the process can end.
+    public func abortBusy() {
+        aborting.store(true, ordering: .releasing)
+        for pid in busy.withLock({ $0 }) { kill(pid, SIGKILL) }
+    }
+
     public func stop() {
         let workers = idle.withLock { slots -> [WorkerProcess?] in
             let taken = slots
@@ -120,9 +133,12 @@ public final class WorkerProcessPool: Sendable {
                 return .failure(error)
             }
         }
+        let pid = worker!.pid
+        busy.withLock { _ = $0.insert(pid) }
         let result = worker!.exchange(request, limits: limits, progress: progress)
+        busy.withLock { _ = $0.remove(pid) }
         if case .failure = result {
-            restartCount.add(1, ordering: .relaxed)
+            if !aborting.load(ordering: .acquiring) { restartCount.add(1, ordering: .relaxed) }
             if let outputFolder { AtomicOutput.removeTemporaries(in: outputFolder, ofProcess: worker!.pid) }
             worker = nil
         } else if WorkerProcess.residentBytes(of: worker!.pid) > limits.memoryBytes / 2 {

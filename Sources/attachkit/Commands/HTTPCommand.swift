@@ -98,6 +98,11 @@ struct HTTPCommand: Command {
             server.closeQueue()
             drained = server.waitForOpenRequests(seconds: 1)
         }
+        if !drained {
+            // Work still running: its workers are ended, so its requests are answered 503 too.
+            server.abortRunningWork()
+            drained = server.waitForOpenRequests(seconds: 2)
+        }
         daemon.stop()
         server.service.shutDownWorkers()
         withExtendedLifetime(signals) {}

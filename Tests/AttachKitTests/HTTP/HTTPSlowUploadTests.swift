@@ -284,7 +284,7 @@ print(json.dumps(out))
         #expect(status == 0, "\(log)")
     }
 
-    @Test("SIGTERM while one request works and three wait: the three queued get 503 with Retry-After when the drain runs out, none is left without an answer", .needsPython)
+    @Test("SIGTERM while one request works and three wait: the three queued get 503 with Retry-After when the drain runs out, the working one is ended and answered 503 a second later; none is left without an answer", .needsPython)
     func drainAnswersTheQueue() throws {
         // Each prepare takes 3 s more in the worker (fault injection), far past the 1 s drain
         let server = try HTTPServerProcess(["--jobs", "1", "--drain", "1"], fault: "slow:prepare")
@@ -303,11 +303,14 @@ print(json.dumps(out))
                                             ("file", .string(server.file("gif_static_320x240.gif"))))
         let results = try HTTPPythonClient.run(Array(repeating: request, count: 4), on: server, concurrency: 4)
         let refused = (0..<4).compactMap { results[$0] }.filter { $0["status"]?.intValue == 503 }
-        // The one working is cut when the drain is over (it would answer after 3 s); the queued are answered
-        #expect(refused.count == 3, "\((0..<4).map { results[$0]?.serialized ?? "none" })")
+        // The queued are answered 503 when the drain is over; a second later the one working is
+        // ended and answered 503 too (it would answer after 3 s; on a slow machine it may finish
+        // first, with 200): every request gets an answer.
+        #expect((0..<4).allSatisfy { [200, 503].contains(results[$0]?["status"]?.intValue ?? 0) }, "\((0..<4).map { results[$0]?.serialized ?? "none" })")
+        #expect(refused.count >= 3, "\((0..<4).map { results[$0]?.serialized ?? "none" })")
         for result in refused {
             #expect(result["retryAfter"]?.stringValue == "1" && result["json"]?["code"]?.stringValue == "unavailable", "\(result.serialized)")
-            #expect((result["elapsed"]?.doubleValue ?? 99) < 3, "answered after \(result["elapsed"]?.doubleValue ?? 99) s")
+            #expect((result["elapsed"]?.doubleValue ?? 99) < 6, "answered after \(result["elapsed"]?.doubleValue ?? 99) s")
         }
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
