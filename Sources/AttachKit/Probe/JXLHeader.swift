@@ -72,29 +72,20 @@ struct JXLHeader: Equatable {
         var collected: [UInt8] = []
         var sawPart = false
         var offset: Int64 = 0
-        for _ in 0..<256 {
-            let box = reader.read(at: offset, count: 16)
-            guard box.count >= 8 else { break }
-            var size = Int64(box.be32(0)), header: Int64 = 8
-            if size == 1 {
-                guard box.count == 16 else { return nil }
-                size = Int64(clamping: box.be64(8))
-                header = 16
-            } else if size == 0 {
-                size = reader.size - offset
-            }
-            guard size >= header, offset <= reader.size - size else { return nil }
-            switch box.ascii(4, 4) {
+        for _ in 0..<256 where offset + 8 <= reader.size {
+            guard let box = try? ISOBMFFStructure.header(reader, at: offset, end: reader.size) else { return nil }
+            let payload = box.size - box.headerSize
+            switch box.type {
             case "jxlc" where !sawPart:
-                return reader.read(at: offset + header, count: Int(min(size - header, Int64(wanted))))
+                return reader.read(at: box.dataOffset, count: Int(min(payload, Int64(wanted))))
             case "jxlp":
                 sawPart = true
-                guard size >= header + 4 else { return nil }
-                collected += reader.read(at: offset + header + 4, count: Int(min(size - header - 4, Int64(wanted - collected.count))))
+                guard payload >= 4 else { return nil }
+                collected += reader.read(at: box.dataOffset + 4, count: Int(min(payload - 4, Int64(wanted - collected.count))))
                 if collected.count >= wanted { return collected }
             default: break
             }
-            offset += size
+            offset = box.end
         }
         return sawPart ? collected : nil
     }

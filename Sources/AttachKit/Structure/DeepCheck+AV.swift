@@ -65,7 +65,8 @@ extension DeepCheck {
         // An MP4/MOV declares its duration on the movie's timeline from 0, an edit list's empty
         // edit (a start offset, no sample) included: the media the streams hold start after it.
         let offset = info.container.isISOBaseMedia ? max(0, decodable.compactMap(\.startTime).min() ?? 0) : 0
-        if info.kind != .image, let whole = info.duration, info.durationIsEstimate != true, case let declared = whole - offset, declared > 0, let decoded = longest,
+        let declaredMedia = info.duration.map { $0 - offset }
+        if info.kind != .image, let declared = declaredMedia, info.durationIsEstimate != true, declared > 0, let decoded = longest,
            decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
             return (.corrupt(reason: "the media decodes to \(rounded(decoded)) s but the container declares \(rounded(declared)) s (data missing)"), nil)
         }

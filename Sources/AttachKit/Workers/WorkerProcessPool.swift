@@ -30,7 +30,8 @@ public final class WorkerProcessPool: Sendable {
     private let restartCount = Atomic<Int>(0)
     /// The workers working on a job now, by pid (``abortBusy()``).
     private let busy = Locked<Set<pid_t>>([])
-    /// Set by ``abortBusy()``: a job whose worker was killed for it does not count as a restart.
+    /// Set by ``abortBusy()`` for the rest of the pool's life (a shutting-down service's): a job
+    /// whose worker was killed for it does not count as a restart.
     private let aborting = Atomic<Bool>(false)
     private let sandboxName = Locked<String?>(nil)
     /// The one thread that spawns workers; it ends after ``deinit`` has stopped them.
