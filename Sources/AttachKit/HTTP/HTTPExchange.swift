@@ -33,6 +33,18 @@ package final class HTTPExchange: @unchecked Sendable {
     private var jsonBody: [UInt8] = []
     private var answered: (status: Int, code: ErrorCode?, bytes: Int64)?
     private var completed = false
+    /// Where the body's reading stands: the one state ``cutOff()`` (another thread) and the
+    /// connection's thread agree through.
+    private let phase = Locked<Phase>(.receiving)
+
+    private enum Phase: Sendable, Equatable {
+        /// The body is arriving (or there is none and no answer yet).
+        case receiving
+        /// The body is in: ``finish()`` makes the answer.
+        case answering
+        /// Answered 503 by ``cutOff()`` while the body was arriving; whether the answer was sent.
+        case cutOff(sent: Bool)
+    }
 
     /// The request's id: the client's `X-Request-Id` when sane, else 32 random hex digits. Echoed
     /// in the answer, sent to the worker as the request's `id`, logged (``AccessLog``).
@@ -108,7 +120,7 @@ package final class HTTPExchange: @unchecked Sendable {
     /// discarded once the body is over the limit.
     package func receive(_ bytes: UnsafeRawBufferPointer) {
         received += Int64(bytes.count)
-        guard !overLimit, writeError == 0 else { return }
+        guard !overLimit, writeError == 0, phase.withLock({ $0 == .receiving }) else { return }
         guard received <= maxBody else {
             overLimit = true
             closeUpload()
@@ -122,8 +134,15 @@ package final class HTTPExchange: @unchecked Sendable {
     /// The answer, once the whole body has arrived: the upload slot is given back, a work slot
     /// taken (429 `busy` when every one is taken), and the work done here (this thread waits).
     /// The work slot and the spool folder are given back as soon as the answer is made (an
-    /// answer's file stays open), not when the client has read it.
-    package func finish() -> HTTPResponse {
+    /// answer's file stays open), not when the client has read it. `nil` when ``cutOff()``
+    /// answered the request already: nothing more is sent, the connection is closed.
+    package func finish() -> HTTPResponse? {
+        let proceed = phase.withLock { phase in
+            guard phase == .receiving else { return false }
+            phase = .answering
+            return true
+        }
+        guard proceed else { return nil }
         closeUpload()
         releaseUpload()
         defer { releaseResources() }
@@ -146,8 +165,10 @@ package final class HTTPExchange: @unchecked Sendable {
         guard !completed else { return }
         completed = true
         releaseResources()
+        let (answered, cut) = phase.withLock { (self.answered, $0) }
         let answer = answered ?? (status: 499, code: nil, bytes: 0)
-        let how = ending == .delivered && answered == nil ? .clientGone : ending
+        var how = ending == .delivered && answered == nil ? .clientGone : ending
+        if case .cutOff(let sent) = cut { how = sent ? .delivered : .clientGone }
         let seconds = HTTPServer.now - started
         let sent = how == .delivered ? answer.bytes : 0
         server.metrics.record(op: operation, status: answer.status, code: answer.code, ending: how, seconds: seconds,
@@ -163,6 +184,26 @@ package final class HTTPExchange: @unchecked Sendable {
             server.accessLog.write(.object(entry))
         }
         server.ended()
+    }
+
+    /// Answers a request whose body is still arriving with 503 `unavailable` (`Retry-After`), for
+    /// the caller to write on the connection itself (libmicrohttpd cannot queue an answer in the
+    /// middle of a body): what a drain does when its time is up, so an upload still on its way
+    /// gets an answer too. From then on the rest of the body is dropped and ``finish()`` answers
+    /// nothing. `nil` when the body is in already (its answer is on its way) or there is none.
+    /// - Parameter sent: told afterwards, through ``cutOffSent(_:)``.
+    package func cutOff() -> HTTPResponse? {
+        guard early == nil else { return nil }
+        return phase.withLock { phase in
+            guard phase == .receiving else { return nil }
+            phase = .cutOff(sent: false)
+            return note(.error(ServiceError(code: .unavailable, message: "shutting down: the drain ran out while this request's body was arriving (--drain); send it again")))
+        }
+    }
+
+    /// Whether the answer of ``cutOff()`` was written whole (the ending counted).
+    package func cutOffSent(_ sent: Bool) {
+        phase.withLock { $0 = .cutOff(sent: sent) }
     }
 
     /// Every answer passes here: counted for the metrics, and told to close the connection.

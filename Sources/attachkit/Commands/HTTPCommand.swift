@@ -95,7 +95,9 @@ struct HTTPCommand: Command {
         if !drained {
             // Time is up: what still waits in the queue is answered 503 (Retry-After), and those
             // answers are given a moment to go out before the connections close.
+            // Uploads still arriving are answered 503 on their sockets as well.
             server.closeQueue()
+            daemon.answerUploadsInProgress()
             drained = server.waitForOpenRequests(seconds: 1)
         }
         if !drained {

@@ -139,6 +139,40 @@ elif mode == "refusals":
     for s in held: s.close()
     time.sleep(0.5)
     out.update(tooLargeClient=by_client("/v1/probe", bigger), tooLargeRequests=by_requests("/v1/probe", bigger))
+elif mode == "drain-upload":
+    # Two uploads arriving when SIGTERM comes (server --drain 1): a raw socket trickling its body,
+    # and http.client sending a chunked body for 3 s in all; what each gets, and when.
+    import os, signal
+    pid, start = int(sys.argv[3]), time.time()
+    raw = trickler("127.0.0.1", length=100000, path="/v1/probe"); raw.sendall(b"x" * 10)
+    def pieces():
+        for _ in range(12):
+            time.sleep(0.25); yield b"y" * 1000
+    chunked = {}
+    def send_chunked():
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.0.2", 0))
+            c.request("POST", "/v1/probe", body=pieces(), encode_chunked=True)
+            r = c.getresponse(); data = r.read()
+            chunked.update(status=r.status, retryAfter=r.getheader("Retry-After"), code=json.loads(data).get("code"), seconds=time.time() - start)
+        except Exception as e: chunked.update(error=type(e).__name__)
+    t = threading.Thread(target=send_chunked); t.start()
+    time.sleep(0.5)
+    os.kill(pid, signal.SIGTERM)
+    first = "nothing"
+    while time.time() - start < 8:
+        try: raw.send(b"x")
+        except OSError: first = "closed"; break
+        raw.setblocking(False)
+        try:
+            d = raw.recv(4096)
+            first = d.split(b"\r\n")[0].decode("latin-1") if d else "closed"; break
+        except BlockingIOError: pass
+        except OSError: first = "closed"; break
+        raw.setblocking(True)
+        time.sleep(0.2)
+    t.join()
+    out = {"raw": first, "rawSeconds": time.time() - start, "chunked": chunked}
 elif mode == "endings":
     media = open(sys.argv[3], "rb").read()
     s = trickler("127.0.0.1", length=100, path="/v1/probe"); time.sleep(0.2); s.close()
@@ -314,6 +348,24 @@ print(json.dumps(out))
         }
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
+    }
+
+    @Test("SIGTERM while two uploads are still arriving: when the drain runs out each is answered 503 with Retry-After on its socket (libmicrohttpd cannot answer mid-body), a raw trickle and http.client's chunked body alike", .needsPython)
+    func drainAnswersUploadsStillArriving() throws {
+        // Given a server with a 1 s drain and two uploads whose bodies take longer than that
+        let server = try HTTPServerProcess(["--drain", "1"])
+        let out = try Self.client(["drain-upload", String(server.pid)], server)
+        // Then the trickle reads a 503 once the drain is over (SIGTERM at 0.5 s, the drain 1 s)
+        #expect(out["raw"]?.stringValue == "HTTP/1.1 503 Service Unavailable", "\(out.serialized)")
+        #expect((out["rawSeconds"]?.doubleValue ?? 99) < 4, "\(out.serialized)")
+        // And http.client, which reads only once its body is sent, reads the same answer
+        let chunked = try #require(out["chunked"])
+        #expect(chunked["status"]?.intValue == 503 && chunked["retryAfter"]?.stringValue == "1" && chunked["code"]?.stringValue == "unavailable",
+                "\(out.serialized)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.components(separatedBy: #""status":503"#).count - 1 == 2, "two answers logged 503: \(log)")
+        #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
     }
 
     @Test("request ids and the access log: a sane X-Request-Id is echoed, logged and in the report; others get 32 hex digits; one JSON line per request, the path without its query", .needsCurl)

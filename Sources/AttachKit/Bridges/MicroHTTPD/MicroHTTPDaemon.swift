@@ -93,6 +93,29 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
     /// accepted are still served.
     package func quiesce() { listener.close() }
 
+    /// Answers every request whose body is still arriving with 503 `unavailable` (`Retry-After`,
+    /// `Connection: close`), written on its socket here since libmicrohttpd cannot answer in the
+    /// middle of a body; then the sending side is shut, and libmicrohttpd reads and drops the rest
+    /// of the body until the client closes or ``stop()``. What a drain does when its time is up,
+    /// so that an upload accepted before the signal gets an answer too. Returns how many.
+    @discardableResult
+    package func answerUploadsInProgress() -> Int {
+        // Under the lock: a connection's close waits for it (``notify``), so each connection and
+        // its socket stay open while they are answered (a few hundred bytes each).
+        served.withLock { served in
+            var answered = 0
+            for (connection, handed) in served {
+                guard let answer = handed.exchange.cutOff() else { continue }
+                let fd = ak_mhd_connection_fd(OpaquePointer(bitPattern: connection))
+                let sent = fd >= 0 && DirectAnswer.send(answer, to: fd)
+                if fd >= 0 { shutdown(fd, Int32(SHUT_WR)) }
+                handed.exchange.cutOffSent(sent)
+                answered += 1
+            }
+            return answered
+        }
+    }
+
     /// Closes every connection and joins the daemon's threads. Idempotent.
     package func stop() {
         listener.close()
@@ -211,7 +234,8 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
         guard !pending.answered else { return .YES }
         pending.answered = true
         daemon.watch.received(connection)
-        let response = exchange.early ?? exchange.finish()
+        // `nil`: a drain answered it while its body arrived (``answerUploadsInProgress()``).
+        guard let response = exchange.early ?? exchange.finish() else { return .NO }
         // A client that closed while its request was worked on cannot get the answer: the
         // connection is closed (and the request counted `client-gone`), nothing is sent.
         guard !clientClosed(connection) else { return .NO }
