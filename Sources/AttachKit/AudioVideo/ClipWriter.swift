@@ -148,7 +148,8 @@ struct ClipWriter {
                 stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader,
                                                    timeline: timeline, decoding: plan.decoding))
             } else {
-                stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, tag: nil, timeline: timeline))
+                stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, tag: nil, timeline: timeline,
+                                              framesOnly: plan.container == .mp3))
             }
         }
         if let cover = plan.cover { stages.append(CoverArtStage(inputIndex: cover, decoding: plan.decoding)) }

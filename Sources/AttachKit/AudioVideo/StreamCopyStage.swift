@@ -4,7 +4,9 @@
 /// the start to a keyframe), drops leading frames that show before the base (open-GOP B-frames
 /// that need the previous group), and stops at the first packet, in decode order, that would end
 /// after the window: later packets could only be B-frames leaning on that one, so the cut stays
-/// decodable. Audio keeps the packets that lie wholly inside the window.
+/// decodable. Audio keeps the packets that lie wholly inside the window. With ``framesOnly``
+/// (MPEG audio read by FFmpeg's parser, which hands junk between or after frames on as packets of
+/// its own) a packet that is not one whole frame is left out: the copy is clean.
 final class StreamCopyStage: ClipStage {
     let inputIndex: Int
     private(set) var outputIndex = -1
@@ -19,10 +21,14 @@ final class StreamCopyStage: ClipStage {
     private var started = false
     /// The output's sample-entry FourCC (the plan's choice); `nil` = the muxer's own.
     private let tag: String?
+    /// Keep only packets that are one whole MPEG audio frame each.
+    private let framesOnly: Bool
 
-    init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, tag: String?, timeline: ClipTimeline) {
+    init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, tag: String?, timeline: ClipTimeline,
+         framesOnly: Bool = false) {
         self.inputIndex = inputIndex
         self.tag = tag
+        self.framesOnly = framesOnly
         self.isVideo = isVideo
         self.inputTimeBase = input.timeBase(of: inputIndex)
         self.timeline = timeline
@@ -45,6 +51,7 @@ final class StreamCopyStage: ClipStage {
 
     func accept(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished, let t = packet.seconds(in: inputTimeBase) else { return }
+        if framesOnly, !packet.isWholeMPEGAudioFrame { return }
         let epsilon = ClipTimeline.epsilon
         let duration = packet.duration > 0 ? inputTimeBase.seconds(packet.duration) : fallbackDuration
         if !started {

@@ -67,7 +67,7 @@ extension PrepareError {
         case .overCap(let violation): self = .overCap(violation)
         case .encrypted(let reason): self = .encrypted(reason: reason)
         case .undecodable(let reason): self = .unsupported(reason: reason)
-        case .intact, .notChecked: return nil
+        case .intact, .recoverable, .notChecked: return nil
         }
     }
 }

@@ -8,8 +8,10 @@
 /// consecutive frames must agree, as FFmpeg's own mp3 probe asks for several. Random bytes and
 /// text never pass that.
 enum AudioSync {
-    /// How far past the tags the first frame is looked for: 64 KiB.
-    static let window = 64 * 1024
+    /// How far past the tags the first frame is looked for: 1 MiB, as far as FFmpeg's format
+    /// probe reads (a 100 kB binary prefix before an MP3 is found; it is junk the structure check
+    /// reports as recoverable).
+    static let window = 1 << 20
     /// Consecutive frames that must follow each other for a frame found after junk.
     static let framesToResync = 3
     /// ID3v2 tags skipped at most (each one is a read).
@@ -35,7 +37,7 @@ enum AudioSync {
         // the next frame must follow.
         if let container = chain(reader, at: start, required: start > 0 ? 1 : 2) { return (container, start) }
         let bytes = reader.read(at: start, count: window)
-        for i in bytes.indices where [0xFF, 0x0B, 0x7F].contains(bytes[i]) {
+        for i in bytes.indices where bytes[i] == 0xFF || bytes[i] == 0x0B || bytes[i] == 0x7F {
             guard frame(Array(bytes[i..<min(i + 16, bytes.count)])) != nil else { continue }
             if let container = chain(reader, at: start + Int64(i), required: framesToResync) {
                 return (container, start + Int64(i))

@@ -55,7 +55,7 @@ extension DeepCheck {
             case .corrupt(let reason): return (.corrupt(reason: reason), nil)
             case .overCap(let violation): return (.overCap(violation), nil)
             case .encrypted, .undecodable, .notChecked: undecodable = true
-            case .intact: break
+            case .intact, .recoverable: break
             }
             frames += duration.frames
             if let seconds = duration.seconds { longest = max(longest ?? 0, seconds) }
@@ -93,6 +93,8 @@ extension DeepCheck {
             // hands them on as a last packet does not make the sound corrupt.
             var audioEnd = Int64.max
             if stream.kind == .audio, let reader = try? FileReader(path: path) { audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: 0) }
+            // Junk between MP3 frames is handed on as packets of its own: skipped, as players do.
+            let framesOnly = AVPacketBuffer.parsesMPEGAudio(codec: stream.codec, demuxer: demuxer)
             let packet = try AVPacketBuffer()
             let frame = try AVFrameBuffer()
             var packets = 0
@@ -102,6 +104,7 @@ extension DeepCheck {
                 defer { packet.unref() }
                 guard packet.streamIndex == stream.index else { continue }
                 if let position = packet.position, position >= audioEnd { continue }
+                if framesOnly, !packet.isWholeMPEGAudioFrame { continue }
                 packets += 1
                 let place = packet.position.map { " (packet \(packets) at byte \($0))" } ?? " (packet \(packets))"
                 if sampling {

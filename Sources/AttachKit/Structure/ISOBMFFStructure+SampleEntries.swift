@@ -105,6 +105,8 @@ struct BoxSummary {
     private(set) var sampleDescriptions: [ISOBMFFStructure.Box] = []
     private(set) var encryptionMarker: ISOBMFFStructure.Box?
     private(set) var hasTracks = false
+    /// Why a top-level `mdat` was cut to the file's end (``ISOBMFFStructure/overclaimingMediaData(_:at:end:)``).
+    var overclaim: String?
 
     mutating func note(_ box: ISOBMFFStructure.Box) {
         switch box.type {

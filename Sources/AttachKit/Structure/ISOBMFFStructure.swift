@@ -70,6 +70,13 @@ enum ISOBMFFStructure {
                     return .noSamples("the 'moov' sample tables are empty and no 'moof' fragment follows (a fragmented MP4's init segment alone)")
                 }
             }
+            if let overclaim = seen.overclaim {
+                // Only a movie's sample tables vouch for every sample: fragments and items do not.
+                guard types.contains("moov"), !types.contains("moof"), !container.isHEIF else {
+                    return .corrupt(reason: "the 'mdat' box at byte \(topLevel.last?.offset ?? 0) claims more bytes than the file holds (truncated)")
+                }
+                return .recoverable(reason: overclaim)
+            }
             return .intact
         } catch {
             return .corrupt(reason: error.reason)
@@ -97,7 +104,13 @@ enum ISOBMFFStructure {
                 if StructureChecker.isZeroFilled(reader, from: position, to: end) { break }
                 throw StructureProblem("\(remaining) stray byte(s) at byte \(position) where a box header should be (truncated box)")
             }
-            let box = try header(reader, at: position, end: end)
+            let box: Box
+            if depth == 0, let media = overclaimingMediaData(reader, at: position, end: end) {
+                box = media.box
+                seen.overclaim = media.reason
+            } else {
+                box = try header(reader, at: position, end: end)
+            }
             if box.type == "mvhd" || box.type == "mdhd" { try timescaleIsSet(reader, header: box) }
             boxes.append(box)
             seen.note(box)
@@ -110,6 +123,20 @@ enum ISOBMFFStructure {
             position = box.end
         }
         return boxes
+    }
+
+    /// A top-level `mdat` that claims more bytes than the file holds, cut to the file's end, and
+    /// the words for it; `nil` for any other box. Whether the damage is only that (every sample
+    /// inside the file) is for the sample checks to say: when they pass, the file is recoverable.
+    static func overclaimingMediaData(_ reader: borrowing FileReader, at offset: Int64, end: Int64) -> (box: Box, reason: String)? {
+        let bytes = reader.read(at: offset, count: 16)
+        guard end == reader.size, bytes.count >= 8, bytes.matches("mdat", at: 4) else { return nil }
+        let size32 = Int64(bytes.be32(0))
+        let claimed = size32 == 1 && bytes.count == 16 ? Int64(clamping: bytes.be64(8)) : size32
+        let headerSize: Int64 = size32 == 1 ? 16 : 8
+        guard size32 != 0, claimed > end - offset, end - offset >= headerSize else { return nil }
+        let box = Box(type: "mdat", offset: offset, headerSize: headerSize, size: end - offset)
+        return (box, "the 'mdat' box at byte \(offset) claims \(claimed) bytes where the file holds \(end - offset); every sample is inside the file")
     }
 
     /// A movie or media header (`mvhd`, `mdhd`) must give a time unit: with a timescale of 0 no

@@ -1,7 +1,10 @@
 /// MPEG audio (MP3, and layers I/II) layout, from the first frame (after any ID3v2 tag):
 /// - every frame follows the previous one directly, with the same MPEG version, layer and sample
-///   rate; anything else between frames is garbage (corrupt). Tags (ID3v2, APEv2, ID3v1, Lyrics3)
-///   are skipped, wherever they sit, and zero bytes from the last frame to the end are padding.
+///   rate. Tags (ID3v2, APEv2, ID3v1, Lyrics3) are skipped, wherever they sit, and zero bytes from
+///   the last frame to the end are padding. Junk before the first frame, between frames (up to
+///   the next run of ``AudioSync/framesToResync`` frames) or after the last one is stepped over as
+///   players do, and makes the file recoverable (``SkippedBytes``); but where the next frame
+///   starts inside the previous one, that frame was cut short: corrupt.
 /// - the last frame may be cut off by the end of the file (decoders drop it; valid files in the
 ///   wild end that way, e.g. mutagen's `xing.mp3` test file), but only the last: a frame that is
 ///   followed by anything but the end of the file must be complete.
@@ -17,7 +20,11 @@ enum MPEGAudioStructure {
         }
         let declared = VBRHeader(reader, frameAt: start)
         let audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: start)
+        var skipped = SkippedBytes()
+        let tagsEnd = AudioSync.tagsEnd(reader)
+        if start > tagsEnd { skipped.add(at: tagsEnd, count: start - tagsEnd, "before the first frame") }
         var position = start
+        var lastFrame = start
         var frames: Int64 = 0
         var frameBytes: Int64 = 0
         walk: while position < audioEnd {
@@ -28,6 +35,7 @@ enum MPEGAudioStructure {
                     // The file ends inside its last frame: decoders drop that frame and play the rest.
                     break walk
                 }
+                lastFrame = position
                 position += length
                 frames += 1
                 frameBytes += length
@@ -36,7 +44,16 @@ enum MPEGAudioStructure {
             } else if StructureChecker.isZeroFilled(reader, from: position, to: audioEnd) {
                 break  // Zero padding up to the end (or the trailing tags).
             } else {
-                return .corrupt(reason: "no frame sync at byte \(position) after \(frames) frame(s): garbage between frames")
+                // Junk: players look for the next run of frames, so does this walk.
+                guard let next = resync(reader, after: frames > 0 ? lastFrame : position, like: first, end: audioEnd) else {
+                    skipped.add(at: position, count: audioEnd - position, "after the last frame")
+                    break walk
+                }
+                guard next > position else {
+                    return .corrupt(reason: "the frame at byte \(lastFrame) is cut short: the next frame starts at byte \(next), inside it (\(frames) frame(s) before it)")
+                }
+                skipped.add(at: position, count: next - position, "between frames")
+                position = next
             }
         }
         if let declaredFrames = declared.frames, declaredFrames > frames + frames / 10 + 2 {
@@ -45,7 +62,36 @@ enum MPEGAudioStructure {
         if let declaredBytes = declared.bytes, declaredBytes > frameBytes + frameBytes / 10 + 4096 {
             return .corrupt(reason: "the \(declared.name) header declares \(declaredBytes) bytes of audio but the frames hold \(frameBytes)")
         }
-        return .intact
+        return skipped.verdict
+    }
+
+    /// The first offset after `position` where ``AudioSync/framesToResync`` frames of the stream
+    /// `first` began follow each other (or fewer that end exactly at `end`), or `nil`. Reads
+    /// 64 KiB at a time.
+    static func resync(_ reader: borrowing FileReader, after position: Int64, like first: [UInt8], end: Int64) -> Int64? {
+        var from = position + 1
+        while from < end {
+            let piece = reader.read(at: from, count: Int(min(1 << 16, end - from)))
+            guard piece.count >= 4 else { return nil }
+            for i in 0...(piece.count - 4) where piece[i] == 0xFF && piece[i + 1] & 0xE0 == 0xE0 {
+                if chains(reader, at: from + Int64(i), like: first, end: end) { return from + Int64(i) }
+            }
+            from += Int64(piece.count - 3)
+        }
+        return nil
+    }
+
+    /// Whether ``AudioSync/framesToResync`` frames of the stream `first` began follow each other
+    /// from `position`, or fewer that end exactly at `end`.
+    private static func chains(_ reader: borrowing FileReader, at position: Int64, like first: [UInt8], end: Int64) -> Bool {
+        var position = position
+        for _ in 0..<AudioSync.framesToResync {
+            if position == end { return true }
+            let header = reader.read(at: position, count: 4)
+            guard let frame = MPEGAudioFrame(header, at: 0), sameStream(header, first), Int64(frame.length) <= end - position else { return false }
+            position += Int64(frame.length)
+        }
+        return true
     }
 
     /// Version, layer and sample-rate bits match the first frame (a stream does not change them).

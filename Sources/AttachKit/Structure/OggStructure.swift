@@ -1,7 +1,10 @@
 /// Ogg layout (Vorbis, Opus, FLAC, Theora in Ogg): back-to-back pages from byte 0 to the end of
 /// the file, each with the `OggS` capture pattern, stream structure version 0, only the three
 /// defined header-type flags, a segment table and body inside the file, and a matching CRC. The
-/// first page must begin a logical stream (BOS flag). Anything between or after pages is corrupt.
+/// first page must begin a logical stream (BOS flag). Junk between pages (up to the next whole
+/// page with a matching CRC) or after the last one is stepped over as players do, and makes the
+/// file recoverable (``SkippedBytes``); a damaged page, or an `OggS` page cut off at the end, is
+/// corrupt.
 /// Each logical stream's pages are numbered 0, 1, 2... (`page_sequence_number`, RFC 3533 §6): a
 /// number skipped means pages were lost, which decoders step over without a word (a Vorbis file
 /// missing a second of its sound passed `validate --deep`).
@@ -11,10 +14,16 @@ enum OggStructure {
         var pages = 0
         /// The next page number each logical stream (by serial number) expects; bounded by the pages.
         var expected: [UInt32: UInt32] = [:]
+        var skipped = SkippedBytes()
         while position < reader.size {
             let header = reader.read(at: position, count: 27 + 255)
             guard header.matches("OggS", at: 0) else {
-                return .corrupt(reason: "no Ogg page at byte \(position) after \(pages) page(s)")
+                guard pages > 0 else { return .corrupt(reason: "no Ogg page at byte \(position)") }
+                // Junk: players look for the next page, so does this walk.
+                let next = nextPage(reader, after: position) ?? reader.size
+                skipped.add(at: position, count: next - position, next < reader.size ? "between Ogg pages" : "after the last Ogg page")
+                position = next
+                continue
             }
             guard header.count >= 27 else {
                 return .corrupt(reason: "page header at byte \(position) is cut off by the end of the file (truncated)")
@@ -33,10 +42,8 @@ enum OggStructure {
             guard Int64(pageLength) <= reader.size - position else {
                 return .corrupt(reason: "page \(pages + 1) at byte \(position) needs \(pageLength) bytes but the file ends at byte \(reader.size) (truncated)")
             }
-            var page = reader.read(at: position, count: pageLength)
-            let stored = page.le32(22)
-            for i in 22..<26 { page[i] = 0 }
-            guard OggCRC.checksum(page) == stored else {
+            let page = reader.read(at: position, count: pageLength)
+            guard crcMatches(page) else {
                 return .corrupt(reason: "CRC mismatch in the page at byte \(position)")
             }
             let serial = page.le32(14), sequence = page.le32(18)
@@ -47,6 +54,39 @@ enum OggStructure {
             pages += 1
             position += Int64(pageLength)
         }
-        return pages > 0 ? .intact : .corrupt(reason: "no Ogg page")
+        return pages > 0 ? skipped.verdict : .corrupt(reason: "no Ogg page")
+    }
+
+    /// The offset of the first whole page (capture pattern, header, segments and body inside the
+    /// file, matching CRC) after `position`, or `nil`. Reads 64 KiB at a time.
+    static func nextPage(_ reader: borrowing FileReader, after position: Int64) -> Int64? {
+        var from = position + 1
+        while from < reader.size {
+            let piece = reader.read(at: from, count: 1 << 16)
+            guard piece.count >= 4 else { return nil }
+            for i in 0...(piece.count - 4) where piece[i] == 0x4F && piece.matches("OggS", at: i) {
+                if isWholePage(reader, at: from + Int64(i)) { return from + Int64(i) }
+            }
+            from += Int64(piece.count - 3)
+        }
+        return nil
+    }
+
+    /// Whether a whole page with a matching CRC starts at `offset`.
+    private static func isWholePage(_ reader: borrowing FileReader, at offset: Int64) -> Bool {
+        let header = reader.read(at: offset, count: 27 + 255)
+        guard header.count >= 27, header[4] == 0, header[5] & 0xF8 == 0 else { return false }
+        let segments = Int(header[26])
+        guard header.count >= 27 + segments else { return false }
+        let length = 27 + segments + header[27..<(27 + segments)].reduce(0) { $0 + Int($1) }
+        guard Int64(length) <= reader.size - offset else { return false }
+        return crcMatches(reader.read(at: offset, count: length))
+    }
+
+    /// Whether a page's stored CRC (bytes 22–25) is the checksum of the page with those bytes zero.
+    private static func crcMatches(_ page: [UInt8]) -> Bool {
+        var zeroed = page
+        for i in 22..<26 { zeroed[i] = 0 }
+        return OggCRC.checksum(zeroed) == page.le32(22)
     }
 }

@@ -8,6 +8,11 @@ enum StructureVerdict: Sendable, Equatable {
     /// sample at all (a fragmented MP4's init segment, a WAV with an empty `data` chunk) is broken
     /// too, whatever its header declares: its reason starts with "no samples".
     case corrupt(reason: String)
+    /// Damage outside every frame, page or sample, which players skip (``SkippedBytes``): junk
+    /// between or around them, a last packet cut short, a box claiming more bytes than the file
+    /// holds while every sample is inside it. `reason` says what and where. Not broken for a
+    /// player: `validate` warns, `prepare` writes a clean remux without it.
+    case recoverable(reason: String)
     /// The layout holds more parts than a cap allows (a TIFF's pages over
     /// ``SafetyLimits/maxFrames``): not broken, refused before decoding.
     case overCap(SafetyViolation)
@@ -22,11 +27,11 @@ enum StructureVerdict: Sendable, Equatable {
 }
 
 extension StructureVerdict {
-    /// Not found broken, encrypted, undecodable nor over a cap (intact, or no check exists for
-    /// the format).
+    /// Not found broken, encrypted, undecodable nor over a cap (intact, recoverable, or no check
+    /// exists for the format).
     var isIntactOrUnchecked: Bool {
         switch self {
-        case .intact, .notChecked: return true
+        case .intact, .recoverable, .notChecked: return true
         case .corrupt, .overCap, .encrypted, .undecodable: return false
         }
     }

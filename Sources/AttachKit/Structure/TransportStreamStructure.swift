@@ -1,6 +1,7 @@
 /// MPEG transport stream layout: fixed-size packets from byte 0 to the end of the file, each
 /// starting with the sync byte `0x47`: 188-byte packets, or 192-byte packets whose sync byte
-/// follows a 4-byte timecode (M2TS/AVCHD). A packet cut off by the end of the file is truncated.
+/// follows a 4-byte timecode (M2TS/AVCHD). A last packet cut off by the end of the file is
+/// dropped, as demuxers drop it: the file is recoverable (``SkippedBytes``).
 enum TransportStreamStructure {
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
         let head = reader.read(at: 0, count: 5)
@@ -20,7 +21,13 @@ enum TransportStreamStructure {
             var index = 0
             while index < chunk.count {
                 guard chunk.count - index >= packetSize else {
-                    return .corrupt(reason: "the last packet at byte \(position + Int64(index)) has \(chunk.count - index) of \(packetSize) bytes (truncated)")
+                    guard position + Int64(index) > 0 else {
+                        return .corrupt(reason: "the only packet has \(chunk.count) of \(packetSize) bytes (truncated)")
+                    }
+                    var skipped = SkippedBytes()
+                    skipped.add(at: position + Int64(index), count: Int64(chunk.count - index),
+                                "in the last packet, cut short (\(chunk.count - index) of \(packetSize) bytes)")
+                    return skipped.verdict
                 }
                 guard chunk[index + syncOffset] == 0x47 else {
                     return .corrupt(reason: "lost sync: no 0x47 at byte \(position + Int64(index + syncOffset)) (packet \(position / Int64(packetSize) + Int64(index / packetSize) + 1))")

@@ -71,10 +71,16 @@ struct StructureAudioTests {
 
     // MARK: MP3
 
-    @Test("MP3: garbage between frames is corrupt")
+    @Test("MP3: junk between frames or after the last one is recoverable, named with its place and size")
     func mp3Garbage() {
-        let bytes = SyntheticMedia.mp3Frame() + [0x12, 0x34, 0x56] + SyntheticMedia.mp3Frame()
-        expectCorrupt(bytes, as: .mp3, mentioning: "no frame sync at byte 417 after 1 frame(s)")
+        let between = SyntheticMedia.mp3Frame() + [0x12, 0x34, 0x56] + SyntheticMedia.mp3Frame()
+        #expect(SyntheticMedia.check(between, as: .mp3) == .recoverable(reason: "3 junk bytes between frames at byte 417"))
+        let after = SyntheticMedia.mp3() + [0x42]
+        guard case .recoverable(let reason) = SyntheticMedia.check(after, as: .mp3) else {
+            Issue.record("trailing junk: \(SyntheticMedia.check(after, as: .mp3))")
+            return
+        }
+        #expect(reason.hasPrefix("1 junk byte after the last frame"), "\(reason)")
     }
 
     @Test("MP3: tags at the end (ID3v1, APEv2, Lyrics3) and an ID3v2 tag in front are fine")
@@ -98,7 +104,7 @@ struct StructureAudioTests {
         #expect(SyntheticMedia.check(cut, as: .mp3) == .intact)
         let noisy = SyntheticMedia.mp3Frame([UInt8](repeating: 0x55, count: 413))
         let spliced = Array(noisy.prefix(200)) + noisy
-        expectCorrupt(spliced, as: .mp3, mentioning: "garbage between frames")
+        expectCorrupt(spliced, as: .mp3, mentioning: "the frame at byte 0 is cut short: the next frame starts at byte 200")
     }
 
     @Test("MP3: a Xing header declaring far more frames than the file holds is corrupt")
@@ -172,9 +178,14 @@ struct StructureAudioTests {
         expectCorrupt(bytes, as: .ogg, mentioning: "CRC mismatch in the page at byte 0")
     }
 
-    @Test("Ogg: garbage after the last page is corrupt")
+    @Test("Ogg: junk after the last page or between pages is recoverable; junk before the first page is corrupt")
     func oggTrailingGarbage() {
-        expectCorrupt(SyntheticMedia.ogg() + [1, 2, 3, 4], as: .ogg, mentioning: "no Ogg page at byte")
+        let ogg = SyntheticMedia.ogg()
+        #expect(SyntheticMedia.check(ogg + [1, 2, 3, 4], as: .ogg) == .recoverable(reason: "4 junk bytes after the last Ogg page at byte \(ogg.count)"))
+        let first = SyntheticMedia.oggPage(flags: 0x02, sequence: 0, body: [1, 2, 3])
+        let second = SyntheticMedia.oggPage(flags: 0, sequence: 1, body: [4, 5, 6])
+        #expect(SyntheticMedia.check(first + [9, 9] + second, as: .ogg) == .recoverable(reason: "2 junk bytes between Ogg pages at byte \(first.count)"))
+        expectCorrupt([1, 2] + ogg, as: .ogg, mentioning: "no Ogg page at byte 0")
     }
 
     @Test("Ogg: a first page without the BOS flag is corrupt")

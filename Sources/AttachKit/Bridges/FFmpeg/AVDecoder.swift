@@ -154,6 +154,12 @@ struct AVPacketBuffer: ~Copyable {
     /// Bytes of data the packet carries.
     var byteCount: Int { Int(pointer.pointee.size) }
 
+    /// The packet's first `count` bytes of data (fewer when it is shorter).
+    func leadingBytes(_ count: Int) -> [UInt8] {
+        guard let data = pointer.pointee.data else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: min(count, byteCount)))
+    }
+
     /// Sets the duration, in the packet's time base, when the packet carries none (0 or less).
     func fillDuration(_ duration: Int64) {
         if pointer.pointee.duration <= 0 { pointer.pointee.duration = duration }

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// Damage players step over — junk between Ogg pages or MP3 frames, before the first frame or after
+/// the last, a transport stream's last packet cut short in stuffing, an `mdat` claiming bytes the
+/// file does not hold while every sample is in it — is recoverable (issue 29): `validate` and
+/// `validate --deep` warn `recoverable-damage`, `prepare` hands back a clean remux (never the
+/// damaged bytes) whose notes say what was repaired, and ffmpeg decodes the output without a word.
+/// Damage inside the media (a frame cut short, lost pages, a packet's payload cut, samples past the
+/// end) stays `corrupt`. Each file is made here from a TestMedia fixture.
+@Suite("Recoverable damage: junk outside the media is repaired, damage inside it stays corrupt")
+struct RecoverableDamageTests {
+    static let folder = TestEnvironment.temporaryFolder("recoverable-damage")
+
+    /// Writes `bytes` as `name` in ``folder``; its path.
+    static func write(_ bytes: Data, _ name: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try bytes.write(to: url)
+        return url.path
+    }
+
+    static func fixture(_ relative: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture(relative)))
+    }
+
+    /// Offsets of every `OggS` in `bytes`.
+    static func oggPages(_ bytes: Data) -> [Int] {
+        let pattern = Data("OggS".utf8)
+        var found: [Int] = []
+        var from = bytes.startIndex
+        while let range = bytes.range(of: pattern, in: from..<bytes.endIndex) {
+            found.append(range.lowerBound - bytes.startIndex)
+            from = range.upperBound
+        }
+        return found
+    }
+
+    /// Offsets of the MP3 frames of `bytes` (after an ID3v2 tag), walked by their headers.
+    static func mp3Frames(_ bytes: Data) -> [Int] {
+        let all = [UInt8](bytes)
+        var offset = all.starts(with: Array("ID3".utf8)) ? 10 + (Int(all[6]) << 21 | Int(all[7]) << 14 | Int(all[8]) << 7 | Int(all[9])) : 0
+        var frames: [Int] = []
+        while let frame = MPEGAudioFrame(all, at: offset) {
+            frames.append(offset)
+            offset += frame.length
+        }
+        return frames
+    }
+
+    /// What `validate` and `validate --deep` find (codes), and `prepare`'s report.
+    static func run(_ path: String) throws -> (plain: [String], deep: [String], prepare: JSONValue) {
+        func codes(_ deep: Bool) throws -> [String] {
+            let run = try TestEnvironment.runAttachKit(["validate", "--json"] + (deep ? ["--deep"] : []) + [path])
+            let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            return (report["diagnostics"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
+        }
+        let out = folder.appendingPathComponent("out-" + URL(fileURLWithPath: path).lastPathComponent)
+        let prepare = try TestEnvironment.runAttachKit(["prepare", "--json", "--out", out.path, path])
+        return (try codes(false), try codes(true), try JSONValue.parse(prepare.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    /// Recoverable from every verb; the output is new bytes that ffmpeg decodes without a message
+    /// and AttachKit finds intact.
+    static func expectRepaired(_ path: String, naming words: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (plain, deep, prepare) = try run(path)
+        #expect(plain.contains("recoverable-damage") && !plain.contains("corrupt"), "validate: \(plain)", sourceLocation: sourceLocation)
+        #expect(deep.contains("recoverable-damage") && !deep.contains("corrupt"), "validate --deep: \(deep)", sourceLocation: sourceLocation)
+        #expect(prepare["ok"]?.boolValue == true, "\(prepare.serialized)", sourceLocation: sourceLocation)
+        let notes = (prepare["notes"]?.arrayValue ?? []).compactMap(\.stringValue)
+        #expect(notes.contains { $0.hasPrefix("repaired: ") && $0.contains(words) }, "\(notes)", sourceLocation: sourceLocation)
+        guard let output = prepare["output"]?.stringValue else { return }
+        #expect(prepare["action"]?.stringValue != "passthrough", sourceLocation: sourceLocation)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) != Data(contentsOf: URL(fileURLWithPath: path)), sourceLocation: sourceLocation)
+        let decode = try TestEnvironment.run("ffmpeg", ["-v", "error", "-nostdin", "-i", output, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "ffmpeg on the output: \(decode.stderr)", sourceLocation: sourceLocation)
+        let again = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", output])
+        #expect(!again.stdout.contains("recoverable-damage") && !again.stdout.contains(#""corrupt""#), "\(again.stdout)", sourceLocation: sourceLocation)
+    }
+
+    /// `corrupt` from `validate --deep` and from `prepare`, which writes nothing.
+    static func expectCorruptEverywhere(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (_, deep, prepare) = try run(path)
+        #expect(deep.contains("corrupt"), "validate --deep: \(deep)", sourceLocation: sourceLocation)
+        #expect(prepare["error"]?["code"]?.stringValue == "corrupt" && prepare["output"] == nil, "\(prepare.serialized)", sourceLocation: sourceLocation)
+    }
+
+    @Test("Ogg: 10 junk bytes between pages and junk after the last page are repaired; a lost page is corrupt")
+    func ogg() throws {
+        let ogg = try Self.fixture("audio/ogg_vorbis_5s.ogg")
+        let pages = Self.oggPages(ogg)
+        let middle = pages[pages.count / 2]
+        try Self.expectRepaired(try Self.write(ogg.prefix(middle) + Data("JUNKJUNK!!".utf8) + ogg.dropFirst(middle), "between.ogg"),
+                                naming: "10 junk bytes between Ogg pages at byte \(middle)")
+        try Self.expectRepaired(try Self.write(ogg + Data("trailing junk".utf8), "after.ogg"), naming: "after the last Ogg page")
+        try Self.expectCorruptEverywhere(try Self.write(ogg.prefix(pages[5]) + Data("JUNK".utf8) + ogg.dropFirst(pages[6]), "lost.ogg"))
+    }
+
+    @Test("MP3: one junk byte after the last frame, junk between frames and a 100 kB binary prefix are repaired into a clean copy; a frame cut short is corrupt")
+    func mp3() throws {
+        let mp3 = try Self.fixture("audio/mp3_stereo_44k_5s.mp3")
+        let frames = Self.mp3Frames(mp3)
+        try #require(frames.count > 100)
+        try Self.expectRepaired(try Self.write(mp3 + Data([0x42]), "after.mp3"), naming: "1 junk byte after the last frame")
+        let middle = frames[frames.count / 2]
+        try Self.expectRepaired(try Self.write(mp3.prefix(middle) + Data("\0junkjunk\u{1}".utf8) + mp3.dropFirst(middle), "between.mp3"),
+                                naming: "10 junk bytes between frames at byte \(middle)")
+        var generator = SplitMix64(seed: 29)
+        let prefix = Data((0..<100_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        try Self.expectRepaired(try Self.write(prefix + mp3, "prefix.mp3"), naming: "before the first frame at byte 0")
+        let next = frames[frames.count / 2 + 1]
+        try Self.expectCorruptEverywhere(try Self.write(mp3.prefix(next - 100) + mp3.dropFirst(next), "cut-frame.mp3"))
+    }
+
+    @Test("MPEG-TS: a last packet cut short in stuffing is repaired; one cut inside the sound's last frame is corrupt")
+    func transportStream() throws {
+        let ts = try Self.fixture("video/ts_h264_aac_320x240_2s.ts")
+        let null = Data([0x47, 0x1F, 0xFF, 0x10]) + Data(repeating: 0xFF, count: 184)
+        try Self.expectRepaired(try Self.write(ts + null.prefix(148), "short-null.ts"), naming: "148 of 188 bytes")
+        try Self.expectCorruptEverywhere(try Self.write(ts.dropLast(40), "cut.ts"))
+    }
+
+    @Test("MP4: an mdat claiming 8 bytes more than the file holds with every sample inside is repaired; one cut into its samples is corrupt")
+    func mediaDataOverclaim() throws {
+        var mp4 = [UInt8](try Self.fixture("video/mp4_h264_aac_320x240_2s.mp4"))
+        var offset = 0
+        while offset + 8 <= mp4.count, mp4[(offset + 4)..<(offset + 8)] != ArraySlice("mdat".utf8) {
+            offset += Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
+        }
+        try #require(offset + 8 <= mp4.count, "no mdat found")
+        let size = Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
+        try #require(offset + size == mp4.count, "the fixture's mdat is not last")
+        for (i, byte) in [UInt8(truncatingIfNeeded: (size + 8) >> 24), UInt8(truncatingIfNeeded: (size + 8) >> 16),
+                          UInt8(truncatingIfNeeded: (size + 8) >> 8), UInt8(truncatingIfNeeded: size + 8)].enumerated() {
+            mp4[offset + i] = byte
+        }
+        try Self.expectRepaired(try Self.write(Data(mp4), "overclaim.mp4"), naming: "claims \(size + 8) bytes where the file holds \(size)")
+        try Self.expectCorruptEverywhere(try Self.write(Data(mp4.dropLast(2000)), "overclaim-cut.mp4"))
+    }
+}
