@@ -534,6 +534,11 @@ def cbcs(tree):
     sinf = box(b'sinf', box(b'frma', b'avc1') + box(b'schm', struct.pack('>I4sI', 0, b'cbcs', 0x10000)) + box(b'schi', tenc))
     entry[0] = b'encv'; entry[2].append([b'sinf', sinf[8:], None])
 wr(M, 'mp4_encrypted_cbcs_encv_160x120.mp4', with_moov(rd(f'{S}/clear_video.mp4'), cbcs))
+# Encrypted media whose header libavformat cannot read (issue 29): the CENC file's 'tenc' says a
+# per-sample IV of 5 bytes (8 or 16 are defined), so reading the header fails; it is still DRM.
+b = bytearray(rd(f'{M}/mp4_encrypted_cenc_160x120.mp4')); at = b.find(b'tenc') - 4
+assert b[at + 15] in (8, 16); b[at + 15] = 5
+wr(M, 'mp4_encrypted_cenc_unreadable_header.mp4', bytes(b))
 
 # Codecs FFmpeg 5.1 cannot decode: the AudioSpecificConfig says object type 42 (xHE-AAC, USAC:
 # 31 escapes to 32 + 10, then 8000 Hz and mono); sample entries renamed to VVC and IAMF.

@@ -80,6 +80,8 @@ public struct Validator: Sendable {
             return [Diagnostic(.unrecognizedType, error.message, fix: "replace with a JPEG, PNG, GIF, M4A/MP3 or MP4 file")]
         case .corruptHeader:
             return [Diagnostic(.corrupt, error.message, fix: "re-export or re-download the original; a broken file cannot be fitted")]
+        case .encrypted:
+            return [Diagnostic(.encrypted, error.message, fix: "attach a clear (unencrypted) export of the media")]
         case .unsupported:
             return [Diagnostic(.unsupportedCodec, error.message, fix: nil)]
         case .overCap:

@@ -10,6 +10,9 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
     case unrecognized(path: String, detail: String)
     /// The bytes start like `container` but its header cannot be parsed.
     case corruptHeader(path: String, container: Container, detail: String)
+    /// A header libavformat cannot read over media that is encrypted (CENC `encv`/`enca`,
+    /// `pssh`, `senc`): DRM, not damage; `detail` says what marks it.
+    case encrypted(path: String, container: Container, detail: String)
     /// A `container` whose content the decoders here cannot read (a HEIF `unci` item): neither
     /// broken nor verifiable; `detail` names what and which decoder lacks it.
     case unsupported(path: String, container: Container, detail: String)
@@ -18,7 +21,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
     case overCap(path: String, violation: SafetyViolation)
 
     /// Stable code: `not-found`, `access-denied`, `unreadable`, `empty`, `unrecognized-type`,
-    /// `corrupt`, `unsupported`, `over-cap`.
+    /// `corrupt`, `encrypted`, `unsupported`, `over-cap`.
     public var code: ErrorCode {
         switch self {
         case .access(let error): return error.code
@@ -26,6 +29,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
         case .empty: return .empty
         case .unrecognized: return .unrecognizedType
         case .corruptHeader: return .corrupt
+        case .encrypted: return .encrypted
         case .unsupported: return .unsupported
         case .overCap: return .overCap
         }
@@ -38,6 +42,7 @@ public enum ProbeError: CodedError, Equatable, CustomStringConvertible {
         case .empty: return "the file is empty (0 bytes)"
         case .unrecognized(_, let detail): return "not a recognised media format (\(detail))"
         case .corruptHeader(_, let container, let detail): return "looks like \(container) but its header cannot be read: \(detail)"
+        case .encrypted(_, _, let detail): return "DRM-protected media cannot play in a notification: \(detail)"
         case .unsupported(_, let container, let detail): return "\(container): \(detail)"
         case .overCap(_, let violation): return "not read: \(violation)"
         }

@@ -183,6 +183,10 @@ public struct Prober: Sendable {
                                              streamInfo: !(limits.headerOnly && info.container.isISOBaseMedia),
                                              configuration: limits.readsCodecConfiguration && info.container.isISOBaseMedia, into: &info)
         } catch {
+            // Encrypted media libavformat cannot read the header of is DRM, not damage.
+            if info.container.isISOBaseMedia, let reason = ISOBMFFStructure.encryptionReason(reader) {
+                throw .encrypted(path: info.path, container: info.container, detail: reason)
+            }
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
         }
         if let fragmentDuration {

@@ -37,6 +37,16 @@ extension ISOBMFFStructure {
         return entries
     }
 
+    /// Why the movie is encrypted (``encryption(_:entries:marker:)``), from the box tree alone —
+    /// for a header libavformat cannot read; what the walk met before any damage counts. `nil`
+    /// for clear media.
+    static func encryptionReason(_ reader: borrowing FileReader) -> String? {
+        var seen = BoxSummary()
+        do throws(StructureProblem) { try walk(reader, from: 0, to: reader.size, depth: 0, seen: &seen) } catch {}
+        let entries = (try? sampleEntries(reader, in: seen.sampleDescriptions)) ?? []
+        return encryption(reader, entries: entries, marker: seen.encryptionMarker)
+    }
+
     /// Why the movie is encrypted: an encrypted sample entry (``encryptedSampleEntries``, its
     /// scheme named from `sinf/schm` when present), or a `pssh`/`senc` box (`marker`, the first the
     /// walk met); `nil` for clear media.

@@ -59,11 +59,13 @@ enum ISOBMFFStructure {
             if let meta = topLevel.first(where: { $0.type == "meta" }) {
                 try itemLocationsInsideFile(reader, meta: meta)
             }
+            var tablesVouch = false
             if types.contains("moov") {
                 let tables = ISOBMFFSampleTables.read(reader)
                 if let problem = tables.inconsistency(fileSize: reader.size) ?? tables.disorder { return .corrupt(reason: problem) }
                 if let violation = tables.violation(of: limits) { return .overCap(violation) }
                 let samples = try samplesInsideFile(path: path, fileSize: reader.size, tables: tables)
+                tablesVouch = samples > 0
                 // An init segment (tracks with empty sample tables, `mvex`, no fragment after it)
                 // holds nothing to show, whatever its `mvhd`/`mehd` declare. HEIF images are items.
                 if samples == 0, seen.hasTracks, !types.contains("moof"), !(container.isHEIF && types.contains("meta")) {
@@ -71,8 +73,9 @@ enum ISOBMFFStructure {
                 }
             }
             if let overclaim = seen.overclaim {
-                // Only a movie's sample tables vouch for every sample: fragments and items do not.
-                guard types.contains("moov"), !types.contains("moof"), !container.isHEIF else {
+                // Only a movie's sample tables, holding samples, vouch for every sample: fragments,
+                // items and empty tables do not.
+                guard types.contains("moov"), !types.contains("moof"), !container.isHEIF, tablesVouch else {
                     return .corrupt(reason: "the 'mdat' box at byte \(topLevel.last?.offset ?? 0) claims more bytes than the file holds (truncated)")
                 }
                 return .recoverable(reason: overclaim)

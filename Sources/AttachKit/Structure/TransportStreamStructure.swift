@@ -1,7 +1,9 @@
 /// MPEG transport stream layout: fixed-size packets from byte 0 to the end of the file, each
 /// starting with the sync byte `0x47`: 188-byte packets, or 192-byte packets whose sync byte
 /// follows a 4-byte timecode (M2TS/AVCHD). A last packet cut off by the end of the file is
-/// dropped, as demuxers drop it: the file is recoverable (``SkippedBytes``).
+/// dropped, as demuxers drop it: when it carries no media (the null PID, a service-information
+/// PID below 0x20, or an adaptation field only) the file is recoverable (``SkippedBytes``); a
+/// media packet cut short is truncated (corrupt).
 enum TransportStreamStructure {
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
         let head = reader.read(at: 0, count: 5)
@@ -24,6 +26,10 @@ enum TransportStreamStructure {
                     guard position + Int64(index) > 0 else {
                         return .corrupt(reason: "the only packet has \(chunk.count) of \(packetSize) bytes (truncated)")
                     }
+                    let cut = Array(chunk[(index + syncOffset)...])
+                    guard carriesNoMedia(cut) else {
+                        return .corrupt(reason: "the last packet at byte \(position + Int64(index)) has \(chunk.count - index) of \(packetSize) bytes (truncated)")
+                    }
                     var skipped = SkippedBytes()
                     skipped.add(at: position + Int64(index), count: Int64(chunk.count - index),
                                 "in the last packet, cut short (\(chunk.count - index) of \(packetSize) bytes)")
@@ -37,5 +43,14 @@ enum TransportStreamStructure {
             position += Int64(chunk.count)
         }
         return .intact
+    }
+
+    /// Whether a packet (from its sync byte; at least the 4-byte header must be there to tell)
+    /// carries no audio or video: the null PID (stuffing), a service-information PID (PAT, CAT,
+    /// NIT, SDT, EIT...: below 0x20), or an adaptation field without payload.
+    static func carriesNoMedia(_ packet: [UInt8]) -> Bool {
+        guard packet.count >= 4 else { return false }
+        let pid = Int(packet[1] & 0x1F) << 8 | Int(packet[2])
+        return pid == 0x1FFF || pid < 0x20 || packet[3] & 0x30 == 0x20
     }
 }

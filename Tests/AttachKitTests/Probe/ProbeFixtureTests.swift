@@ -71,7 +71,7 @@ struct ProbeFixtureTests {
         do {
             _ = try Through.probe(row.path, scope: TestEnvironment.testMedia)
         } catch let error as ProbeError {
-            #expect(["empty", "unrecognized-type", "corrupt", "unsupported"].contains(error.code))
+            #expect(["empty", "unrecognized-type", "corrupt", "encrypted", "unsupported"].contains(error.code))
         }
     }
 }

@@ -117,7 +117,8 @@ struct ErrorAgreementTests {
     /// what is over a cap or corrupt for prepare is so for `validate --deep` and for thumbnail
     /// (which decodes one picture only, so damage elsewhere may not stop it, and audio without
     /// cover art has no picture at all: `unsupported`); what is encrypted is so for every verb
-    /// but probe (TestMedia/malformed holds the encrypted inputs, issue 18).
+    /// but probe, which says so only when libavformat cannot read the header (TestMedia/malformed
+    /// holds the encrypted inputs, issues 18 and 29).
     static func checkVerbsAgree(_ outcome: Outcome, _ name: String) {
         let comment = Comment(rawValue: "\(name): \(outcome)")
         if let code = outcome.probe {

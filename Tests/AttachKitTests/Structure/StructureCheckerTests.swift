@@ -40,10 +40,12 @@ struct StructureCheckerTests {
 
     /// Samples cut at several points off frame and packet boundaries (after a quarter, after a half,
     /// two bytes short: one byte short would only drop WebP's tolerated pad byte). MP3 is left out: a
-    /// cut inside the last frame is accepted by design (see `MPEGAudioStructure`) and has its own tests.
+    /// cut inside the last frame is accepted by design (see `MPEGAudioStructure`) and has its own
+    /// tests; so is the transport stream, whose synthetic packets are stuffing (the null PID): one
+    /// cut short is recoverable (`StructureContainerTests`).
     static let cuts: [(String, Int)] = {
         var cuts: [(String, Int)] = []
-        for sample in SyntheticMedia.all where sample.name != "mp3" {
+        for sample in SyntheticMedia.all where sample.name != "mp3" && sample.name != "ts" {
             let length = sample.bytes.count
             for cut in [length / 4 + 1, length / 2 + 3, length - 2] { cuts.append((sample.name, cut)) }
         }

@@ -6,15 +6,28 @@ import Testing
 struct StructureContainerTests {
     // MARK: ISO base media
 
-    @Test("MP4: an mdat running past the end of the file is truncated")
+    @Test("MP4: an mdat running past the end of the file, with no sample table to vouch for its samples, is truncated")
     func mp4MdatPastEnd() {
-        expectCorrupt(SyntheticMedia.mp4(mdatClaim: 100_000), as: .mp4, mentioning: "box 'mdat' at byte 140 claims 100000 bytes")
+        expectCorrupt(SyntheticMedia.mp4(mdatClaim: 100_000), as: .mp4, mentioning: "the 'mdat' box at byte 140 claims more bytes than the file holds")
     }
 
     @Test("MP4: a 64-bit largesize mdat is read as such")
     func mp4LargeSize() {
         #expect(SyntheticMedia.check(SyntheticMedia.mp4(largeSize: true), as: .mp4) == .intact)
-        expectCorrupt(SyntheticMedia.mp4(mdatClaim: 1 << 40, largeSize: true), as: .mp4, mentioning: "claims 1099511627776 bytes")
+        expectCorrupt(SyntheticMedia.mp4(mdatClaim: 1 << 40, largeSize: true), as: .mp4, mentioning: "claims more bytes than the file holds")
+    }
+
+    @Test("MPEG-TS: a last packet cut short is recoverable when it carries no media (null PID, service information, adaptation only), corrupt when it carries media")
+    func transportStreamCutPacket() {
+        let whole = SyntheticMedia.transportStream()
+        guard case .recoverable(let reason) = SyntheticMedia.check(whole + whole.prefix(100), as: .mpegTS) else {
+            Issue.record("a cut null packet: \(SyntheticMedia.check(whole + whole.prefix(100), as: .mpegTS))")
+            return
+        }
+        #expect(reason.contains("100 of 188 bytes"), "\(reason)")
+        let media: [UInt8] = [0x47, 0x41, 0x00, 0x10] + [UInt8](repeating: 0xAB, count: 96)
+        expectCorrupt(whole + media, as: .mpegTS, mentioning: "has 100 of 188 bytes (truncated)")
+        expectCorrupt(whole + [0x47, 0x1F], as: .mpegTS, mentioning: "has 2 of 188 bytes (truncated)")
     }
 
     @Test("MP4: size 0 means the last box runs to the end of the file")
