@@ -397,6 +397,14 @@ rnd = random.Random(7)
 junk = bytes(rnd.choice(range(0x20, 0x7F)) for _ in range(2048))
 wr('mp3_junk_before_frames.mp3', junk + mp3)
 wr('mp3_id3_then_junk.mp3', id3(3, 4000, seed=4) + junk + mp3)
+# A ProTracker module (libopenmpt renders it): 31 sample headers (one used: a looped 64-byte square
+# wave), one pattern of 64 rows x 4 channels playing C-2 on the first row, 'M.K.' at byte 1080.
+# At speed 6 and 125 BPM a pattern lasts 64 x 6 x 20 ms = 7.68 s.
+square = bytes([0x40] * 32 + [0xC0] * 32)
+samples = struct.pack('>22sHBBHH', b'square', len(square) // 2, 0, 64, 0, len(square) // 2) + bytes(30) * 30
+pattern = bytearray(1024)
+pattern[0:4] = bytes([0x00 | (1 >> 4) << 4 | 428 >> 8, 428 & 0xFF, (1 & 0xF) << 4, 0])
+wr('mod_protracker.mod', b'attachkit test'.ljust(20, b'\0') + samples + bytes([1, 127]) + bytes(128) + b'M.K.' + bytes(pattern) + square)
 # BMP with every DIB header size FFmpeg reads: 24-bit bottom-up rows of a gradient.
 w, h = 64, 48
 rows = b''.join(bytes(sum(([x * 4 % 256, y * 5 % 256, (x + y) * 2 % 256] for x in range(w)), [])) for y in range(h))

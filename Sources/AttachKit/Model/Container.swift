@@ -85,7 +85,16 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let eac3: Container = "eac3"
     /// Raw DTS frames.
     public static let dts: Container = "dts"
+    /// Musepack SV7 and earlier (`MP+`).
     public static let musepack: Container = "musepack"
+    /// Musepack SV8 (`MPCK`), read by libavformat's own `mpc8` demuxer.
+    public static let musepack8: Container = "musepack-sv8"
+    /// Tracker modules, rendered to sound by libopenmpt (libavformat's `libopenmpt` demuxer):
+    /// ProTracker and its kin (`M.K.` at byte 1080), Scream Tracker 3, FastTracker 2, Impulse Tracker.
+    public static let mod: Container = "mod"
+    public static let s3m: Container = "s3m"
+    public static let xm: Container = "xm"
+    public static let impulseTracker: Container = "it"
     public static let wavPack: Container = "wavpack"
     /// True Audio.
     public static let tta: Container = "tta"

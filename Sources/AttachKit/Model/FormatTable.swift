@@ -167,7 +167,14 @@ enum FormatTable {
         .init(.ac3, "AC-3", .audio, demuxers: ["ac3"], type: .ac3),
         .init(.eac3, "E-AC-3", .audio, demuxers: ["eac3"], type: .eac3),
         .init(.dts, "DTS", .audio, demuxers: ["dts", "dtshd"], type: .dts),
-        .init(.musepack, "Musepack", .audio, demuxers: ["mpc", "mpc8"], type: .musepack),
+        .init(.musepack, "Musepack", .audio, demuxers: ["mpc"], type: .musepack),
+        .init(.musepack8, "Musepack SV8", .audio, demuxers: ["mpc8"], type: .musepack),
+        // libopenmpt renders each module to sound (32-bit float PCM); its detection maps back to
+        // the first of them only (the sniffer tells them apart).
+        .init(.mod, "ProTracker module", .audio, demuxers: ["libopenmpt"], type: .mod),
+        .init(.s3m, "Scream Tracker 3 module", .audio, demuxers: ["libopenmpt"], type: .s3m),
+        .init(.xm, "FastTracker 2 module", .audio, demuxers: ["libopenmpt"], type: .xm),
+        .init(.impulseTracker, "Impulse Tracker module", .audio, demuxers: ["libopenmpt"], type: .impulseTracker),
         .init(.wavPack, "WavPack", .audio, demuxers: ["wv"], type: .wavPack),
         .init(.tta, "True Audio", .audio, demuxers: ["tta"], type: .tta),
         .init(.dsf, "DSD Stream File", .audio, demuxers: ["dsf"], type: .dsf),

@@ -203,11 +203,27 @@ struct FormatSniffer {
         // The key of an MXF header partition pack.
         if h.matches([0x06, 0x0E, 0x2B, 0x34, 0x02, 0x05, 0x01, 0x01, 0x0D, 0x01, 0x02, 0x01, 0x01, 0x02], at: 0) { return .mxf }
         if h.matches("DKIF", at: 0), h.count >= 8, h.le16(4) == 0, h.le16(6) == 32 { return .ivf }
-        if h.matches("MPCK", at: 0) || (h.matches("MP+", at: 0) && h.count > 3 && h[3] & 0x0F == 7) { return .musepack }
+        if h.matches("MPCK", at: 0) { return .musepack8 }
+        if h.matches("MP+", at: 0) && h.count > 3 && h[3] & 0x0F == 7 { return .musepack }
+        if let module = trackerModule(h) { return module }
         if h.matches("wvpk", at: 0) { return .wavPack }
         if h.matches("TTA1", at: 0) { return .tta }
         if h.matches("DSD ", at: 0), h.count >= 12, h.le64(4) == 28 { return .dsf }
         if h.matches("FRM8", at: 0), h.matches("DSD ", at: 12) { return .dff }
+        return nil
+    }
+
+    /// Tracker modules: FastTracker 2 (`Extended Module: `), Impulse Tracker (`IMPM`), Scream
+    /// Tracker 3 (`SCRM` at byte 44, type 16), ProTracker and its kin (a 4-byte tag at byte 1080
+    /// naming the channels: `M.K.`, `M!K!`, `FLT4`, `6CHN`, `16CH`...).
+    static func trackerModule(_ h: [UInt8]) -> Container? {
+        if h.matches("Extended Module: ", at: 0) { return .xm }
+        if h.matches("IMPM", at: 0) { return .impulseTracker }
+        if h.matches("SCRM", at: 44), h.count > 29, h[29] == 16 { return .s3m }
+        guard h.count >= 1084 else { return nil }
+        let tag = h.ascii(1080, 4)
+        if ["M.K.", "M!K!", "M&K!", "FLT4", "FLT8", "4CHN", "6CHN", "8CHN", "CD81", "OKTA"].contains(tag) { return .mod }
+        if tag.hasSuffix("CH"), tag.prefix(2).allSatisfy(\.isNumber) { return .mod }
         return nil
     }
 

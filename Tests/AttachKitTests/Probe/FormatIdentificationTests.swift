@@ -28,7 +28,7 @@ struct FormatIdentificationTests {
         ("bmp_os2v1_12.bmp", .image, .bmp), ("bmp_os2v2_64.bmp", .image, .bmp), ("bmp_v2_52.bmp", .image, .bmp),
         ("bmp_v3_56.bmp", .image, .bmp), ("bmp_v4_108.bmp", .image, .bmp), ("bmp_v5_124.bmp", .image, .bmp),
         ("pcx_rgb.pcx", .image, .pcx), ("sgi_rgb.sgi", .image, .sgi), ("sunrast_rgb.ras", .image, .sunRaster),
-        ("xwd_rgb.xwd", .image, .xwd), ("dpx_rgb.dpx", .image, .dpx),
+        ("xwd_rgb.xwd", .image, .xwd), ("dpx_rgb.dpx", .image, .dpx), ("mod_protracker.mod", .audio, .mod),
     ]
 
     /// Fixtures the sniffer has no signature for: libavformat's detection names them.
@@ -167,6 +167,25 @@ struct FormatIdentificationTests {
         }
     }
 
+    @Test("tracker modules (XM, IT, S3M, MOD) and Musepack SV7 and SV8 are told apart by their signatures (issue 29: they were unrecognised, and SV8 was opened with the SV7 demuxer)")
+    func trackerModulesAndMusepack() {
+        func sniff(_ bytes: [UInt8]) -> Container {
+            FormatSniffer.audioVideoFormat(bytes + [UInt8](repeating: 0, count: 1200), fileSize: Int64(bytes.count + 1200)) ?? .unknown
+        }
+        #expect(sniff(Array("Extended Module: song".utf8)) == .xm)
+        #expect(sniff(Array("IMPMsong".utf8)) == .impulseTracker)
+        var s3m = [UInt8](repeating: 0, count: 48)
+        s3m[29] = 16
+        s3m.replaceSubrange(44..<48, with: Array("SCRM".utf8))
+        #expect(sniff(s3m) == .s3m)
+        for tag in ["M.K.", "FLT4", "8CHN", "16CH"] {
+            #expect(sniff([UInt8](repeating: 0, count: 1080) + Array(tag.utf8)) == .mod, "\(tag)")
+        }
+        #expect(sniff([UInt8](repeating: 0, count: 1080) + Array("ABCD".utf8)) != .mod)
+        #expect(sniff(Array("MPCKSH".utf8)) == .musepack8 && Container.musepack8.facts?.demuxer == "mpc8")
+        #expect(sniff(Array("MP+".utf8) + [0x17]) == .musepack && Container.musepack.facts?.demuxer == "mpc")
+    }
+
     @Test("the chain of tags is followed, however many (sizes synchsafe, footers counted)")
     func chainedTags() throws {
         let sniffed = FormatSniffer.sniff(try FileReader(path: Self.path("mp3_chained_id3.mp3")))
@@ -197,7 +216,7 @@ struct FormatIdentificationTests {
     }
 
     @Test("signatures without a fixture (no encoder here) map to their containers", arguments: [
-        (Array("MPCK".utf8) + Array("SH".utf8) + [0x10, 0, 0, 0], Container.musepack),
+        (Array("MPCK".utf8) + Array("SH".utf8) + [0x10, 0, 0, 0], Container.musepack8),
         (Array("MP+".utf8) + [0x17] + [UInt8](repeating: 0, count: 24), .musepack),
         (Array("caff".utf8) + [0, 1, 0, 0] + Array("desc".utf8) + [0, 0, 0, 0, 0, 0, 0, 32] + Array("aac ".utf8), .caf),
         (Array("DDS ".utf8) + [124, 0, 0, 0] + [UInt8](repeating: 0, count: 16), .dds),
