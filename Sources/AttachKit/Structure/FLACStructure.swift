@@ -3,7 +3,8 @@
 /// metadata blocks inside the file ending with the one flagged "last", then a valid frame header
 /// (sync code `0xFFF8`/`0xFFF9`, CRC-8). Frames carry no length, so they are not walked; instead
 /// the last frame must end exactly at the end of the audio, at the sample count STREAMINFO declares
-/// (``lastFrameProblem(_:audioStart:nominalBlockSize:totalSamples:)``).
+/// (``lastFrameProblem(_:audioStart:nominalBlockSize:totalSamples:)``). A stream of 32-bit samples
+/// is one FFmpeg 5.1 cannot decode (``StructureVerdict/cannotDecode(_:decoder:)``).
 enum FLACStructure {
     static func check(_ reader: borrowing FileReader, from start: Int64) -> StructureVerdict {
         guard reader.read(at: start, count: 4).matches("fLaC", at: 0) else {
@@ -13,6 +14,7 @@ enum FLACStructure {
         var blocks = 0
         var totalSamples: UInt64 = 0
         var nominalBlockSize: UInt64 = 0
+        var bitsPerSample = 0
         while true {
             let header = reader.read(at: position, count: 4)
             guard header.count == 4 else {
@@ -36,6 +38,7 @@ enum FLACStructure {
                     return .corrupt(reason: "STREAMINFO at byte \(position) is invalid (block sizes \(minimumBlock)...\(maximumBlock), sample rate \(sampleRate))")
                 }
                 totalSamples = UInt64(info.u8(13) & 0x0F) << 32 | UInt64(info.be32(14))
+                bitsPerSample = Int((info.u8(12) & 0x01) << 4 | info.u8(13) >> 4) + 1
                 nominalBlockSize = UInt64(maximumBlock)
             } else if type == 0 {
                 return .corrupt(reason: "a second STREAMINFO block at byte \(position)")
@@ -44,6 +47,9 @@ enum FLACStructure {
             position += 4 + length
             if isLast { break }
         }
+        // FLAC allows 32-bit samples (libFLAC 1.4); FFmpeg 5.1 decodes up to 24 bits and gives
+        // nothing for 32: not damage, a decoder this machine lacks.
+        if bitsPerSample == 32 { return .cannotDecode("32-bit FLAC") }
         if position == reader.size, totalSamples == 0 { return .intact }  // An empty stream.
         let first = reader.read(at: position, count: 24)
         guard first.count >= 2, first.be16(0) & 0xFFFE == 0xFFF8 else {

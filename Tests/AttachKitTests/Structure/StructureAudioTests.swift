@@ -171,6 +171,18 @@ struct StructureAudioTests {
         expectCorrupt(bytes, as: .flac, mentioning: "no FLAC frame sync at byte 42")
     }
 
+    @Test("FLAC: 32-bit samples are a codec FFmpeg 5.1 cannot decode (unsupported-codec, named), not damage (issue 29); 24-bit is read")
+    func flac32Bit() {
+        var bytes = SyntheticMedia.flac()
+        // STREAMINFO's body starts at byte 8; bits per sample - 1 sit in the low bit of byte 12 and
+        // the high nibble of byte 13.
+        bytes[8 + 12] |= 0x01
+        bytes[8 + 13] = 0xF0 | bytes[8 + 13] & 0x0F
+        #expect(SyntheticMedia.check(bytes, as: .flac) == StructureVerdict.cannotDecode("32-bit FLAC"))
+        bytes[8 + 13] = 0x70 | bytes[8 + 13] & 0x0F
+        #expect(SyntheticMedia.check(bytes, as: .flac) != StructureVerdict.cannotDecode("32-bit FLAC"))
+    }
+
     @Test("Ogg: a flipped byte breaks the page CRC")
     func oggCRC() {
         var bytes = SyntheticMedia.ogg()
