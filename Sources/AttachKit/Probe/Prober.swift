@@ -146,6 +146,11 @@ public struct Prober: Sendable {
                 try AVHeaderProbe.readImage(path: path, demuxer: demuxer, limits: limits.avInput, into: &info)
             } catch {
                 if PictureHeaderFallback.read(reader, into: &info) { return }
+                // A valid JPEG 2000 codestream FFmpeg's decoder does not support is not damage.
+                if info.container == .jpeg2000, let header = JPEG2000Header.read(reader) {
+                    throw .unsupported(path: info.path, container: info.container,
+                                       detail: StructureVerdict.cannotDecodeReason("a JPEG 2000 picture (\(header.summary)) whose header FFmpeg 5.1's decoder refuses (\(error.description))"))
+                }
                 let detail = vipsFailure?.detail ?? error.description
                 throw .corruptHeader(path: info.path, container: info.container, detail: detail)
             }

@@ -186,6 +186,30 @@ struct FormatIdentificationTests {
         #expect(sniff(Array("MP+".utf8) + [0x17]) == .musepack && Container.musepack.facts?.demuxer == "mpc")
     }
 
+    @Test("a JPEG 2000 picture whose valid SIZ FFmpeg 5.1 refuses (a component sampled 1 in 13) is unsupported, named, from every verb; a SIZ that breaks the standard is corrupt (issue 29)")
+    func jpeg2000DecoderLimits() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("j2k_codestream.j2k"))))
+        let soc = try #require((0..<(bytes.count - 4)).first { bytes[$0...].starts(with: [0xFF, 0x4F, 0xFF, 0x51]) })
+        let folder = TestEnvironment.temporaryFolder("jpeg2000-limits")
+        bytes[soc + 4 + 38 + 1] = 13  // the first component's XRsiz
+        let sampled = folder.appendingPathComponent("sampled.jp2")
+        try Data(bytes).write(to: sampled)
+        for verb in [["probe"], ["validate", "--deep"], ["prepare", "--out", folder.appendingPathComponent("out").path], ["thumbnail", "--out", folder.appendingPathComponent("t.jpg").path]] {
+            let run = try TestEnvironment.runAttachKit(verb + ["--json", sampled.path])
+            let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let code = report["error"]?["code"]?.stringValue ?? report["diagnostics"]?.arrayValue?.first?["code"]?.stringValue
+            #expect(code == "unsupported" || code == "unsupported-codec", "\(verb[0]): \(run.stdout)")
+            #expect(run.stdout.contains("a 64×48 grid, 3 components of 8 bits, sampled 1 in 13×1"), "\(verb[0]): \(run.stdout)")
+        }
+        // Xsiz not past XOsiz: no picture at all
+        bytes[soc + 4 + 38 + 1] = 1
+        bytes.replaceSubrange((soc + 4 + 12)..<(soc + 4 + 16), with: [0, 0, 0x10, 0])
+        let broken = folder.appendingPathComponent("broken.jp2")
+        try Data(bytes).write(to: broken)
+        let run = try TestEnvironment.runAttachKit(["probe", "--json", broken.path])
+        #expect(TestEnvironment.errorCode(run.stdout) == "corrupt", "\(run.stdout)")
+    }
+
     @Test("the chain of tags is followed, however many (sizes synchsafe, footers counted)")
     func chainedTags() throws {
         let sniffed = FormatSniffer.sniff(try FileReader(path: Self.path("mp3_chained_id3.mp3")))
