@@ -15,9 +15,9 @@ struct AudioVideoPipeline: MediaPipeline {
         try job.deadline.check("planning")
         let strategy = try ClipPlanner(job: job, source: source).plan()
         var notes = strategy.notes
-        if let damage = Self.recoverableDamage(job) {
-            notes.append("repaired: \(damage.message); the output is a clean copy without it")
-        } else if job.findings.allSatisfy({ $0.severity != .error || $0.code == .extensionMismatch || $0.code == .missingExtension }),
+        // Damage left out is noted by the Preparer (``PrepareJob/repairNote``).
+        if job.repairNote == nil,
+           job.findings.allSatisfy({ $0.severity != .error || $0.code == .extensionMismatch || $0.code == .missingExtension }),
            let reason = Self.rewriteReason(path: job.inputPath, info: job.info, options: job.options) {
             notes.append("rewritten although valid: \(reason)")
         }
@@ -56,14 +56,8 @@ struct AudioVideoPipeline: MediaPipeline {
     /// An input that passes validation is still rewritten rather than copied when `--start` asks
     /// for a cut, or its layout is one iOS handles badly (``LayoutCheck``: moov last).
     func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
-        if Self.recoverableDamage(job) != nil { return "damage outside the media is left out of a clean copy" }
+        if job.repairNote != nil { return "damage outside the media is left out of a clean copy" }
         return Self.rewriteReason(path: job.inputPath, info: job.info, options: job.options)
-    }
-
-    /// The structure check's finding of damage players skip (``StructureVerdict/recoverable(reason:)``):
-    /// never handed back, always rewritten without it.
-    static func recoverableDamage(_ job: PrepareJob) -> Diagnostic? {
-        job.findings.first { $0.code == .recoverableDamage }
     }
 
     static func rewriteReason(path: String, info: MediaInfo, options: PrepareOptions) -> String? {

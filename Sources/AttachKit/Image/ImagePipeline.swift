@@ -29,6 +29,8 @@ struct ImagePipeline: MediaPipeline {
     /// reaches the box tree and item locations, not the coded picture (a fuzzed HEIC can parse and
     /// still not decode). Other still formats' structure checks already reach the end of the data.
     func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
+        // Damage outside the picture (junk after the last box) is never handed back.
+        if job.repairNote != nil { return "damage outside the picture is left out of a re-encode" }
         guard [.heic, .heif, .avif].contains(job.info.container) else { return nil }
         if case .corrupt(let reason) = DeepCheck.check(path: job.inputPath, info: job.info, maxDecodeBytes: job.safety.maxDecodeBytes) {
             throw .corrupt(reason: reason)

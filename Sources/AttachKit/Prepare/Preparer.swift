@@ -121,7 +121,7 @@ public struct Preparer: Sendable {
             report.attempts = result.attempts
             report.trimStart = result.trimStart
             report.trimDuration = result.trimDuration
-            report.notes = result.notes
+            report.notes = (job.repairNote.map { [$0] } ?? []) + result.notes
             produced = (result.container, result.kind)
             copied = result.copiedWithoutDecoding
         }

@@ -117,6 +117,8 @@ struct BoxSummary {
     private(set) var hasTracks = false
     /// Why a top-level `mdat` was cut to the file's end (``ISOBMFFStructure/overclaimingMediaData(_:at:end:)``).
     var overclaim: String?
+    /// Where junk after the last top-level box starts (``ISOBMFFStructure/walk(_:from:to:depth:seen:)``).
+    var trailingJunk: Int64?
 
     mutating func note(_ box: ISOBMFFStructure.Box) {
         switch box.type {

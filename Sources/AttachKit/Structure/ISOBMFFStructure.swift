@@ -80,6 +80,17 @@ enum ISOBMFFStructure {
                 }
                 return .recoverable(reason: overclaim)
             }
+            if let junk = seen.trailingJunk {
+                // Junk after the last box: harmless when what came before holds every sample (a
+                // movie's tables, unfragmented) or every item (a HEIF's item locations, checked above).
+                let vouched = container.isHEIF ? types.contains("meta") : (tablesVouch && !types.contains("moof"))
+                guard vouched else {
+                    return .corrupt(reason: "\(reader.size - junk) stray byte(s) at byte \(junk) where a box header should be (truncated box)")
+                }
+                var skipped = SkippedBytes()
+                skipped.add(at: junk, count: reader.size - junk, "after the last box")
+                return skipped.verdict
+            }
             return .intact
         } catch {
             return .corrupt(reason: error.reason)
@@ -103,16 +114,31 @@ enum ISOBMFFStructure {
         var position = start
         while position < end {
             let remaining = end - position
+            let atFileEnd = depth == 0 && end == reader.size
             if remaining < 8 {
                 if StructureChecker.isZeroFilled(reader, from: position, to: end) { break }
+                // After the last box: junk readers stop before (whether the boxes before it hold
+                // everything is for ``check`` to say).
+                if atFileEnd {
+                    seen.trailingJunk = position
+                    break
+                }
                 throw StructureProblem("\(remaining) stray byte(s) at byte \(position) where a box header should be (truncated box)")
             }
             let box: Box
-            if depth == 0, let media = overclaimingMediaData(reader, at: position, end: end) {
+            if atFileEnd, let media = overclaimingMediaData(reader, at: position, end: end) {
                 box = media.box
                 seen.overclaim = media.reason
             } else {
-                box = try header(reader, at: position, end: end)
+                do {
+                    box = try header(reader, at: position, end: end)
+                } catch {
+                    // Bytes after the last box that are no box of the format (an unknown or
+                    // invalid type running past the end) are junk; a known box cut short is not.
+                    guard atFileEnd, !boxes.isEmpty, !knownTopLevel.contains(reader.read(at: position + 4, count: 4).ascii(0, 4)) else { throw error }
+                    seen.trailingJunk = position
+                    break
+                }
             }
             if box.type == "mvhd" || box.type == "mdhd" { try timescaleIsSet(reader, header: box) }
             boxes.append(box)
@@ -127,6 +153,11 @@ enum ISOBMFFStructure {
         }
         return boxes
     }
+
+    /// Top-level box types of the ISO base media family and HEIF: one of them running past the end
+    /// of the file is a cut file, not junk after it.
+    static let knownTopLevel: Set<String> = ["ftyp", "styp", "moov", "moof", "mdat", "meta", "free", "skip", "wide", "uuid",
+                                             "mfra", "sidx", "ssix", "emsg", "prft", "pdin", "idat", "jumb", "mvex"]
 
     /// A top-level `mdat` that claims more bytes than the file holds, cut to the file's end, and
     /// the words for it; `nil` for any other box. Whether the damage is only that (every sample
