@@ -2,7 +2,8 @@
 /// handles badly, so the ``Preparer`` remuxes them instead of passing them through: the `moov`
 /// index after the media data (`mdat`), so the device must read the whole file before it can
 /// start playing (faststart puts it first); a fragmented movie whose header declares the unknown
-/// duration (all ones), which a player may show as days. (A sample entry iOS does not read its codec from,
+/// duration (all ones), which a player may show as days; a variable-bitrate MP3 without a
+/// Xing/VBRI header, whose length players estimate from its first frame. (A sample entry iOS does not read its codec from,
 /// HEVC tagged `hev1`, is a validation finding: ``Playability/sampleEntry(codec:tag:in:)``.)
 ///
 /// Fragmented MP4 (`moov` first, then `moof`/`mdat` pairs) is fine as it is.
@@ -10,6 +11,11 @@ enum LayoutCheck {
     /// Why the file at `path` should be remuxed, or `nil` when its layout is fine (or it is not
     /// an ISO-BMFF movie or sound file).
     static func remuxReason(path: String, info: MediaInfo) -> String? {
+        if info.container == .mp3, let reader = try? FileReader(path: path),
+           let audio = AudioSync.find(reader), let misleading = MPEGAudioStructure.misleadingEstimate(reader, from: audio.offset) {
+            return "a variable-bitrate MP3 without a Xing header: players estimate \(ClipText.seconds(misleading.estimated)) from its first frame, "
+                + "its frames last \(ClipText.seconds(misleading.counted)) (the copy carries the header)"
+        }
         guard info.kind == .video || info.kind == .audio,
               [.mp4, .m4a, .m4v].contains(info.container) else { return nil }
         if indexFollowsMedia(path: path) { return "the moov index follows the media data" }

@@ -96,6 +96,7 @@ public struct Prober: Sendable {
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         case .video, .audio:
             try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
+            countMPEGAudioFrames(reader, from: sniff.audioOffset, into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
             try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
@@ -174,6 +175,16 @@ public struct Prober: Sendable {
                 info.duration = chunks.animationDuration
             }
         }
+    }
+
+    /// An MP3 (or MP2) whose duration libavformat estimated (no Xing/VBRI header: from the first
+    /// frame's bitrate, which a variable-bitrate file does not keep) gets the duration its frames
+    /// add up to, counted header by header (a read per 64 KiB).
+    private func countMPEGAudioFrames(_ reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) {
+        guard [.mp3, .mp2].contains(info.container), info.durationIsEstimate == true,
+              let seconds = MPEGAudioStructure.duration(reader, from: start) else { return }
+        info.duration = (seconds * 1000).rounded() / 1000
+        info.durationIsEstimate = false
     }
 
     private func readAudioVideo(path: String, reader: borrowing FileReader, demuxer: String?, into info: inout MediaInfo) throws(ProbeError) {

@@ -12,21 +12,69 @@
 ///   more than 10% (plus 2) more frames than counted, or more than 10% (plus 4 KiB) more bytes
 ///   than the frames occupy, is corrupt (a header copied from a longer file, or a cut-off file).
 enum MPEGAudioStructure {
-    static func check(_ reader: borrowing FileReader, from start: Int64) -> StructureVerdict {
-        var window = ByteWindow()
-        let first = window.bytes(at: start, count: 4, in: reader)
-        guard MPEGAudioFrame(first, at: 0) != nil else {
-            return .corrupt(reason: "no MPEG audio frame header at byte \(start)")
-        }
-        let declared = VBRHeader(reader, frameAt: start)
-        let audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: start)
-        var skipped = SkippedBytes()
-        let tagsEnd = AudioSync.tagsEnd(reader)
-        if start > tagsEnd { skipped.add(at: tagsEnd, count: start - tagsEnd, "before the first frame") }
-        var position = start
-        var lastFrame = start
+    /// What a walk over the frames found.
+    struct Walk {
         var frames: Int64 = 0
         var frameBytes: Int64 = 0
+        /// Decoded samples per channel the whole frames hold, and their rate.
+        var samples: Int64 = 0
+        var sampleRate = 0
+        var skipped = SkippedBytes()
+        /// Why the frames are broken (`nil` when they are not).
+        var problem: String?
+    }
+
+    static func check(_ reader: borrowing FileReader, from start: Int64) -> StructureVerdict {
+        let walked = walk(reader, from: start)
+        if let problem = walked.problem { return .corrupt(reason: problem) }
+        let declared = VBRHeader(reader, frameAt: start)
+        if let declaredFrames = declared.frames, declaredFrames > walked.frames + walked.frames / 10 + 2 {
+            return .corrupt(reason: "the \(declared.name) header declares \(declaredFrames) frames but the file holds \(walked.frames)")
+        }
+        if let declaredBytes = declared.bytes, declaredBytes > walked.frameBytes + walked.frameBytes / 10 + 4096 {
+            return .corrupt(reason: "the \(declared.name) header declares \(declaredBytes) bytes of audio but the frames hold \(walked.frameBytes)")
+        }
+        return walked.skipped.verdict
+    }
+
+    /// The seconds the whole frames from `start` last, counted frame by frame (`nil` when they are
+    /// broken, or there are none): exact where libavformat estimates a stream without a Xing/VBRI
+    /// header from its first frame's bitrate (a variable-bitrate 10 s file read as 40 s).
+    static func duration(_ reader: borrowing FileReader, from start: Int64) -> Double? {
+        let walked = walk(reader, from: start)
+        guard walked.problem == nil, walked.sampleRate > 0, walked.frames > 0 else { return nil }
+        return Double(walked.samples) / Double(walked.sampleRate)
+    }
+
+    /// The duration a reader estimates from the first frame's bitrate and the one the frames add
+    /// up to, when the stream has no Xing/Info or VBRI header and the two differ by more than 2 %
+    /// (and 0.1 s): a variable-bitrate file that players (and ffprobe) show at the wrong length;
+    /// `nil` otherwise. A remux writes the header (libavformat's MP3 muxer does).
+    static func misleadingEstimate(_ reader: borrowing FileReader, from start: Int64) -> (estimated: Double, counted: Double)? {
+        guard VBRHeader(reader, frameAt: start).name.isEmpty,
+              let frame = MPEGAudioFrame(reader.read(at: start, count: 4), at: 0), frame.bitRate > 0,
+              let counted = duration(reader, from: start) else { return nil }
+        let audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: start)
+        let estimated = Double(audioEnd - start) * 8 / Double(frame.bitRate)
+        guard abs(estimated - counted) > max(0.1, counted * 0.02) else { return nil }
+        return (estimated, counted)
+    }
+
+    /// Walks the frames from `start` to the trailing tags (see the type's rules).
+    static func walk(_ reader: borrowing FileReader, from start: Int64) -> Walk {
+        var walked = Walk()
+        var window = ByteWindow()
+        let first = window.bytes(at: start, count: 4, in: reader)
+        guard let firstFrame = MPEGAudioFrame(first, at: 0) else {
+            walked.problem = "no MPEG audio frame header at byte \(start)"
+            return walked
+        }
+        walked.sampleRate = firstFrame.sampleRate
+        let audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: start)
+        let tagsEnd = AudioSync.tagsEnd(reader)
+        if start > tagsEnd { walked.skipped.add(at: tagsEnd, count: start - tagsEnd, "before the first frame") }
+        var position = start
+        var lastFrame = start
         walk: while position < audioEnd {
             let header = window.bytes(at: position, count: 4, in: reader)
             if let frame = MPEGAudioFrame(header, at: 0), sameStream(header, first) {
@@ -37,32 +85,28 @@ enum MPEGAudioStructure {
                 }
                 lastFrame = position
                 position += length
-                frames += 1
-                frameBytes += length
+                walked.frames += 1
+                walked.frameBytes += length
+                walked.samples += Int64(frame.samplesPerFrame)
             } else if let tag = AudioTagStructure.tagLength(reader, at: position), tag <= audioEnd - position {
                 position += tag
             } else if StructureChecker.isZeroFilled(reader, from: position, to: audioEnd) {
                 break  // Zero padding up to the end (or the trailing tags).
             } else {
                 // Junk: players look for the next run of frames, so does this walk.
-                guard let next = resync(reader, after: frames > 0 ? lastFrame : position, like: first, end: audioEnd) else {
-                    skipped.add(at: position, count: audioEnd - position, "after the last frame")
+                guard let next = resync(reader, after: walked.frames > 0 ? lastFrame : position, like: first, end: audioEnd) else {
+                    walked.skipped.add(at: position, count: audioEnd - position, "after the last frame")
                     break walk
                 }
                 guard next > position else {
-                    return .corrupt(reason: "the frame at byte \(lastFrame) is cut short: the next frame starts at byte \(next), inside it (\(frames) frame(s) before it)")
+                    walked.problem = "the frame at byte \(lastFrame) is cut short: the next frame starts at byte \(next), inside it (\(walked.frames) frame(s) before it)"
+                    return walked
                 }
-                skipped.add(at: position, count: next - position, "between frames")
+                walked.skipped.add(at: position, count: next - position, "between frames")
                 position = next
             }
         }
-        if let declaredFrames = declared.frames, declaredFrames > frames + frames / 10 + 2 {
-            return .corrupt(reason: "the \(declared.name) header declares \(declaredFrames) frames but the file holds \(frames)")
-        }
-        if let declaredBytes = declared.bytes, declaredBytes > frameBytes + frameBytes / 10 + 4096 {
-            return .corrupt(reason: "the \(declared.name) header declares \(declaredBytes) bytes of audio but the frames hold \(frameBytes)")
-        }
-        return skipped.verdict
+        return walked
     }
 
     /// The first offset after `position` where ``AudioSync/framesToResync`` frames of the stream
