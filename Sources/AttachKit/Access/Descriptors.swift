@@ -107,10 +107,3 @@ enum Descriptors {
         }
     }
 }
-
-/// A failed system call's `errno`, readable.
-struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
-    let code: Int32
-
-    var description: String { String(cString: strerror(code)) }
-}
