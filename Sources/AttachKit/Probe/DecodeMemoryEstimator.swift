@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Estimates, from the header alone, the memory the decoder AttachKit would use for a file needs
 /// (``DecodeMemory``), per format and per decoder path. Process overhead is left out.
 ///
@@ -220,7 +216,7 @@ enum DecodeMemoryEstimator {
     /// Threads an FFmpeg codec runs with: `threads`, or for "auto" the core count (FFmpeg's
     /// decoders stop at 16 automatic threads).
     static func threads(_ threads: Int?) -> Int {
-        threads ?? max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        threads ?? max(1, min(16, SystemProcess.processorCount))
     }
 
     /// Pixels the decoded picture buffer may hold at the highest level: H.264 level 6.2's
