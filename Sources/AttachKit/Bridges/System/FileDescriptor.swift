@@ -203,17 +203,14 @@ struct FileStatus: Sendable, Equatable {
     }
 
     let kind: Kind
-    let size: Int64
-    let linkCount: UInt64
-    /// The permission bits (`st_mode & 07777`).
-    let permissions: UInt32
-    let owner: UInt32
-    let device: UInt64
-    let inode: UInt64
-    /// `st_mtim`, nanoseconds since 1970.
-    let modified: Int64
-    /// `st_ctim`, nanoseconds since 1970.
-    let changed: Int64
+    /// `st_size`, `st_nlink`.
+    let size: Int64, linkCount: UInt64
+    /// The permission bits (`st_mode & 07777`) and the owner's user id.
+    let permissions: UInt32, owner: UInt32
+    /// `st_dev` and `st_ino`: which file it is (``FileIdentity``).
+    let device: UInt64, inode: UInt64
+    /// `st_mtim` and `st_ctim`, nanoseconds since 1970.
+    let modified: Int64, changed: Int64
 
     init(_ status: stat) {
         switch status.st_mode & S_IFMT {
