@@ -14,7 +14,7 @@ enum Processes {
     private static func isZombie(_ pid: Int32) -> Bool {
         guard let fd = try? FileDescriptor.open("/proc/\(pid)/stat", .readOnly) else { return false }
         var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { (try? fd.read(into: $0)) ?? -1 }
+        let count = (try? fd.read(into: &buffer, retryOnInterrupt: false)) ?? -1
         // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses, so read after the last ")".
         guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else { return false }
         return buffer[close + 2] == UInt8(ascii: "Z") || buffer[close + 2] == UInt8(ascii: "X")
