@@ -4,7 +4,8 @@ import Glibc
 
 /// An open file descriptor with one owner (swift-system's `FileDescriptor`, noncopyable): closed
 /// when the value goes away, unless it was handed on with ``release()``. Every call retries
-/// `EINTR` (``SystemCall``) and throws the `errno` captured straight after it. ``rawValue`` lends
+/// `EINTR` (``SystemCall``; a read can be told not to, ``waitForInput(milliseconds:)`` never does)
+/// and throws the `errno` captured straight after it. ``rawValue`` lends
 /// the number to C libraries and `*at` calls for as long as the owner lives.
 struct FileDescriptor: ~Copyable, Sendable {
     let rawValue: Int32
