@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import AttachKit
 
 /// Every subcommand, in the order `attachkit --help` lists them.
 nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, PrepareCommand.self, ThumbnailCommand.self, BatchCommand.self, ReportCommand.self, MergeCommand.self, ServeCommand.self, HTTPCommand.self, ProfileCommand.self, BudgetCommand.self, VersionCommand.self]
@@ -23,7 +21,7 @@ func printHelp() {
 func main() -> ExitCode {
     // Past a file-size limit (ulimit -f) a write fails with EFBIG, reported as write-failed with
     // nothing partial left, instead of SIGXFSZ killing the process mid-file (exit 153, a .tmp left).
-    signal(SIGXFSZ, SIG_IGN)
+    Signal.fileSizeExceeded.ignore()
     let arguments = Array(CommandLine.arguments.dropFirst())
     guard let name = arguments.first, !["-h", "--help"].contains(name) else {
         printHelp()
@@ -87,17 +85,10 @@ func usageError(_ line: String, hint: String) {
 /// stderr when it ends: exact for this process alone, unlike `wait4` from a large parent (a
 /// child's high-water mark starts at its parent's size when it was forked).
 func reportPeakMemory() {
-    guard getenv("ATTACHKIT_PEAK_RSS") != nil, let file = fopen("/proc/self/status", "r") else { return }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if text.hasPrefix("VmHWM:") {
-            Output.error("attachkit: peak RSS \(text.dropFirst(6).trimmingPrefix(while: { $0 == " " || $0 == "\t" }).prefix { $0 != "\n" })")
-        }
-    }
+    guard SystemProcess.environment("ATTACHKIT_PEAK_RSS") != nil, let peak = SystemProcess.statusField("VmHWM") else { return }
+    Output.error("attachkit: peak RSS \(peak)")
 }
 
 let status = main()
 reportPeakMemory()
-exit(status.rawValue)
+SystemProcess.exit(status.rawValue)

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Why access to a path was refused or misused. Each case names the path and, for ledger
 /// problems, where the handle was acquired.
 public enum AccessError: CodedError, Equatable, CustomStringConvertible {
@@ -64,16 +60,16 @@ extension AccessError {
 
     /// Why `path` could not be resolved (`realpath` failed with `error`).
     init(resolving path: String, _ error: SystemError) {
-        let missing = error.code == ENOENT || error.code == ENOTDIR
+        let missing = error == .noEntry || error == .notDirectory
         if missing, path.contains("\u{FFFD}") {
             self = .unusable(path: path, reason: "the file name is not valid UTF-8 (shown here with U+FFFD), so it cannot be named; rename the file")
             return
         }
-        switch error.code {
-        case ENOENT, ENOTDIR: self = .notFound(path: path)
-        case ELOOP: self = .unusable(path: path, reason: "a symbolic link loop (\(error)): the path never reaches a file")
-        case EACCES: self = .unusable(path: path, reason: "a folder on the way cannot be searched (\(error))")
-        case ENAMETOOLONG: self = .unusable(path: path, reason: "the path is too long (\(error))")
+        switch error {
+        case .noEntry, .notDirectory: self = .notFound(path: path)
+        case .tooManySymbolicLinks: self = .unusable(path: path, reason: "a symbolic link loop (\(error)): the path never reaches a file")
+        case .permissionDenied: self = .unusable(path: path, reason: "a folder on the way cannot be searched (\(error))")
+        case .nameTooLong: self = .unusable(path: path, reason: "the path is too long (\(error))")
         default: self = .unusable(path: path, reason: "cannot be resolved (\(error))")
         }
     }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Whether a handle reads an existing file or creates an output.
 public enum AccessMode: String, Sendable {
     case read
@@ -73,6 +69,6 @@ public struct AccessHandle: ~Copyable {
 
     deinit {
         if !released { ledger.recordLeak(token) }
-        if ownsDescriptor { close(descriptor) }
+        if ownsDescriptor { FileDescriptor(adopting: descriptor).close() }
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 
 /// Grants ``AccessHandle``s inside allowed scopes and keeps count: which handles are outstanding,
 /// where each was acquired, and every misuse (a leak, a double release). Safe to share between
@@ -124,12 +120,12 @@ public final class AccessLedger: Sendable {
                 throw .outsideScope(path: path, resolved: hint)
             }
             let result: Result<Int32, SystemError> = scope.kind == .folder
-                ? Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(hint), flags: Descriptors.pathOnly)
+                ? Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(hint), flags: .pathOnly)
                 : Self.openGranted(file: hint, identity: scope.anchor.identity)
             switch result {
             case .success(let descriptor):
                 if let kind = Descriptors.irregularKind(of: descriptor) {
-                    close(descriptor)
+                    FileDescriptor(adopting: descriptor).close()
                     throw .unusable(path: path, reason: "\(kind), not a regular file")
                 }
                 return Opened(descriptor: descriptor, resolved: Descriptors.location(of: descriptor) ?? hint, fileName: "")
@@ -158,9 +154,9 @@ public final class AccessLedger: Sendable {
             guard let scope = scopes.first(where: { $0.kind == .folder && $0.contains(resolvedPath: folder) }) else {
                 throw .outsideScope(path: path, resolved: target)
             }
-            var result = Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(folder), flags: O_RDONLY | O_DIRECTORY)
-            if case .failure(let error) = result, error.code == EACCES {
-                result = Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(folder), flags: Descriptors.pathOnly | O_DIRECTORY)
+            var result = Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(folder), flags: [.readOnly, .directory])
+            if case .failure(let error) = result, error == .permissionDenied {
+                result = Descriptors.open(beneath: scope.anchor.descriptor, scope.relative(folder), flags: [.pathOnly, .directory])
             }
             switch result {
             case .success(let descriptor):
@@ -168,7 +164,7 @@ public final class AccessLedger: Sendable {
                 return Opened(descriptor: descriptor, resolved: (resolved == "/" ? "" : resolved) + "/" + name, fileName: name)
             case .failure(let error) where Self.isRace(error):
                 continue
-            case .failure(let error) where error.code == ENOTDIR:
+            case .failure(let error) where error == .notDirectory:
                 throw .unusable(path: path, reason: "\(PathResolver.directory(normalized)) is not a folder")
             case .failure(let error):
                 throw .unusable(path: path, reason: "cannot open the folder: \(error)")
@@ -179,19 +175,16 @@ public final class AccessLedger: Sendable {
 
     /// Opens the file a file scope grants, by its resolved path, if it is still that file.
     private static func openGranted(file: String, identity: FileIdentity) -> Result<Int32, SystemError> {
-        let descriptor = open(file, Descriptors.pathOnly | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(SystemError(code: errno)) }
-        guard FileIdentity(descriptor: descriptor) == identity else {
-            close(descriptor)
-            return .failure(SystemError(code: EXDEV))
-        }
-        return .success(descriptor)
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.open(file, [.pathOnly, .noFollow]) } catch { return .failure(error) }
+        guard FileIdentity(descriptor: descriptor.rawValue) == identity else { return .failure(.crossDevice) }
+        return .success(descriptor.release())
     }
 
     /// Failures that mean the path changed between resolving it and opening it: a symbolic link
     /// appeared (ELOOP), the walk would leave the root (EXDEV), or the entry vanished (ENOENT).
     private static func isRace(_ error: SystemError) -> Bool {
-        error.code == ELOOP || error.code == EXDEV || error.code == ENOENT || error.code == EAGAIN
+        error == .tooManySymbolicLinks || error == .crossDevice || error == .noEntry || error == .wouldBlock
     }
 
     /// Ends an acquisition; a second end of the same token is recorded as a double release.

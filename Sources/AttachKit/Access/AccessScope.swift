@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where access may be granted: a folder (everything below it) or one explicitly granted file.
 /// The iOS analogue is a security-scoped URL: a handle is only ever granted inside one.
 ///
@@ -27,13 +23,9 @@ public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``AccessError/notFound(path:)`` when the folder does not exist.
     public static func folder(_ path: String) throws(AccessError) -> AccessScope {
         let resolved = try AccessError.resolving(path)
-        let descriptor = open(resolved, Descriptors.pathOnly | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .notFound(path: path) }
-        guard let identity = FileIdentity(descriptor: descriptor) else {
-            close(descriptor)
-            throw .notFound(path: path)
-        }
-        return AccessScope(root: resolved, kind: .folder, anchor: Anchor(descriptor: descriptor, identity: identity))
+        guard let descriptor = try? FileDescriptor.open(resolved, [.pathOnly, .directory]) else { throw .notFound(path: path) }
+        guard let identity = FileIdentity(descriptor: descriptor.rawValue) else { throw .notFound(path: path) }
+        return AccessScope(root: resolved, kind: .folder, anchor: Anchor(descriptor: descriptor.release(), identity: identity))
     }
 
     /// A scope granting exactly one existing file.
@@ -41,10 +33,8 @@ public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
     public static func file(_ path: String) throws(AccessError) -> AccessScope {
         let resolved = try AccessError.resolving(path)
         // Only the identity is kept: a command line may name thousands of files.
-        let descriptor = open(resolved, Descriptors.pathOnly | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .notFound(path: path) }
-        defer { close(descriptor) }
-        guard let identity = FileIdentity(descriptor: descriptor) else { throw .notFound(path: path) }
+        guard let descriptor = try? FileDescriptor.open(resolved, [.pathOnly, .noFollow]) else { throw .notFound(path: path) }
+        guard let identity = FileIdentity(descriptor: descriptor.rawValue) else { throw .notFound(path: path) }
         return AccessScope(root: resolved, kind: .file, anchor: Anchor(descriptor: -1, identity: identity))
     }
 
@@ -83,7 +73,7 @@ public struct AccessScope: Sendable, Hashable, CustomStringConvertible {
         }
 
         deinit {
-            if descriptor >= 0 { close(descriptor) }
+            if descriptor >= 0 { FileDescriptor(adopting: descriptor).close() }
         }
     }
 }
@@ -93,9 +83,7 @@ enum PathResolver {
     /// `path` made absolute against the working directory (no normalisation).
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" + path }
-        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let cwd = FileNames.workingDirectoryPath() else { return "/" + path }
         return cwd == "/" ? "/" + path : cwd + "/" + path
     }
 
@@ -119,9 +107,7 @@ enum PathResolver {
     /// `realpath(3)`, or its `errno`: `ENOENT` (nothing there), `ELOOP` (a symbolic link loop),
     /// `EACCES` (a folder on the way cannot be searched), `ENAMETOOLONG`...
     static func resolve(_ path: String) -> Result<String, SystemError> {
-        guard let resolved = realpath(path, nil) else { return .failure(SystemError(code: errno)) }
-        defer { free(resolved) }
-        return .success(String(cString: resolved))
+        FileNames.realPath(path)
     }
 
     /// The last path component.

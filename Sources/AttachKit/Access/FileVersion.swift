@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One version of one file: its identity (device and inode) with the size, modification time and
 /// status-change time it had when seen. What a batch may replace is named this way: a file
 /// deleted after the plan frees its inode, which the file system soon gives to a new file (a
@@ -19,17 +15,16 @@ struct FileVersion: Sendable, Hashable, Comparable {
     /// The file `name` names in the folder `directory`, never following a link; `nil` when there
     /// is nothing there.
     init?(named name: String, in directory: Int32) {
-        var status = stat()
-        guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        guard let status = FileNames.statusIfPresent(name, in: directory, followingLinks: false) else { return nil }
         identity = FileIdentity(status)
-        size = Int64(status.st_size)
-        modified = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
-        changed = Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec)
+        size = status.size
+        modified = status.modified
+        changed = status.changed
     }
 
     /// The file at `path` (absolute, or relative to the working directory), never following a link.
     init?(path: String) {
-        self.init(named: path, in: AT_FDCWD)
+        self.init(named: path, in: FileNames.workingDirectory)
     }
 
     /// `DEVICE:INODE:SIZE:MTIME_NS:CTIME_NS` in decimal: how a batch names a file its worker may replace.

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One output stream being made from one input stream while a clip is written: it takes the
 /// input's packets in file order and writes its own packets into the muxer.
 protocol ClipStage: AnyObject {
@@ -62,7 +58,7 @@ enum ClipErrors {
     /// writing is `write-failed`, as for images (``OutputError/system(operation:path:reason:)``);
     /// anything else `processing-failed`.
     static func processing(_ step: String, _ error: FFmpegError) -> PrepareError {
-        if [ENOSPC, EDQUOT, EFBIG, EIO].contains(where: { error.code == -$0 }) {
+        if [SystemError.noSpace, .quotaExceeded, .fileTooLarge, .ioError].contains(where: { error.code == -$0.code }) {
             return .output(.system(operation: "write", path: "the output (\(step))", reason: error.message))
         }
         return .processing(step: step, reason: error.description)

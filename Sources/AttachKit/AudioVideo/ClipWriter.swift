@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What writing one clip produced.
 struct ClipOutcome: Sendable, Equatable {
     /// Size of the file written.
@@ -187,7 +183,6 @@ struct ClipWriter {
     }
 
     static func fileSize(_ path: String) -> Int64 {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        FileNames.statusIfPresent(path)?.size ?? 0
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The x264 preset a transcode uses, chosen against the deadline by ``TranscodeEstimator``:
 /// `veryfast` by default (good quality per bit at about real time for 720p on two cores),
 /// `superfast` or `ultrafast` when the estimate says `veryfast` would not finish in the time left.

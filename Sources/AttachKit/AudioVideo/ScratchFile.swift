@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A second file beside the output's temporary file, for an encode attempt that may or may not
 /// beat the first: deleted when the value goes away. Made by ``AtomicOutput/makeScratch()``:
 /// `.STEM.PID.XXXXXX.retry.tmp` in the same folder (a killed run's leftover is still a `*.tmp`
@@ -9,17 +5,17 @@ import Glibc
 struct ScratchFile: ~Copyable {
     /// Where the attempt writes: `/proc/self/fd/N`, the scratch file itself.
     let path: String
-    private let directory: Int32
+    private let directory: FileDescriptor
     private let name: String
-    private let file: Int32
+    private let file: FileDescriptor
 
     /// Takes ownership of `directory` (a descriptor of the folder) and `descriptor` (the new file
     /// `name` in it).
-    init(directory: Int32, name: String, descriptor: Int32) {
+    init(directory: consuming FileDescriptor, name: String, descriptor: consuming FileDescriptor) {
+        self.path = Descriptors.path(of: descriptor.rawValue)
         self.directory = directory
         self.name = name
         self.file = descriptor
-        self.path = Descriptors.path(of: descriptor)
     }
 
     /// Convenience for the pipelines: a scratch file beside `output`.
@@ -33,11 +29,9 @@ struct ScratchFile: ~Copyable {
     }
 
     deinit {
-        if FileIdentity(named: name, in: directory, followingLinks: false) == FileIdentity(descriptor: file) {
-            unlinkat(directory, name, 0)
+        if FileIdentity(named: name, in: directory.rawValue, followingLinks: false) == FileIdentity(descriptor: file.rawValue) {
+            try? FileNames.remove(name, in: directory.rawValue)
         }
-        close(file)
-        close(directory)
     }
 
     /// Makes the scratch file's content the output's (the output keeps its own file and

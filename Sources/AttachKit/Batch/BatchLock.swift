@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The exclusive hold a batch run has on its manifest: `MANIFEST.lock` beside it (e.g.
 /// `OUT/manifest.jsonl.lock`), locked with `flock(2)` and holding the holder's pid.
 ///
@@ -23,7 +19,7 @@ struct BatchLock: ~Copyable, Sendable {
     /// The lock file's path.
     let path: String
     /// The locked descriptor, for the run's worker processes to inherit.
-    let descriptor: Int32
+    let descriptor: FileDescriptor
 
     /// Takes the lock of the manifest at `manifestPath` without waiting (except for the workers of
     /// a dead run), and writes this process's pid into it.
@@ -33,56 +29,51 @@ struct BatchLock: ~Copyable, Sendable {
     ///   cannot be created or is not a file of its own (a symbolic or hard link).
     init(manifestPath: String, survivorWait: Duration = BatchLock.survivorWait) throws(BatchError) {
         let path = manifestPath + Self.suffix
-        let fd: Int32
-        do { fd = try FileSystem.openOwnFile(path, flags: O_RDWR | O_CREAT) } catch { throw .manifest("cannot use the lock: \(error.description)") }
+        let fd: FileDescriptor
+        do { fd = try FileSystem.openOwnFile(path, flags: [.readWrite, .create]) } catch { throw .manifest("cannot use the lock: \(error.description)") }
         if let refusal = Self.take(fd, path: path, manifest: manifestPath, survivorWait: survivorWait) {
-            close(fd)
             throw refusal
         }
-        let text = Array("\(getpid())\n".utf8)
+        let text = Array("\(SystemProcess.id)\n".utf8)
         // The pid is only a hint for the message of a run that finds the lock taken: failing to
         // write it (a full disk) does not stop this run.
-        if ftruncate(fd, 0) == 0 { _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        if (try? fd.truncate(to: 0)) != nil { try? fd.writeAll(text, toAbsoluteOffset: 0) }
         self.path = path
         self.descriptor = fd
     }
 
-    deinit { close(descriptor) }
-
     /// Locks `fd` exclusively; `nil` when locked, else why not.
-    private static func take(_ fd: Int32, path: String, manifest: String, survivorWait: Duration) -> BatchError? {
+    private static func take(_ fd: borrowing FileDescriptor, path: String, manifest: String, survivorWait: Duration) -> BatchError? {
         guard let failure = tryLock(fd) else { return nil }
-        guard failure == EWOULDBLOCK else { return .manifest("cannot lock \(path): \(String(cString: strerror(failure)))") }
+        guard failure == .wouldBlock else { return .manifest("cannot lock \(path): \(failure)") }
         let holder = Self.holder(fd)
         guard let holder, Processes.isGone(holder) else { return .busy(manifest: manifest, pid: holder) }
         // The run that wrote its pid is gone: its workers are ending with it.
         let deadline = ContinuousClock.now + survivorWait
         while ContinuousClock.now < deadline {
-            usleep(20_000)
+            SystemProcess.sleep(microseconds: 20_000)
             if tryLock(fd) == nil { return nil }
         }
         return .survivors(manifest: manifest, pid: holder)
     }
 
     /// `flock(LOCK_EX | LOCK_NB)`: `nil` when locked, else `errno`.
-    private static func tryLock(_ fd: Int32) -> Int32? {
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            if errno != EINTR { return errno }
-        }
+    private static func tryLock(_ fd: borrowing FileDescriptor) -> SystemError? {
+        do { try fd.lock(.exclusive, wait: false) } catch { return error }
         return nil
     }
 
     /// The pid written by the run holding the lock. It writes it just after locking, so an empty
     /// file is read again for up to 0.5 s; `nil` when none shows up.
-    private static func holder(_ fd: Int32) -> Int32? {
+    private static func holder(_ fd: borrowing FileDescriptor) -> Int32? {
         for _ in 0..<50 {
             var buffer = [UInt8](repeating: 0, count: 32)
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { (try? fd.read(fromAbsoluteOffset: 0, into: $0)) ?? -1 }
             if count > 0, let line = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first,
                let pid = Int32(line), pid > 0 {
                 return pid
             }
-            usleep(10_000)
+            SystemProcess.sleep(microseconds: 10_000)
         }
         return nil
     }

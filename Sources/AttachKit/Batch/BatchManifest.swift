@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `OUT/manifest.jsonl` (or `manifest-shard-I-of-N.jsonl`): one JSON line per input, appended with
 /// a single `write(2)` as each finishes, so a batch killed at any point leaves only whole lines (a
 /// torn last line, possible only on power loss, is ignored when read back). A line that cannot be
@@ -42,20 +38,20 @@ final class BatchManifest: Sendable {
         }
     }
 
-    /// Writes bytes like `write(2)`: the count written (possibly short), or -1 with `errno` set.
+    /// Writes bytes like `write(2)`: the count written (possibly short), or the `errno`.
     /// Tests inject failures through it.
-    typealias Writer = @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+    typealias Writer = @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int
 
     let path: String
     private let optionsHash: String
-    private let fd: Int32
+    private let fd: FileDescriptor
     private let writer: Writer
     /// This shard's lock on the manifest, held as long as the manifest is open (released when it
     /// is deallocated, at the end of the run).
     private let hold: BatchLock
     /// The file's size before a line whose failed write could not be cut off yet (the cut is
     /// retried before the next line); `nil` when the file ends with a whole line.
-    private let pendingCut = Locked<off_t?>(nil)
+    private let pendingCut = Locked<Int64?>(nil)
 
     /// Opens (creating) the manifest at `path` after compacting it, and returns the entries of
     /// earlier runs that are valid for `optionsHash` and `currentPaths`, and the files every earlier
@@ -63,11 +59,11 @@ final class BatchManifest: Sendable {
     /// The manifest holds `lock` (taken on `path`) until it is deallocated.
     /// - Throws: ``OutputError`` when the manifest cannot be written.
     static func open(path: String, optionsHash: String, currentPaths: Set<ExactPath>, outputRoot: String, lock: consuming BatchLock,
-                     writer: @escaping Writer = { fd, bytes in Glibc.write(fd, bytes.baseAddress, bytes.count) })
+                     writer: @escaping Writer = { (fd, bytes) throws(SystemError) in try FileDescriptor.write(fd, bytes) })
         throws(OutputError) -> (BatchManifest, [ExactPath: Entry], earlierFiles: [ExactPath: Set<RecordedFile>]) {
         let earlier = earlierFiles(in: path, outputRoot: outputRoot, currentPaths: currentPaths)
         let entries = try compact(path: path, optionsHash: optionsHash, currentPaths: currentPaths)
-        let fd = try FileSystem.openOwnFile(path, flags: O_WRONLY | O_APPEND)
+        let fd = try FileSystem.openOwnFile(path, flags: [.writeOnly, .append])
         return (BatchManifest(path: path, optionsHash: optionsHash, fd: fd, writer: writer, lock: lock), entries, earlier)
     }
 
@@ -124,15 +120,13 @@ final class BatchManifest: Sendable {
         }
     }
 
-    private init(path: String, optionsHash: String, fd: Int32, writer: @escaping Writer, lock: consuming BatchLock) {
+    private init(path: String, optionsHash: String, fd: consuming FileDescriptor, writer: @escaping Writer, lock: consuming BatchLock) {
         self.path = path
         self.optionsHash = optionsHash
         self.fd = fd
         self.writer = writer
         self.hold = lock
     }
-
-    deinit { close(fd) }
 
     /// Appends one line, whole or not at all: with a single write (so concurrent appends never
     /// interleave), and after a failed or short write the file is truncated back to its size
@@ -143,32 +137,39 @@ final class BatchManifest: Sendable {
         let bytes = Array((json.serialized + "\n").utf8)
         try pendingCut.withLock { pending throws(OutputError) in
             if let size = pending {
-                guard ftruncate(fd, size) == 0 else { throw failure("truncate", errno) }
+                do throws(SystemError) { try fd.truncate(to: size) } catch { throw failure("truncate", error) }
                 pending = nil
             }
-            let before = lseek(fd, 0, SEEK_END)
-            guard before >= 0 else { throw failure("append a line to", errno) }
+            let before: Int64
+            do throws(SystemError) { before = try fd.seekToEnd() } catch { throw failure("append a line to", error) }
             var offset = 0
             while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { writer(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
-                if n < 0, errno == EINTR { continue }
+                let n: Int
+                do throws(SystemError) {
+                    n = try SystemCall.retrying { () throws(SystemError) in
+                        try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try writer(fd.rawValue, UnsafeRawBufferPointer(rebasing: raw[offset...])) } }.get()
+                    }
+                } catch {
+                    // ENOSPC, EFBIG (RLIMIT_FSIZE), EIO...
+                    if (try? fd.truncate(to: before)) == nil { pending = before }
+                    throw failure("append a line to", error)
+                }
                 guard n > 0 else {
-                    // ENOSPC, EFBIG (RLIMIT_FSIZE), EIO...; a write of 0 bytes makes no progress either.
-                    let error = failure("append a line to", n < 0 ? errno : ENOSPC)
-                    if ftruncate(fd, before) != 0 { pending = before }
-                    throw error
+                    // A write of 0 bytes makes no progress either.
+                    if (try? fd.truncate(to: before)) == nil { pending = before }
+                    throw failure("append a line to", .noSpace)
                 }
                 offset += n
             }
         }
     }
 
-    private func failure(_ operation: String, _ code: Int32) -> OutputError {
-        .system(operation: operation, path: path, reason: String(cString: strerror(code)))
+    private func failure(_ operation: String, _ error: SystemError) -> OutputError {
+        .system(operation: operation, path: path, reason: error.description)
     }
 
     /// The lock's descriptor, for the run's worker processes to inherit (see ``BatchLock``).
-    var lockDescriptor: Int32 { hold.descriptor }
+    var lockDescriptor: Int32 { hold.descriptor.rawValue }
 
     /// What the compaction temporary's name adds to the manifest's.
     static let compactionSuffix = ".compact.tmp"
@@ -212,27 +213,21 @@ final class BatchManifest: Sendable {
         let temporary = path + compactionSuffix
         let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
         // A new file of its own (a leftover, even a link planted there, is removed, never written through).
-        unlink(temporary)
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .system(operation: "create", path: temporary, reason: String(cString: strerror(errno))) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                throw .system(operation: "write", path: temporary, reason: reason)
-            }
-            offset += n
+        try? FileNames.remove(temporary)
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o644) } catch {
+            throw .system(operation: "create", path: temporary, reason: error.description)
         }
-        fsync(fd)
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .system(operation: "rename", path: path, reason: reason)
+        do { try fd.writeAll(bytes) } catch {
+            fd.close()
+            try? FileNames.remove(temporary)
+            throw .system(operation: "write", path: temporary, reason: error.description)
+        }
+        try? fd.sync()
+        fd.close()
+        do { try FileNames.rename(temporary, to: path) } catch {
+            try? FileNames.remove(temporary)
+            throw .system(operation: "rename", path: path, reason: error.description)
         }
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `attachkit merge OUT_DIR`: folds every batch manifest in an output folder (the shards'
 /// `manifest-shard-I-of-N.jsonl` of any count, and `manifest.jsonl`) into one `manifest.jsonl`
 /// with one line per input, then removes the shards' manifests (their lock files stay: a lock
@@ -116,7 +112,7 @@ public struct BatchMerge: Sendable {
         result.written = true
         result.inputs = chosen.count
         for name in read.manifests where name != Self.mergedName {
-            if unlink(root + "/" + name) == 0 { result.removed.append(name) }
+            if (try? FileNames.remove(root + "/" + name)) != nil { result.removed.append(name) }
         }
         return result
     }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How a batch runs.
 public struct BatchOptions: Sendable {
     /// The folder whose files are prepared (recursively).
@@ -39,7 +35,7 @@ public struct BatchOptions: Sendable {
     }
 
     /// Cores available to this process.
-    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    public static var coreCount: Int { SystemProcess.processorCount }
 
     /// The manifest's file name: `manifest.jsonl`, or `manifest-shard-I-of-N.jsonl` for one shard.
     public var manifestName: String { Self.manifestName(shard) }

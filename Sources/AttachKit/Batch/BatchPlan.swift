@@ -54,5 +54,5 @@ struct BatchPlan: ~Copyable, Sendable {
 
     /// The descriptors of the run's locks, which its worker processes inherit and hold while they
     /// live (``BatchLock``).
-    var lockDescriptors: [Int32] { [manifest.lockDescriptor, split.descriptor] }
+    var lockDescriptors: [Int32] { [manifest.lockDescriptor, split.descriptor.rawValue] }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Prepares every file under a folder into a mirrored output folder, in parallel, with a resumable
 /// manifest. One bad file never stops the batch: its failure is a manifest line like any other.
 ///
@@ -227,7 +223,7 @@ public struct BatchRunner: Sendable {
     /// ``AtomicOutput``) and a half-written compaction of its own manifest. Other shards and runs
     /// writing into the same folder at the same time, and any other file, are never touched.
     static func removeStaleTemporaries(of assignments: [OutputLayout.Assignment], under root: String, manifest: String) {
-        unlink(root + "/" + manifest + BatchManifest.compactionSuffix)
+        try? FileNames.remove(root + "/" + manifest + BatchManifest.compactionSuffix)
         var stemsByFolder: [ExactPath: Set<String>] = [:]
         for assignment in assignments { stemsByFolder[ExactPath(assignment.folder), default: []].insert(assignment.stem) }
         for (folder, stems) in stemsByFolder {

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The hold a batch run has on how its output folder is split: `OUT/.attachkit-batch.lock`,
 /// locked with `flock(2)` and holding the shard count.
 ///
@@ -15,7 +11,7 @@ struct BatchSplitLock: ~Copyable, Sendable {
     /// The lock and its guard, in the output root.
     static let fileNames = [".attachkit-batch.lock", ".attachkit-batch.guard"]
     /// The locked descriptor, for the run's worker processes to inherit (see ``BatchLock``).
-    let descriptor: Int32
+    let descriptor: FileDescriptor
 
     /// - Throws: ``BatchError/busy(manifest:pid:)``-like ``BatchError/otherSplit(folder:shards:)``
     ///   when runs with another split hold the folder; ``BatchError/manifest(_:)`` when the lock
@@ -23,42 +19,34 @@ struct BatchSplitLock: ~Copyable, Sendable {
     init(outputRoot: String, shards: Int) throws(BatchError) {
         let path = outputRoot + "/" + Self.fileNames[0]
         let guardPath = outputRoot + "/" + Self.fileNames[1]
-        let guardFD: Int32
-        do { guardFD = try FileSystem.openOwnFile(guardPath, flags: O_RDWR | O_CREAT) } catch { throw .manifest("cannot use the lock: \(error.description)") }
-        defer { close(guardFD) }
-        while flock(guardFD, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw .manifest("cannot lock \(guardPath): \(String(cString: strerror(errno)))") }
-        }
-        let fd: Int32
-        do { fd = try FileSystem.openOwnFile(path, flags: O_RDWR | O_CREAT) } catch { throw .manifest("cannot use the lock: \(error.description)") }
-        if Self.lock(fd, LOCK_EX | LOCK_NB) {
+        let guardFD: FileDescriptor
+        do { guardFD = try FileSystem.openOwnFile(guardPath, flags: [.readWrite, .create]) } catch { throw .manifest("cannot use the lock: \(error.description)") }
+        do { try guardFD.lock(.exclusive) } catch { throw .manifest("cannot lock \(guardPath): \(error)") }
+        let fd: FileDescriptor
+        do { fd = try FileSystem.openOwnFile(path, flags: [.readWrite, .create]) } catch { throw .manifest("cannot use the lock: \(error.description)") }
+        if Self.lock(fd, .exclusive, wait: false) {
             // Alone: this run sets the split (and keeps the lock exclusive when unsharded).
             let text = Array("\(shards)\n".utf8)
-            if ftruncate(fd, 0) == 0 { _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
-            if shards > 1 { _ = Self.lock(fd, LOCK_SH) }
+            if (try? fd.truncate(to: 0)) != nil { try? fd.writeAll(text, toAbsoluteOffset: 0) }
+            if shards > 1 { _ = Self.lock(fd, .shared) }
         } else {
             let held = Self.shards(fd)
-            guard shards > 1, held == shards, Self.lock(fd, LOCK_SH | LOCK_NB) else {
-                close(fd)
+            guard shards > 1, held == shards, Self.lock(fd, .shared, wait: false) else {
                 throw .otherSplit(folder: outputRoot, shards: held)
             }
         }
         self.descriptor = fd
+        _ = consume guardFD
     }
 
-    deinit { close(descriptor) }
-
-    private static func lock(_ fd: Int32, _ operation: Int32) -> Bool {
-        while flock(fd, operation) != 0 {
-            if errno != EINTR { return false }
-        }
-        return true
+    private static func lock(_ fd: borrowing FileDescriptor, _ lock: FileDescriptor.Lock, wait: Bool = true) -> Bool {
+        (try? fd.lock(lock, wait: wait)) != nil
     }
 
     /// The shard count the holders wrote (1 for an unsharded run).
-    private static func shards(_ fd: Int32) -> Int? {
+    private static func shards(_ fd: borrowing FileDescriptor) -> Int? {
         var buffer = [UInt8](repeating: 0, count: 32)
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        let count = buffer.withUnsafeMutableBytes { (try? fd.read(fromAbsoluteOffset: 0, into: $0)) ?? -1 }
         guard count > 0, let line = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first else { return nil }
         return Int(line)
     }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The per-item work of a batch, shared by its threads: one input from access to its manifest line.
 struct BatchWork: Sendable {
     let layout: OutputLayout
@@ -43,9 +39,10 @@ struct BatchWork: Sendable {
                 let outcome = PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .unreadable, message: error.message))
                 return record(relative, hash: "", outcome: outcome, start: start)
             }
-            let outcome = FileSystem.makeFolders(folder)
+            let folderFailure = FileSystem.folderFailure(folder)
+            let outcome = folderFailure == nil
                 ? executor.prepare(handle, into: folder, stem: assignment.stem, replacing: assignment.replacing, progress: progress)
-                : PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .writeFailed, message: "cannot create the output folder \(folder): \(String(cString: strerror(errno)))"))
+                : PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .writeFailed, message: "cannot create the output folder \(folder): \(folderFailure!)"))
             return record(relative, hash: hash, outcome: outcome, start: start)
         }
     }
@@ -61,7 +58,7 @@ struct BatchWork: Sendable {
             let path = outputRoot + "/" + file.text
             guard FileIdentity(path: path).map({ !layout.protected.contains($0) }) ?? false,
                   let version = FileVersion(path: path), layout.replaceable.contains(version) else { continue }
-            unlink(path)
+            try? FileNames.remove(path)
         }
     }
 

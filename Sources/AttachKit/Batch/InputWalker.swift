@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Lists the files under a batch's input folder without leaving it: hidden entries are skipped,
 /// symbolic links to folders are not descended (no loops, no escapes), and symbolic links to files
 /// are listed so the access ledger can refuse those that point outside the folder; FIFOs, sockets
@@ -24,30 +20,28 @@ enum InputWalker {
         var pending = [""]
         while let relative = pending.popLast() {
             let folder = relative.isEmpty ? root : root + "/" + relative
-            guard let directory = opendir(folder) else {
-                unlistable.append((relative, String(cString: strerror(errno))))
+            var directory: DirectoryStream
+            do { directory = try DirectoryStream(path: folder) } catch {
+                unlistable.append((relative, error.description))
                 continue
             }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let (name, valid) = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { (String(cString: $0), String(validatingCString: $0) != nil) }
-                }
+            while let entry = directory.next() {
+                let (name, valid) = (entry.name, entry.isValidUTF8)
                 if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
                 // A name that is not UTF-8 cannot be spelled as a String: it is listed as shown
                 // (with U+FFFD) so the batch records it as a failure instead of dropping it.
                 guard valid else { out.append(childRelative); continue }
-                var status = stat()
-                guard lstat(root + "/" + childRelative, &status) == 0 else {
+                let status: FileStatus
+                do { status = try FileNames.status(root + "/" + childRelative, followingLinks: false) } catch {
                     // Listed but not looked at (a folder without search permission, a path past
                     // PATH_MAX): reported, not dropped. An entry removed since the listing is not.
-                    if errno != ENOENT { unlistable.append((childRelative, String(cString: strerror(errno)))) }
+                    if error != .noEntry { unlistable.append((childRelative, error.description)) }
                     continue
                 }
                 // Everything that is not a folder is listed, FIFOs, sockets and devices too: the
                 // access ledger refuses what is not a regular file, by name (never skipped unseen).
-                if status.st_mode & S_IFMT == S_IFDIR { pending.append(childRelative) } else { out.append(childRelative) }
+                if status.kind == .directory { pending.append(childRelative) } else { out.append(childRelative) }
             }
         }
         return FolderListing(files: out.sortedExactly(), unlistable: unlistable.sorted { ExactPath($0.folder) < ExactPath($1.folder) })

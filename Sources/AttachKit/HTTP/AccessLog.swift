@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where `attachkit http` writes one JSON line per answered request (`--access-log FILE|-|off`,
 /// default `-`: standard error): `time` (UTC, milliseconds), `requestId` (echoed as
 /// `X-Request-Id`), `method`, `path` (without the query, which may carry a signature), `status`,
@@ -24,11 +20,11 @@ package final class AccessLog: Sendable {
         case "off":
             (descriptor, owned) = (nil, false)
         default:
-            let fd = open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            guard fd >= 0 else {
-                throw ServiceError(code: .writeFailed, message: "cannot open the access log \(destination): \(String(cString: strerror(errno)))")
+            let fd: FileDescriptor
+            do { fd = try FileDescriptor.open(destination, [.writeOnly, .append, .create, .noFollow], mode: 0o644) } catch {
+                throw ServiceError(code: .writeFailed, message: "cannot open the access log \(destination): \(error)")
             }
-            (descriptor, owned) = (fd, true)
+            (descriptor, owned) = (fd.release(), true)
         }
     }
 
@@ -41,7 +37,7 @@ package final class AccessLog: Sendable {
     package static let standardError = AccessLog(descriptor: 2)
 
     deinit {
-        if owned, let descriptor { close(descriptor) }
+        if owned, let descriptor { FileDescriptor(adopting: descriptor).close() }
     }
 
     /// Whether lines are written at all.
@@ -54,8 +50,7 @@ package final class AccessLog: Sendable {
         lock.withLock { _ in
             var offset = 0
             while offset < line.count {
-                let written = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0 && errno == EINTR { continue }
+                let written = line.withUnsafeBytes { (try? FileDescriptor.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[offset...]))) ?? -1 }
                 guard written > 0 else { return }
                 offset += written
             }
@@ -76,19 +71,16 @@ package final class AccessLog: Sendable {
 
     /// `2026-12-02T07:20:31.123Z` for `seconds` since the epoch.
     static func timestamp(_ seconds: Double) -> String {
-        var whole = time_t(seconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&whole, &parts)
+        let parts = SystemClock.calendar(Int(seconds.rounded(.down)))
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let milliseconds = Int((seconds - seconds.rounded(.down)) * 1000)
         let ms = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        return "\(parts.year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)).\(ms)Z"
     }
 
     /// Now, seconds since the epoch (wall clock, for the log's `time`).
     package static var now: Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        let wall = SystemClock.wall()
+        return Double(wall.seconds) + Double(wall.nanoseconds) / 1e9
     }
 }

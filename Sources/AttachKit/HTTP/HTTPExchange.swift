@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One request of `attachkit http`, from its head to its end, as the daemon drives it:
 /// ``early`` (an answer decided from the head alone: a refusal, or a `GET`), else
 /// ``receive(_:)`` for each piece of the body and ``finish()`` for the answer; ``complete(_:)``
@@ -111,8 +107,9 @@ package final class HTTPExchange: @unchecked Sendable {
             return .error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes"))
         }
         self.folder = folder
-        upload = open(folder + "/in/" + plan.name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard upload >= 0 else { return .error(ServiceError(code: .writeFailed, message: "cannot create the upload in the spool: \(String(cString: strerror(errno)))")) }
+        do { upload = try FileDescriptor.open(folder + "/in/" + plan.name, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600).release() } catch {
+            return .error(ServiceError(code: .writeFailed, message: "cannot create the upload in the spool: \(error)"))
+        }
         return nil
     }
 
@@ -148,7 +145,7 @@ package final class HTTPExchange: @unchecked Sendable {
         defer { releaseResources() }
         if overLimit { return note(.error(tooLarge(received))) }
         if writeError != 0 {
-            return note(.error(ServiceError(code: .writeFailed, message: "cannot write the upload into the spool: \(String(cString: strerror(writeError)))")))
+            return note(.error(ServiceError(code: .writeFailed, message: "cannot write the upload into the spool: \(SystemError(code: writeError))")))
         }
         guard server.admit() else { return note(.error(workSlotsTaken())) }
         holdsSlot = true
@@ -233,7 +230,7 @@ package final class HTTPExchange: @unchecked Sendable {
     }
 
     private func closeUpload() {
-        if upload >= 0 { close(upload) }
+        if upload >= 0 { FileDescriptor(adopting: upload).close() }
         upload = -1
     }
 

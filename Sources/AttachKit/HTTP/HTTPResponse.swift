@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One answer of `attachkit http`: a status, headers and a body held in memory (JSON, metrics)
 /// or an open file (a prepared attachment, sent from its descriptor).
 package struct HTTPResponse: Sendable {
@@ -63,12 +59,9 @@ package final class OpenFile: @unchecked Sendable {
 
     /// Opens `path` for reading; `nil` when it cannot be opened.
     package init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { close(fd); return nil }
-        descriptor = Locked(fd)
-        size = Int64(status.st_size)
+        guard let fd = try? FileDescriptor.open(path, .readOnly), let status = try? fd.status() else { return nil }
+        size = status.size
+        descriptor = Locked(fd.release())
     }
 
     /// Hands the descriptor over (once; `-1` afterwards).
@@ -81,7 +74,7 @@ package final class OpenFile: @unchecked Sendable {
 
     deinit {
         let fd = take()
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { FileDescriptor(adopting: fd).close() }
     }
 }
 

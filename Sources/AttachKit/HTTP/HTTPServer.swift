@@ -1,8 +1,5 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `attachkit http` without the sockets: admits requests (429 beyond the queue, 503 while
 /// shutting down), turns each into an ``HTTPExchange`` the daemon drives, and answers health,
@@ -135,7 +132,7 @@ package final class HTTPServer: Sendable {
         let end = Self.now + seconds
         while open.load(ordering: .acquiring) > 0 {
             if Self.now >= end { return false }
-            usleep(20_000)
+            SystemProcess.sleep(microseconds: 20_000)
         }
         return true
     }
@@ -190,8 +187,6 @@ package final class HTTPServer: Sendable {
 
     /// Seconds on the monotonic clock.
     static var now: Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        SystemClock.monotonicSeconds()
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The folder where `attachkit http` keeps what is in flight: each request with a body gets a
 /// folder of its own, `r-PID-TTTTXXXXXX` (mode 0700; TTTT the ``AtomicOutput/hostToken``), holding the upload (`in/NAME`) and the outputs
 /// (`out/`); it is removed as soon as the answer's file is open (the open descriptor keeps the
@@ -23,10 +19,8 @@ package struct HTTPSpool: Sendable {
 
     /// A new, empty request folder with `in/` and `out/` inside; `nil` when the spool refuses writes.
     package func makeRequestFolder() -> String? {
-        var template = Array("\(root)/r-\(getpid())-\(AtomicOutput.hostToken)XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
-        let folder = String(cString: made)
-        guard mkdir(folder + "/in", 0o700) == 0, mkdir(folder + "/out", 0o700) == 0 else {
+        guard let folder = try? FileNames.makeTemporaryFolder(prefix: "\(root)/r-\(SystemProcess.id)-\(AtomicOutput.hostToken)") else { return nil }
+        guard (try? FileNames.makeFolder(folder + "/in", mode: 0o700)) != nil, (try? FileNames.makeFolder(folder + "/out", mode: 0o700)) != nil else {
             Self.remove(folder)
             return nil
         }
@@ -36,11 +30,11 @@ package struct HTTPSpool: Sendable {
     /// Removes a request folder and what it holds (two levels: `in/`, `out/` and their files).
     package static func remove(_ folder: String) {
         for sub in ["in", "out"] {
-            for name in entries(of: folder + "/" + sub) { unlink(folder + "/" + sub + "/" + name) }
-            rmdir(folder + "/" + sub)
+            for name in entries(of: folder + "/" + sub) { try? FileNames.remove(folder + "/" + sub + "/" + name) }
+            try? FileNames.removeFolder(folder + "/" + sub)
         }
-        for name in entries(of: folder) { unlink(folder + "/" + name) }
-        rmdir(folder)
+        for name in entries(of: folder) { try? FileNames.remove(folder + "/" + name) }
+        try? FileNames.removeFolder(folder)
     }
 
     /// Removes the request folders of servers that are gone; returns how many.
@@ -48,7 +42,7 @@ package struct HTTPSpool: Sendable {
     package func removeStale() -> Int {
         let stale = Self.entries(of: root).filter { name in
             let parts = name.split(separator: "-")
-            guard parts.count == 3, parts[0] == "r", let pid = pid_t(parts[1]), parts[2].count == 10,
+            guard parts.count == 3, parts[0] == "r", let pid = Int32(parts[1]), parts[2].count == 10,
                   parts[2].hasPrefix(AtomicOutput.hostToken) else { return false }
             return Processes.isGone(pid)
         }
@@ -69,28 +63,11 @@ package struct HTTPSpool: Sendable {
     /// Writes all of `bytes` to `fd` (retrying short writes and `EINTR`); 0, or the `errno` of
     /// the write that failed.
     package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
+        do { try FileDescriptor.writeAll(fd, bytes) } catch { return error.code }
         return 0
     }
 
     private static func entries(of folder: String) -> [String] {
-        guard let stream = opendir(folder) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
+        DirectoryStream.names(in: folder) ?? []
     }
 }

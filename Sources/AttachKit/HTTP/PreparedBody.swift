@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The body of a successful `POST /v1/prepare`: the prepared attachment itself, sent from its
 /// descriptor, with its report in the `AttachKit-Report` header as base64url JSON; with
 /// `thumbnail=1`, `multipart/mixed` holding the attachment then the thumbnail JPEG (the report
@@ -49,9 +45,7 @@ enum PreparedBody {
     /// Writes each part (`Content-Type`, `Content-Disposition` with its file name, its bytes)
     /// between `--boundary` lines.
     private static func writeParts(_ parts: [(path: String, type: String, name: String)], boundary: String, to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600) else { return false }
         for part in parts {
             let head = "--\(boundary)\r\nContent-Type: \(part.type)\r\nContent-Disposition: attachment; filename=\"\(part.name)\"\r\n\r\n"
             guard writeAll(fd, Array(head.utf8)), copy(part.path, to: fd), writeAll(fd, Array("\r\n".utf8)) else { return false }
@@ -59,20 +53,17 @@ enum PreparedBody {
         return writeAll(fd, Array("--\(boundary)--\r\n".utf8))
     }
 
-    private static func copy(_ path: String, to fd: Int32) -> Bool {
-        let source = open(path, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else { return false }
-        defer { close(source) }
+    private static func copy(_ path: String, to fd: borrowing FileDescriptor) -> Bool {
+        guard let source = try? FileDescriptor.open(path, .readOnly) else { return false }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return count == 0 }
-            guard buffer.withUnsafeBytes({ HTTPSpool.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]), to: fd) }) == 0 else { return false }
+            guard let count = try? source.read(into: &buffer) else { return false }
+            if count == 0 { return true }
+            guard (try? fd.writeAll(buffer, count: count)) != nil else { return false }
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { HTTPSpool.write($0, to: fd) } == 0
+    private static func writeAll(_ fd: borrowing FileDescriptor, _ bytes: [UInt8]) -> Bool {
+        (try? fd.writeAll(bytes)) != nil
     }
 }

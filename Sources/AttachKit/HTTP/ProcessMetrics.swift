@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The standard process metrics Prometheus' client libraries export, read from `/proc` when
 /// `/metrics` is asked: `process_resident_memory_bytes`, `process_cpu_seconds_total`,
 /// `process_open_fds`, `process_max_fds`, `process_start_time_seconds`; and
@@ -14,9 +10,9 @@ enum ProcessMetrics {
         func gauge(_ name: String, _ type: String, _ help: String, _ value: String) {
             lines += ["# HELP \(name) \(help)", "# TYPE \(name) \(type)", "\(name) \(value)"]
         }
-        let me = getpid()
+        let me = SystemProcess.id
         gauge("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", String(WorkerProcess.residentBytes(of: me)))
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks = Double(SystemProcess.clockTicksPerSecond)
         if let stat = statFields(of: me), stat.count > 21, ticks > 0 {
             // utime and stime are fields 14 and 15, starttime 22 (1-based, after the command name).
             let cpu = ((Double(stat[13]) ?? 0) + (Double(stat[14]) ?? 0)) / ticks
@@ -26,9 +22,8 @@ enum ProcessMetrics {
             }
         }
         gauge("process_open_fds", "gauge", "Number of open file descriptors.", String(max(0, FileSystem.names(in: "/proc/self/fd").count)))
-        var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
-            gauge("process_max_fds", "gauge", "Maximum number of open file descriptors.", String(limit.rlim_cur))
+        if let limit = SystemProcess.openFileLimit {
+            gauge("process_max_fds", "gauge", "Maximum number of open file descriptors.", String(limit))
         }
         let workers = children(of: me).reduce(Int64(0)) { $0 + WorkerProcess.residentBytes(of: $1) }
         gauge("attachkit_worker_resident_memory_bytes", "gauge", "Resident memory of the worker processes, summed.", String(workers))
@@ -36,7 +31,7 @@ enum ProcessMetrics {
     }
 
     /// The fields of `/proc/PID/stat` after the command name (which may hold spaces): field 3 first.
-    private static func statFields(of pid: pid_t) -> [String]? {
+    private static func statFields(of pid: Int32) -> [String]? {
         guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
         // Fields 1 and 2 (pid, comm) stand for the two dropped: index 13 is field 14.
         return ["", ""] + text[text.index(after: close)...].split(separator: " ").map(String.init)
@@ -48,19 +43,17 @@ enum ProcessMetrics {
     }
 
     /// The children of `pid`, over all its threads (each thread's `children` lists those it spawned).
-    private static func children(of pid: pid_t) -> [pid_t] {
+    private static func children(of pid: Int32) -> [Int32] {
         FileSystem.names(in: "/proc/\(pid)/task").flatMap { task in
-            (read("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { pid_t($0) }
+            (read("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { Int32($0) }
         }
     }
 
     /// A small `/proc` file's text (at most 64 KiB).
     private static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open(path, .readOnly) else { return nil }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let count = (try? fd.read(into: &buffer, retryOnInterrupt: false)) ?? -1
         return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
     }
 }

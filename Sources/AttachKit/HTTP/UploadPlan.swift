@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What `POST /v1/prepare`, `/v1/probe` or `/v1/validate` asks for, read from the query string
 /// before the body arrives (so a bad option costs no upload), and how it runs once the body is in
 /// the spool: as a `serve` request through the service (and its worker processes).

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The three ways an animated GIF is made smaller, in the order they are preferred: a smaller
 /// picture, fewer frames (dropped evenly, total duration kept), fewer palette colours.
 struct AnimationLevers: Sendable, Equatable {

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Encodes an animated (or still) GIF within the byte budget. The animation stays animated: the
 /// levers planned from the header (``ImageAnimationPlanStep``) are tried, and each measured size
 /// corrects the size model before the levers are chosen again (a smaller picture first, then

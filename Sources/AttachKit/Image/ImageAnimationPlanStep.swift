@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Plans how an animation will fit its byte budget before decoding it, so a 30 MB GIF headed for
 /// 100 KB is decoded small instead of whole: the size at full levers is estimated from the input
 /// (a GIF re-encoded at the same size and frames is about as big as it was; other formats at

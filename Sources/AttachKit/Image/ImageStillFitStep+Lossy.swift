@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // MARK: JPEG and HEIC
 
 extension ImageStillFitStep {

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Encodes a still within the byte budget, at the highest quality that fits.
 ///
 /// - JPEG (and HEIC, kept for HEIC input where the profile allows it): ``QualitySearch`` between

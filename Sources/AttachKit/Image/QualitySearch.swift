@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Finds the highest encoder quality whose output fits a byte budget, in few encodes.
 ///
 /// Encoded size grows roughly exponentially with quality, a little faster at the top (libjpeg on

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An output file under construction: written under a temporary name (`.STEM.PID.XXXXXX.tmp`,
 /// PID the creating process) in the destination folder, then flushed to disk and renamed into
 /// place by ``commit(named:)``, so a reader never sees a partial file and a crash leaves at most a
@@ -20,8 +16,8 @@ struct AtomicOutput: ~Copyable {
     /// The folder's real path (symbolic links resolved when it was opened), for final paths and
     /// reports.
     let folder: String
-    private let directory: Int32
-    private let file: Int32
+    private let directory: FileDescriptor
+    private let file: FileDescriptor
     /// Files the rename must never replace: the run's inputs (``WritePlan/protected``).
     private let protected: Set<FileIdentity>
     /// The files already on disk the rename may replace (``OutputGuard/replaceable``).
@@ -43,26 +39,23 @@ struct AtomicOutput: ~Copyable {
             throw .access(error)
         }
         let resolvedFolder = PathResolver.directory(handle.resolvedPath)
-        let directory = handle.releaseTakingDescriptor()
-        switch Self.create(in: directory, stem: stem) {
+        let directory = FileDescriptor(adopting: handle.releaseTakingDescriptor())
+        switch Self.create(in: directory.rawValue, stem: stem) {
         case .success(let made):
             self.directory = directory
-            self.file = made.descriptor
+            self.file = FileDescriptor(adopting: made.descriptor)
             self.temporaryName = made.name
             self.temporaryPath = Descriptors.path(of: made.descriptor)
             self.folder = resolvedFolder
         case .failure(let error):
-            close(directory)
             throw .system(operation: "create", path: resolvedFolder + "/" + Self.name(stem: stem, random: "XXXXXX"), reason: error.description)
         }
     }
 
     deinit {
-        if !committed, FileIdentity(named: temporaryName, in: directory, followingLinks: false) == FileIdentity(descriptor: file) {
-            unlinkat(directory, temporaryName, 0)
+        if !committed, FileIdentity(named: temporaryName, in: directory.rawValue, followingLinks: false) == FileIdentity(descriptor: file.rawValue) {
+            try? FileNames.remove(temporaryName, in: directory.rawValue)
         }
-        close(file)
-        close(directory)
     }
 
     /// The stem as it appears in temporary names (at most 128 bytes, no `/`).
@@ -74,7 +67,7 @@ struct AtomicOutput: ~Copyable {
 
     /// `.STEM.PID.RANDOM.tmp`, PID this process; RANDOM is ``hostToken`` and 6 random characters.
     static func name(stem: String, random: String) -> String {
-        "." + safe(stem) + "." + String(getpid()) + "." + hostToken + random + ".tmp"
+        "." + safe(stem) + "." + String(SystemProcess.id) + "." + hostToken + random + ".tmp"
     }
 
     /// Four hexadecimal digits naming this machine and process-id namespace (a hash of
@@ -85,9 +78,7 @@ struct AtomicOutput: ~Copyable {
     static let hostToken: String = {
         var machine = ""
         if let reader = try? FileReader(path: "/etc/machine-id") { machine = String(decoding: reader.read(at: 0, count: 64), as: UTF8.self) }
-        var link = [CChar](repeating: 0, count: 128)
-        let count = readlink("/proc/self/ns/pid", &link, link.count - 1)
-        let namespace = count > 0 ? String(decoding: link.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let namespace = (try? FileNames.linkTarget("/proc/self/ns/pid")) ?? ""
         return String(SHA256.hex(Array((machine + "|" + namespace).utf8)).prefix(4))
     }()
 
@@ -97,14 +88,15 @@ struct AtomicOutput: ~Copyable {
         let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         for _ in 0..<100 {
             let name = Self.name(stem: stem, random: String((0..<6).map { _ in letters.randomElement()! }))
-            let descriptor = openat(directory, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if descriptor >= 0 {
-                fchmod(descriptor, 0o644)
-                return .success((descriptor, name))
-            }
-            if errno != EEXIST { return .failure(SystemError(code: errno)) }
+            do {
+                let descriptor = try FileDescriptor.open(name, [.readWrite, .create, .exclusive, .noFollow], mode: 0o600, in: directory)
+                try? descriptor.setPermissions(0o644)
+                return .success((descriptor.release(), name))
+            } catch where error != .exists {
+                return .failure(error)
+            } catch {}
         }
-        return .failure(SystemError(code: EEXIST))
+        return .failure(.exists)
     }
 
     /// Whether `name` is a temporary file an ``AtomicOutput`` with this stem creates on this host
@@ -116,7 +108,7 @@ struct AtomicOutput: ~Copyable {
     }
 
     /// The process id in a temporary file's name, when `name` is one of `stem`'s temporaries.
-    static func owner(ofTemporary name: String, stem: String) -> pid_t? {
+    static func owner(ofTemporary name: String, stem: String) -> Int32? {
         let prefix = "." + safe(stem) + "."
         guard name.hasPrefix(prefix) else { return nil }
         var rest = name.dropFirst(prefix.count)
@@ -125,7 +117,7 @@ struct AtomicOutput: ~Copyable {
         guard parts.count == 2, parts[1].count == 10, parts[1].hasPrefix(hostToken),
               parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
               !parts[0].isEmpty, parts[0].count <= 10, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }),
-              let pid = pid_t(parts[0]), pid > 0 else { return nil }
+              let pid = Int32(parts[0]), pid > 0 else { return nil }
         return pid
     }
 
@@ -146,15 +138,15 @@ struct AtomicOutput: ~Copyable {
     func makeScratch() throws(OutputError) -> ScratchFile {
         let base = String(temporaryName.dropLast(4))
         let name = base + ".retry.tmp"
-        let descriptor = openat(directory, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw .system(operation: "create", path: folder + "/" + name, reason: SystemError(code: errno).description)
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(name, [.readWrite, .create, .exclusive, .noFollow], mode: 0o600, in: directory.rawValue)
+        } catch {
+            throw .system(operation: "create", path: folder + "/" + name, reason: error.description)
         }
-        let folderCopy = fcntl(directory, F_DUPFD_CLOEXEC, 0)
-        guard folderCopy >= 0 else {
-            let error = SystemError(code: errno)
-            unlinkat(directory, name, 0)
-            close(descriptor)
+        let folderCopy: FileDescriptor
+        do { folderCopy = try directory.duplicate() } catch {
+            try? FileNames.remove(name, in: directory.rawValue)
             throw .system(operation: "create", path: folder + "/" + name, reason: error.description)
         }
         return ScratchFile(directory: folderCopy, name: name, descriptor: descriptor)
@@ -163,15 +155,11 @@ struct AtomicOutput: ~Copyable {
     /// Writes `bytes` as the whole content of the temporary file.
     /// - Throws: ``OutputError/system(operation:path:reason:)`` (disk full, I/O error).
     func write(_ bytes: [UInt8]) throws(OutputError) {
-        guard ftruncate(file, 0) == 0 else { throw failure("write") }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress! + written, bytes.count - written, off_t(written)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("write")
-            }
-            written += n
+        do {
+            try file.truncate(to: 0)
+            try file.writeAll(bytes, toAbsoluteOffset: 0)
+        } catch {
+            throw failure("write", error)
         }
     }
 
@@ -179,50 +167,40 @@ struct AtomicOutput: ~Copyable {
     /// batch report, row by row, so its size never has to fit in memory).
     /// - Throws: ``OutputError/system(operation:path:reason:)`` (disk full, I/O error).
     func append(_ bytes: [UInt8]) throws(OutputError) {
-        let start = lseek(file, 0, SEEK_END)
-        guard start >= 0 else { throw failure("write") }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress! + written, bytes.count - written, start + off_t(written)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("write")
-            }
-            written += n
+        do {
+            try file.writeAll(bytes, toAbsoluteOffset: try file.seekToEnd())
+        } catch {
+            throw failure("write", error)
         }
     }
 
     /// Copies the file at `source` (an input handle's path, or a scratch file's) as the whole content.
     func copy(from source: String) throws(OutputError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw .system(operation: "open", path: source, reason: SystemError(code: errno).description) }
-        defer { close(input) }
-        guard ftruncate(file, 0) == 0 else { throw failure("write") }
+        let input: FileDescriptor
+        do { input = try FileDescriptor.open(source, .readOnly) } catch {
+            throw .system(operation: "open", path: source, reason: error.description)
+        }
+        do { try file.truncate(to: 0) } catch { throw failure("write", error) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var offset: off_t = 0
+        var offset: Int64 = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            let n: Int
+            do { n = try input.read(into: &buffer) } catch {
+                throw .system(operation: "read", path: source, reason: error.description)
+            }
             if n == 0 { return }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(operation: "read", path: source, reason: SystemError(code: errno).description)
+            do {
+                try file.writeAll(buffer, count: n, toAbsoluteOffset: offset)
+            } catch {
+                throw failure("write", error)
             }
-            var done = 0
-            while done < n {
-                let w = buffer.withUnsafeBytes { pwrite(file, $0.baseAddress! + done, n - done, offset + off_t(done)) }
-                if w < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("write")
-                }
-                done += w
-            }
-            offset += off_t(n)
+            offset += Int64(n)
         }
     }
 
     /// The identity of what `name` names in the folder now (links followed), `nil` when nothing.
     func identity(ofExisting name: String) -> FileIdentity? {
-        FileIdentity(named: name, in: directory, followingLinks: true)
+        FileIdentity(named: name, in: directory.rawValue, followingLinks: true)
     }
 
     /// Flushes the file to disk, renames it to `name` in the same folder and flushes the folder,
@@ -238,37 +216,36 @@ struct AtomicOutput: ~Copyable {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
             throw .system(operation: "rename", path: destination, reason: "not a file name")
         }
-        let there = [FileIdentity(named: name, in: directory, followingLinks: false), FileIdentity(named: name, in: directory, followingLinks: true)]
+        let there = [FileIdentity(named: name, in: directory.rawValue, followingLinks: false), FileIdentity(named: name, in: directory.rawValue, followingLinks: true)]
         guard there.allSatisfy({ $0.map { !protected.contains($0) } ?? true }) else {
             throw .collision(path: destination, with: "\(name) is an input of this run (or a link to one)")
         }
-        guard fsync(file) == 0 else { throw failure("fsync") }
+        do { try file.sync() } catch { throw failure("fsync", error) }
         // Someone who can write in the folder could have replaced the temporary name: rename only
         // the file this output wrote.
-        guard FileIdentity(named: temporaryName, in: directory, followingLinks: false) == FileIdentity(descriptor: file) else {
+        guard FileIdentity(named: temporaryName, in: directory.rawValue, followingLinks: false) == FileIdentity(descriptor: file.rawValue) else {
             throw .system(operation: "rename", path: destination, reason: "the temporary file \(temporaryName) was replaced")
         }
         // Only a file the plan listed as this run's own is replaced; anything else at the name (a
         // user's file, one that appeared since the plan, a device, a FIFO, a link) stays, and the
         // rename fails with `taken` so the caller plans the next name (or refuses).
-        if let existing = FileVersion(named: name, in: directory), replaceable.contains(existing) {
-            guard renameat(directory, temporaryName, directory, name) == 0 else {
-                throw .system(operation: "rename", path: destination, reason: SystemError(code: errno).description)
+        if let existing = FileVersion(named: name, in: directory.rawValue), replaceable.contains(existing) {
+            do { try FileNames.rename(temporaryName, in: directory.rawValue, to: name, in: directory.rawValue) } catch {
+                throw .system(operation: "rename", path: destination, reason: error.description)
             }
         } else {
-            guard LinuxCalls.renameWithoutReplacing(directory, temporaryName, directory, name) == 0 else {
-                let code = errno
-                if code == EEXIST { throw .taken(path: destination) }
-                throw .system(operation: "rename", path: destination, reason: SystemError(code: code).description)
+            do { try FileNames.renameWithoutReplacing(temporaryName, in: directory.rawValue, to: name, in: directory.rawValue) } catch {
+                if error == .exists { throw .taken(path: destination) }
+                throw .system(operation: "rename", path: destination, reason: error.description)
             }
         }
         committed = true
-        fsync(directory)
+        try? directory.sync()
         return destination
     }
 
-    private func failure(_ operation: String) -> OutputError {
-        .system(operation: operation, path: folder + "/" + temporaryName, reason: SystemError(code: errno).description)
+    private func failure(_ operation: String, _ error: SystemError) -> OutputError {
+        .system(operation: operation, path: folder + "/" + temporaryName, reason: error.description)
     }
 }
 

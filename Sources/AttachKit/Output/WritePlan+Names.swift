@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What holds a name in a folder of a ``WritePlan``: its exact spelling and what it is, for
 /// messages ("the input a.jpg", "the batch manifest").
 struct Holder: Sendable {
@@ -34,10 +30,9 @@ extension WritePlan {
         let absolute = PathResolver.absolute(path)
         let phrase = "the input \(shown)"
         var locations = [absolute]
-        var status = stat()
         if let resolved {
             locations.append(resolved)
-        } else if lstat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let real = PathResolver.realPath(absolute) {
+        } else if FileNames.statusIfPresent(absolute, followingLinks: false)?.kind == .symbolicLink, let real = PathResolver.realPath(absolute) {
             locations.append(real)
         }
         for location in locations {
@@ -155,8 +150,7 @@ extension WritePlan {
         let real = realFolder(folder)
         let key = CaselessName.key(name)
         for found in present(in: real).map(\.text) where CaselessName.key(found) == key {
-            var status = stat()
-            guard lstat(real + "/" + found, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { continue }
+            guard let status = FileNames.statusIfPresent(real + "/" + found, followingLinks: false), status.kind != .directory else { continue }
             return "\(found) is a file already in the output folder, not a folder"
         }
         return nil
@@ -200,9 +194,7 @@ extension WritePlan {
 extension FileIdentity {
     /// The file at `path`, symbolic links followed (`stat`); `nil` when there is none.
     init?(path: String) {
-        let descriptor = open(path, Descriptors.pathOnly | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        self.init(descriptor: descriptor)
+        guard let descriptor = try? FileDescriptor.open(path, Descriptors.pathOnly) else { return nil }
+        self.init(descriptor: descriptor.rawValue)
     }
 }

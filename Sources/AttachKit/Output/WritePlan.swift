@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Every path a run writes, planned before the first byte is written and checked against every
 /// input of the run and every other planned path: the one planner of every verb. `prepare` and
 /// `batch` plan their whole run (outputs, thumbnails, the manifest, its lock and compaction

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Estimates, from the header alone, the memory the decoder AttachKit would use for a file needs
 /// (``DecodeMemory``), per format and per decoder path. Process overhead is left out.
 ///
@@ -205,13 +201,13 @@ enum DecodeMemoryEstimator {
     /// VP8 3 (last, golden, altref), MPEG-1/2/4 and H.263 2 (forward, backward), intra-only
     /// codecs none. An unknown codec is taken at 16.
     static func references(of codec: Codec?) -> Int {
-        switch codec?.rawValue ?? "" {
-        case "h264", "hevc": return 16
-        case "vp9", "av1": return 8
-        case "vp8": return 3
-        case "mpeg1video", "mpeg2video", "mpeg4", "h263", "msmpeg4v2", "msmpeg4v3", "wmv1", "wmv2", "wmv3", "vc1", "theora", "flv1":
+        switch codec ?? .unidentified {
+        case .h264, .hevc: return 16
+        case .vp9, .av1: return 8
+        case .vp8: return 3
+        case .mpeg1video, .mpeg2video, .mpeg4, .h263, "msmpeg4v2", "msmpeg4v3", "wmv1", "wmv2", "wmv3", "vc1", "theora", "flv1":
             return 2
-        case "mjpeg", "png", "prores", "dnxhd", "rawvideo", "gif", "bmp", "jpeg2000", "ffv1", "qtrle", "huffyuv", "utvideo":
+        case .mjpeg, .png, "prores", "dnxhd", "rawvideo", .gif, .bmp, "jpeg2000", "ffv1", "qtrle", "huffyuv", "utvideo":
             return 0
         default: return 16
         }
@@ -220,7 +216,7 @@ enum DecodeMemoryEstimator {
     /// Threads an FFmpeg codec runs with: `threads`, or for "auto" the core count (FFmpeg's
     /// decoders stop at 16 automatic threads).
     static func threads(_ threads: Int?) -> Int {
-        threads ?? max(1, min(16, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        threads ?? max(1, min(16, SystemProcess.processorCount))
     }
 
     /// Pixels the decoded picture buffer may hold at the highest level: H.264 level 6.2's
@@ -228,9 +224,9 @@ enum DecodeMemoryEstimator {
     /// (35,651,584 px; smaller pictures get more, up to 16, for about the same total). Large
     /// pictures therefore hold fewer references: 8K H.264 at most 6.
     static func referencePixelLimit(of codec: Codec?) -> Double? {
-        switch codec?.rawValue ?? "" {
-        case "h264": return 696_320 * 256
-        case "hevc": return 6 * 35_651_584
+        switch codec ?? .unidentified {
+        case .h264: return 696_320 * 256
+        case .hevc: return 6 * 35_651_584
         default: return nil
         }
     }
@@ -243,13 +239,13 @@ enum DecodeMemoryEstimator {
     /// believed). A stream may still use more than its level allows; FFmpeg does not refuse it, so
     /// this is an estimate for honest files: hostile ones are bounded by the worker's memory limit.
     static func levelReferences(of codec: Codec?, level: Int, width: Int, height: Int) -> Int? {
-        switch codec?.rawValue ?? "" {
-        case "h264":
+        switch codec ?? .unidentified {
+        case .h264:
             guard let maxDpbMbs = h264MaxDpbMbs[level] else { return nil }
             let macroblocks = ((width + 15) / 16) * ((height + 15) / 16)
             guard macroblocks > 0, maxDpbMbs / macroblocks >= 1 else { return nil }
             return min(16, maxDpbMbs / macroblocks)
-        case "hevc":
+        case .hevc:
             guard let maxLumaPs = hevcMaxLumaPs[level] else { return nil }
             let pixels = width * height
             guard pixels > 0, pixels <= maxLumaPs else { return nil }

@@ -26,7 +26,7 @@ enum ImageHeaderProbe {
     /// The codec name of a still-image format; HEIF and AVIF name their bitstream codec.
     static func codec(for container: Container, heifCompression: String?) -> Codec {
         switch container {
-        case .heic, .heif, .heifSequence: return Codec(heifCompression ?? "hevc")
+        case .heic, .heif, .heifSequence: return heifCompression.map { Codec($0) } ?? .hevc
         case .avif: return .av1
         default: return Codec(container.rawValue)
         }

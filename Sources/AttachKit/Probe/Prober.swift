@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Limits on how much libavformat reads while probing audio and video headers.
 public struct ProbeLimits: Sendable, Equatable {
     /// Bytes read to identify streams (FFmpeg `probesize`). Default 5,000,000.
@@ -84,7 +80,7 @@ public struct Prober: Sendable {
         do {
             reader = try FileReader(path: path)
         } catch {
-            if error.errno == ENOENT { throw .access(.notFound(path: displayPath)) }
+            if error.error == .noEntry { throw .access(.notFound(path: displayPath)) }
             throw .unreadable(path: displayPath, reason: error.message)
         }
         let sniff = FormatSniffer.sniff(reader)

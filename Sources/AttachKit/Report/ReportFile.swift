@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The report's HTML file under construction: written piece by piece under a temporary name in
 /// its folder (``AtomicOutput``) and renamed into place when whole, so a reader never sees half a
 /// report and a failure leaves none.
@@ -61,17 +57,15 @@ struct ReportFile: ~Copyable {
     /// - Throws: ``OutputError/collision(path:with:)`` for anything else there.
     private static func replaceable(_ path: String, shownAs shown: String, inputs: () -> [String]) throws(BatchReportError) -> Set<FileVersion> {
         guard let version = FileVersion(path: path) else { return [] }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        var status = stat()
+        let fd = try? FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking])
         let head: [UInt8]
-        if fd >= 0, fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, FileIdentity(status) == version.identity {
+        if let fd, let status = try? fd.status(), status.kind == .regular, FileIdentity(status) == version.identity {
             var bytes = [UInt8](repeating: 0, count: marker.utf8.count)
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = (try? fd.read(into: &bytes, retryOnInterrupt: false)) ?? -1
             head = Array(bytes.prefix(max(0, count)))
         } else {
             head = []
         }
-        if fd >= 0 { close(fd) }
         guard head.elementsEqual(marker.utf8) else {
             throw .output(.collision(path: shown, with: "a file that is not a batch report AttachKit wrote is there, and is never replaced"))
         }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The batch report's totals: what its summary shows, from every entry.
 struct ReportSummary: Sendable {
     var inputs = 0
@@ -55,12 +51,7 @@ struct ReportSummary: Sendable {
 
     /// Now, as `2026-12-01 04:55 UTC`.
     static func now() -> String {
-        var clock = time(nil)
-        var parts = tm()
-        gmtime_r(&clock, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M UTC", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        SystemClock.utc(SystemClock.wall().seconds, format: "%Y-%m-%d %H:%M UTC")
     }
 }
 

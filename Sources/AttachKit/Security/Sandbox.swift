@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What ``Sandbox/confine(readOnly:readWrite:)`` achieved.
 public enum SandboxStatus: Sendable, Equatable {
     /// The process is confined by Landlock, at this ABI version of the running kernel.
@@ -47,17 +43,21 @@ public enum Sandbox {
     /// - Returns: `.landlock(abi:)` when confined; `.none(reason:)` when nothing was restricted
     ///   (no Landlock here, or a call failed): the caller decides whether to run unconfined.
     public static func confine(readOnly: [String], readWrite: [String]) -> SandboxStatus {
-        let abi = Landlock.abiVersion()
-        guard abi > 0 else { return .none(reason: unavailable(errno)) }
+        let abi: Int32
+        switch SystemCall.result(retryOnInterrupt: false, { Landlock.abiVersion() }) {
+        case .success(let version): abi = version
+        case .failure(let error): return .none(reason: unavailable(error))
+        }
+        guard abi > 0 else { return .none(reason: unavailable(.current)) }
         let rights = LandlockRights(abi: Int(abi))
         let temporary = PrivateTemporary.make()
         let rules = systemRules(rights) + readOnly.map { ($0, rights.read) } + (readWrite + [temporary].compactMap { $0 }).map { ($0, rights.readWrite) }
         if let failure = restrict(handling: rights, rules: rules) {
-            if let temporary { rmdir(temporary) }
+            if let temporary { try? FileNames.removeFolder(temporary) }
             return .none(reason: failure)
         }
         if let temporary {
-            setenv("TMPDIR", temporary, 1)
+            SystemProcess.setEnvironment("TMPDIR", temporary)
             PrivateTemporary.removeAtExit(temporary)
         }
         return .landlock(abi: Int(abi))
@@ -79,29 +79,35 @@ public enum Sandbox {
     /// Builds the ruleset, sets `no_new_privs` and restricts the calling thread.
     /// - Returns: `nil` when confined; otherwise why not (nothing was applied).
     private static func restrict(handling rights: LandlockRights, rules: [(String, UInt64)]) -> String? {
-        let ruleset = Landlock.createRuleset(fileSystem: rights.handledFileSystem, network: rights.handledNetwork)
-        guard ruleset >= 0 else { return "landlock_create_ruleset: \(SystemError(code: errno))" }
-        defer { close(ruleset) }
+        let ruleset: FileDescriptor
+        switch SystemCall.result(retryOnInterrupt: false, { Landlock.createRuleset(fileSystem: rights.handledFileSystem, network: rights.handledNetwork) }) {
+        case .success(let descriptor): ruleset = FileDescriptor(adopting: descriptor)
+        case .failure(let error): return "landlock_create_ruleset: \(error)"
+        }
+        let rulesetNumber = ruleset.rawValue
         for (path, allowed) in rules {
-            let folder = open(path, Descriptors.pathOnly | O_CLOEXEC)
-            guard folder >= 0 else { continue }
-            defer { close(folder) }
-            let access = allowed & rights.handledFileSystem & (Descriptors.isFolder(folder) ? ~0 : rights.fileOnly)
+            guard let folder = try? FileDescriptor.open(path, Descriptors.pathOnly) else { continue }
+            let access = allowed & rights.handledFileSystem & (Descriptors.isFolder(folder.rawValue) ? ~0 : rights.fileOnly)
             guard access != 0 else { continue }
-            guard Landlock.allowBeneath(ruleset: ruleset, folder: folder, allowed: access) == 0 else {
-                return "landlock_add_rule \(path): \(SystemError(code: errno))"
+            let folderNumber = folder.rawValue
+            if case .failure(let error) = SystemCall.result(retryOnInterrupt: false, { Landlock.allowBeneath(ruleset: rulesetNumber, folder: folderNumber, allowed: access) }) {
+                return "landlock_add_rule \(path): \(error)"
             }
         }
-        guard LinuxCalls.setNoNewPrivileges() == 0 else { return "prctl(PR_SET_NO_NEW_PRIVS): \(SystemError(code: errno))" }
-        guard Landlock.restrictSelf(ruleset: ruleset) == 0 else { return "landlock_restrict_self: \(SystemError(code: errno))" }
+        if case .failure(let error) = SystemCall.result(retryOnInterrupt: false, { LinuxCalls.setNoNewPrivileges() }) {
+            return "prctl(PR_SET_NO_NEW_PRIVS): \(error)"
+        }
+        if case .failure(let error) = SystemCall.result(retryOnInterrupt: false, { Landlock.restrictSelf(ruleset: rulesetNumber) }) {
+            return "landlock_restrict_self: \(error)"
+        }
         return nil
     }
 
-    private static func unavailable(_ code: Int32) -> String {
-        switch code {
-        case ENOSYS: return "this kernel has no Landlock (ENOSYS)"
-        case EOPNOTSUPP: return "Landlock is disabled on this system (EOPNOTSUPP; see the lsm= boot parameter)"
-        default: return "Landlock is unavailable: \(SystemError(code: code))"
+    private static func unavailable(_ error: SystemError) -> String {
+        switch error {
+        case .notImplemented: return "this kernel has no Landlock (ENOSYS)"
+        case .notSupported: return "Landlock is disabled on this system (EOPNOTSUPP; see the lsm= boot parameter)"
+        default: return "Landlock is unavailable: \(error)"
         }
     }
 }
@@ -153,9 +159,8 @@ enum PrivateTemporary {
     static func make() -> String? {
         for base in bases {
             removeStale(in: base)
-            var template = Array((base + "/attachkit-\(getpid())-XXXXXX").utf8CString)
-            if template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil {
-                return String(cString: template)
+            if let folder = try? FileNames.makeTemporaryFolder(prefix: base + "/attachkit-\(SystemProcess.id)-") {
+                return folder
             }
         }
         return nil
@@ -163,12 +168,12 @@ enum PrivateTemporary {
 
     /// Where the folders are made: `$TMPDIR`, then `/tmp`.
     private static var bases: [String] {
-        ((getenv("TMPDIR").map { [String(cString: $0)] } ?? []) + ["/tmp"]).filter { !$0.isEmpty }
+        ((SystemProcess.environment("TMPDIR").map { [$0] } ?? []) + ["/tmp"]).filter { !$0.isEmpty }
     }
 
     /// Removes the folders of `pid`, a process that is gone: what a pool does when it reaps a
     /// worker, which cannot remove its own (Landlock lets it remove nothing in `$TMPDIR` itself).
-    static func removeFolders(of pid: pid_t) {
+    static func removeFolders(of pid: Int32) {
         for base in bases { removeStale(in: base, only: pid) }
     }
 
@@ -179,53 +184,42 @@ enum PrivateTemporary {
             return folders.count == 1
         }
         if first {
-            atexit {
-                for folder in PrivateTemporary.folders.withLock({ $0 }) { rmdir(folder) }
+            SystemProcess.atExit {
+                for folder in PrivateTemporary.folders.withLock({ $0 }) { try? FileNames.removeFolder(folder) }
             }
         }
     }
 
     /// The process id in `attachkit-PID-XXXXXX`, `nil` for any other name.
-    static func owner(of name: String) -> pid_t? {
+    static func owner(of name: String) -> Int32? {
         let parts = name.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "attachkit", parts[2].count == 6,
               parts[1].count <= 10, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return pid_t(parts[1])
+        return Int32(parts[1])
     }
 
     /// Removes, in `base`, the private folders of processes that are gone (of `only`, when given):
     /// only folders this user owns, only the files directly in them (never followed), then the
     /// folder if it is empty.
-    static func removeStale(in base: String, only: pid_t? = nil) {
-        guard let stream = opendir(base) else { return }
-        defer { closedir(stream) }
+    static func removeStale(in base: String, only: Int32? = nil) {
+        guard var stream = try? DirectoryStream(path: base) else { return }
         var stale: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+        while let entry = stream.next() {
+            let name = entry.name
             if let pid = owner(of: name), only.map({ $0 == pid }) ?? true, Processes.isGone(pid) { stale.append(name) }
         }
-        for name in stale { removeFolder(name, in: dirfd(stream)) }
+        for name in stale { removeFolder(name, in: stream.descriptor) }
     }
 
     private static func removeFolder(_ name: String, in base: Int32) {
-        let folder = openat(base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard folder >= 0 else { return }
-        var status = stat()
-        guard fstat(folder, &status) == 0, status.st_uid == getuid(), let stream = fdopendir(folder) else {
-            close(folder)
-            return
-        }
+        guard let folder = try? FileDescriptor.open(name, [.readOnly, .directory, .noFollow], in: base) else { return }
+        guard (try? folder.status())?.owner == SystemProcess.userID, var stream = DirectoryStream(folder) else { return }
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let entryName = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if entryName != "." && entryName != ".." { names.append(entryName) }
+        while let entry = stream.next() {
+            if !entry.isDotOrDotDot { names.append(entry.name) }
         }
-        for entryName in names { unlinkat(folder, entryName, 0) }
-        closedir(stream)
-        unlinkat(base, name, AT_REMOVEDIR)
+        for entryName in names { try? FileNames.remove(entryName, in: stream.descriptor) }
+        _ = consume stream
+        try? FileNames.removeFolder(name, in: base)
     }
 }

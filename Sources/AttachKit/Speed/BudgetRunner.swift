@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What fits a deadline on this machine: the rows of the budget table, from the calibration alone
 /// (``syntheticRows()``) or by preparing the user's files (``measure(files:scratch:progress:)``:
 /// the operation the profile needs for each; a video that is transcoded once per x264 preset).
@@ -94,7 +90,7 @@ public struct BudgetRunner: Sendable {
         let report = ledger.withAccess(path, refused: { PrepareReport(input: path, error: .probe(.access($0))) }) {
             Preparer(options: options).prepare($0, ledger: ledger, outputStem: "budget")
         }
-        if let output = report.output { unlink(output) }
+        if let output = report.output { try? FileNames.remove(output) }
         return report
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where the speed calibration is cached: `FOLDER/speed-calibration.json`, by default in
 /// `$XDG_CACHE_HOME/attachkit` (`~/.cache/attachkit` when it is unset). A cached calibration is
 /// used while its ``MachineKey`` is this machine's and it is at most ``maxAge`` old.
@@ -23,7 +19,7 @@ public struct CalibrationStore: Sendable {
     /// The process's environment, for ``standard(environment:)``.
     public static var processEnvironment: [String: String] {
         var values: [String: String] = [:]
-        for name in ["XDG_CACHE_HOME", "HOME"] { if let value = getenv(name) { values[name] = String(cString: value) } }
+        for name in ["XDG_CACHE_HOME", "HOME"] { if let value = SystemProcess.environment(name) { values[name] = value } }
         return values
     }
 
@@ -60,31 +56,24 @@ public struct CalibrationStore: Sendable {
     /// missing), flushed, renamed over the cache file, then the folder flushed.
     /// - Throws: ``CalibrationError`` naming the call that failed and the path.
     public func save(_ calibration: SpeedCalibration) throws(CalibrationError) {
-        guard FileSystem.makeFolders(folder) else { throw CalibrationError(call: "mkdir", path: folder) }
-        var template = Array((folder + "/.speed-calibration.XXXXXX").utf8CString)
-        let (fd, temporary) = template.withUnsafeMutableBufferPointer { ($0.baseAddress.map { mkstemp($0) } ?? -1, String(cString: $0.baseAddress!)) }
-        guard fd >= 0 else { throw CalibrationError(call: "mkstemp", path: folder) }
+        if let error = FileSystem.folderFailure(folder) { throw CalibrationError(call: "mkdir", path: folder, error) }
+        let made: FileNames.TemporaryFile
+        do { made = try FileNames.makeTemporaryFile(prefix: folder + "/.speed-calibration.") } catch {
+            throw CalibrationError(call: "mkstemp", path: folder, error)
+        }
+        let temporary = made.path
         var renamed = false
         defer {
-            close(fd)
-            if !renamed { unlink(temporary) }
+            if !renamed { try? FileNames.remove(temporary) }
         }
         let bytes = Array((calibration.json.serialized + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw CalibrationError(call: "write", path: temporary) }
-            written += count
-        }
-        fchmod(fd, 0o644)
-        guard fsync(fd) == 0 else { throw CalibrationError(call: "fsync", path: temporary) }
-        guard rename(temporary, path) == 0 else { throw CalibrationError(call: "rename", path: path) }
+        do { try made.descriptor.writeAll(bytes) } catch { throw CalibrationError(call: "write", path: temporary, error) }
+        try? made.descriptor.setPermissions(0o644)
+        do { try made.descriptor.sync() } catch { throw CalibrationError(call: "fsync", path: temporary, error) }
+        do { try FileNames.rename(temporary, to: path) } catch { throw CalibrationError(call: "rename", path: path, error) }
         renamed = true
-        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
+        if let directory = try? FileDescriptor.open(folder, [.readOnly, .directory]) {
+            try? directory.sync()
         }
     }
 }

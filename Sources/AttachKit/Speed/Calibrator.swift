@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Measures this machine's ``SpeedCalibration``: each x264 preset encoding ``frames`` frames of
 /// ``SyntheticVideo`` at each of ``heights`` (16:9; 480, 720 and 1080 rows by default) three times
 /// and keeping the median run (about 1.6 s of 30 fps media each), then decoding ``decodeFrames`` frames
@@ -44,9 +40,9 @@ public struct Calibrator: Sendable {
     /// - Parameter parent: the folder the samples' temporary folder is made in. Default `/tmp`.
     public func run(in parent: String = "/tmp", progress: (String, Double) -> Void = { _, _ in }) throws(CalibrationError) -> SpeedCalibration {
         let key = MachineKey.current()
-        var template = Array("\(parent)/attachkit-calibration.XXXXXX".utf8CString)
-        guard let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
-            throw CalibrationError(call: "mkdtemp", path: parent)
+        let folder: String
+        do { folder = try FileNames.makeTemporaryFolder(prefix: "\(parent)/attachkit-calibration.") } catch {
+            throw CalibrationError(call: "mkdtemp", path: parent, error)
         }
         defer { Self.removeFolder(folder) }
         let largest = heights.max() ?? 1080
@@ -130,11 +126,11 @@ public struct Calibrator: Sendable {
         let jobHeights = Array(Set(heights).sorted().suffix(2))
         guard let vp9 = Self.sources.first(where: { $0.codec == "vp9" }), !jobHeights.isEmpty else { return }
         // The model of the codecs alone (no factors, no fixed seconds yet).
-        let estimator = TranscodeEstimator(calibration: calibration, cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        let estimator = TranscodeEstimator(calibration: calibration, cores: SystemProcess.processorCount)
         /// Real and modelled seconds of one transcode of `frames` frames at `height` and `preset`.
         func time(frames: Int, height: Int, preset: EncoderSpeed) -> (real: Double, model: Double)? {
             let path = "\(folder)/sample-\(height)p-\(frames).webm"
-            if access(path, F_OK) != 0 {
+            if !FileSystem.exists(path) {
                 let sample = SyntheticVideo(width: Self.width(of: height), height: height)
                 guard (try? encodeFile(sample, encoder: vp9.encoder, options: vp9.options, frames: frames, path: path, muxer: vp9.muxer)) != nil
                 else { return nil }
@@ -174,9 +170,8 @@ public struct Calibrator: Sendable {
 
     /// Seconds since 1970, now.
     static var now: Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        let wall = SystemClock.wall()
+        return Double(wall.seconds) + Double(wall.nanoseconds) / 1e9
     }
 
     /// The width of a 16:9 picture `height` rows high, rounded to even (4:2:0).
@@ -275,7 +270,7 @@ public struct Calibrator: Sendable {
     }
 
     private static func removeFolder(_ folder: String) {
-        for name in FileSystem.files(under: folder) { unlink(folder + "/" + name) }
-        rmdir(folder)
+        for name in FileSystem.files(under: folder) { try? FileNames.remove(folder + "/" + name) }
+        try? FileNames.removeFolder(folder)
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a speed calibration holds for: the CPU model, the cores, and the libavcodec and x264
 /// builds. A calibration measured under another key is stale (``CalibrationStore``).
 public struct MachineKey: Sendable, Equatable {
@@ -28,7 +24,7 @@ public struct MachineKey: Sendable, Equatable {
         let cpu = TextFile.contents("/proc/cpuinfo")?.split(separator: "\n").first { $0.hasPrefix("model name") }
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }.map { $0.trimmingCharacters() } ?? "unknown"
         let maps = TextFile.contents("/proc/self/maps") ?? ""
-        return MachineKey(cpuModel: cpu, cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))),
+        return MachineKey(cpuModel: cpu, cores: SystemProcess.processorCount,
                           libavcodec: version(of: "libavcodec.so.", in: maps), x264: version(of: "libx264.so.", in: maps))
     }
 

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The process's speed model: the cached calibration (read from the ``CalibrationStore`` once,
 /// on first use; `nil` when missing or stale) and a running correction per preset learned from the
 /// transcodes this process ran, so `batch` and `serve` (each worker process for itself) estimate
@@ -40,7 +36,7 @@ public final class SpeedModel: Sendable {
             return (s.calibration, s.corrections)
         }
         return TranscodeEstimator(calibration: calibration, corrections: corrections,
-                                  cores: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+                                  cores: SystemProcess.processorCount)
     }
 
     /// Reads the cache file now, to be judged at first use: a worker process calls it before it

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The picture the speed calibration encodes, made in memory: smooth structure (a diagonal
 /// gradient under vertical bars) seen through a window that pans along a slow figure of eight,
 /// so every frame moves. Filling a frame is one row copy per row (cheap even in a debug build).

@@ -1,13 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A read-only file opened by path, read with `pread` at any offset. One owner; the descriptor is
 /// closed when the reader goes away. Reads never run past the size seen at open time.
 struct FileReader: ~Copyable {
-    private let fd: Int32
+    private let fd: FileDescriptor
     /// File size in bytes when opened.
     let size: Int64
 
@@ -15,23 +9,16 @@ struct FileReader: ~Copyable {
     /// waited on; reads of a regular file are not affected).
     /// - Throws: ``FileReadError`` with the `errno` meaning (missing, permission, not a regular file).
     init(path: String) throws(FileReadError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FileReadError(path: path, errno: errno) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            let code = errno
-            close(fd)
-            throw FileReadError(path: path, errno: code)
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw FileReadError(path: path, errno: EISDIR, notRegular: true)
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, [.readOnly, .nonBlocking]) } catch { throw FileReadError(path: path, error: error) }
+        let status: FileStatus
+        do { status = try fd.status() } catch { throw FileReadError(path: path, error: error) }
+        guard status.kind == .regular else {
+            throw FileReadError(path: path, error: .isDirectory, notRegular: true)
         }
         self.fd = fd
-        self.size = Int64(status.st_size)
+        self.size = status.size
     }
-
-    deinit { close(fd) }
 
     /// Up to `count` bytes starting at `offset`; fewer at the end of the file, none past it.
     func read(at offset: Int64, count: Int) -> [UInt8] {
@@ -41,8 +28,8 @@ struct FileReader: ~Copyable {
         var filled = 0
         buffer.withUnsafeMutableBytes { raw in
             while filled < wanted {
-                let n = pread(fd, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
-                if n > 0 { filled += n } else if n < 0 && errno == EINTR { continue } else { break }
+                let n = (try? fd.read(fromAbsoluteOffset: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<wanted]))) ?? 0
+                if n > 0 { filled += n } else { break }
             }
         }
         if filled < wanted { buffer.removeLast(wanted - filled) }
@@ -64,7 +51,7 @@ struct FileReader: ~Copyable {
 /// A file could not be opened or read.
 struct FileReadError: Error, Sendable {
     let path: String
-    let errno: Int32
+    let error: SystemError
     var notRegular = false
 
     var message: String {
@@ -72,7 +59,7 @@ struct FileReadError: Error, Sendable {
         // caller's message names the file.
         let subject = path.hasPrefix("/proc/self/fd/") ? nil : path
         if notRegular { return (subject ?? "it") + " is not a regular file" }
-        return (subject.map { $0 + ": " } ?? "") + String(cString: strerror(errno))
+        return (subject.map { $0 + ": " } ?? "") + error.description
     }
 }
 

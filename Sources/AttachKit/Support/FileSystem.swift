@@ -1,38 +1,53 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// File-system helpers on plain POSIX calls.
 public enum FileSystem {
     /// Whether `path` is a folder (symbolic links followed).
     public static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        FileNames.statusIfPresent(path)?.kind == .directory
     }
 
     /// Whether anything exists at `path` (symbolic links followed).
     public static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0
+        FileNames.statusIfPresent(path) != nil
     }
 
     /// Size in bytes of the file at `path`, 0 when it cannot be read.
     public static func size(_ path: String) -> Int64 {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        FileNames.statusIfPresent(path)?.size ?? 0
     }
 
     /// Creates `path` and any missing parents (mode 0755); `true` when it exists as a folder afterwards.
     @discardableResult
-    public static func makeFolders(_ path: String) -> Bool {
-        if isDirectory(path) { return true }
+    public static func makeFolders(_ path: String) -> Bool { folderFailure(path) == nil }
+
+    /// ``makeFolders(_:)``, saying why it failed: `nil` when `path` exists as a folder afterwards,
+    /// else the `errno` of the call that failed.
+    static func folderFailure(_ path: String) -> SystemError? {
+        if isDirectory(path) { return nil }
         let absolute = PathResolver.absolute(path)
         var current = ""
         for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
             current += "/" + part
-            if !isDirectory(current) && mkdir(current, 0o755) != 0 && errno != EEXIST { return false }
+            if !isDirectory(current) {
+                do { try FileNames.makeFolder(current, mode: 0o755) } catch where error != .exists { return error } catch {}
+            }
         }
-        return isDirectory(path)
+        do { return try FileNames.status(path).kind == .directory ? nil : .notDirectory } catch { return error }
+    }
+
+    /// A new folder (mode 0700) named `prefix` and six random characters (`mkdtemp(3)`).
+    public static func makeTemporaryFolder(prefix: String) throws(SystemError) -> String {
+        try FileNames.makeTemporaryFolder(prefix: prefix)
+    }
+
+    /// Removes `path` and everything under it, without following symbolic links.
+    public static func removeTree(_ path: String) {
+        guard let status = FileNames.statusIfPresent(path, followingLinks: false) else { return }
+        if status.kind == .directory, let names = DirectoryStream.names(in: path) {
+            for name in names { removeTree(path + "/" + name) }
+            try? FileNames.removeFolder(path)
+        } else {
+            try? FileNames.remove(path)
+        }
     }
 
     /// The folder part of a path (`.` when there is none, `/` for a file at the root).
@@ -41,13 +56,7 @@ public enum FileSystem {
     /// The exact names of the entries of `folder` itself (not descended; `.` and `..` included),
     /// empty when it cannot be listed.
     static func names(in folder: String) -> [String] {
-        guard let stream = opendir(folder) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            names.append(withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } })
-        }
-        return names
+        DirectoryStream.names(in: folder, includingDots: true) ?? []
     }
 
     /// The working directory.
@@ -64,7 +73,7 @@ public enum FileSystem {
     /// there); anything else now at that name is left. `version` `nil`: nothing is removed.
     static func removeOwnFile(_ path: String, version: FileVersion?) {
         guard let version, FileVersion(path: path) == version else { return }
-        unlink(path)
+        try? FileNames.remove(path)
     }
 
     /// Opens (with `O_CREAT` in `flags`, creating) a file a run keeps for itself — a batch's
@@ -76,27 +85,24 @@ public enum FileSystem {
     /// requires (a regular file, not a symbolic link, with one name), before it is read or replaced.
     /// - Throws: ``OutputError/system(operation:path:reason:)`` naming what it is otherwise.
     static func checkOwnFileIfPresent(_ path: String) throws(OutputError) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return }
-        switch status.st_mode & S_IFMT {
-        case S_IFLNK:
+        guard let status = FileNames.statusIfPresent(path, followingLinks: false) else { return }
+        switch status.kind {
+        case .symbolicLink:
             throw .system(operation: "open", path: path, reason: "it is a symbolic link, which a run never writes through")
-        case S_IFREG where status.st_nlink <= 1:
+        case .regular where status.linkCount <= 1:
             return
         default:
             throw .system(operation: "open", path: path, reason: "it is not a file of its own (a folder, a device, or a hard link to another file), which a run never writes")
         }
     }
 
-    static func openOwnFile(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(OutputError) -> Int32 {
-        let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link, which a run never writes through" : String(cString: strerror(errno))
+    static func openOwnFile(_ path: String, flags: FileDescriptor.OpenOptions, mode: UInt32 = 0o644) throws(OutputError) -> FileDescriptor {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, flags.union(.noFollow), mode: mode) } catch {
+            let reason = error == .tooManySymbolicLinks ? "it is a symbolic link, which a run never writes through" : error.description
             throw .system(operation: "open", path: path, reason: reason)
         }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink <= 1 else {
-            close(fd)
+        guard let status = try? fd.status(), status.kind == .regular, status.linkCount <= 1 else {
             throw .system(operation: "open", path: path, reason: "it is not a file of its own (a folder, a device, or a hard link to another file), which a run never writes")
         }
         return fd

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Reads newline-separated lines from a file descriptor with a cap on line length, so a hostile
 /// peer cannot make the reader buffer gigabytes: an over-long line is reported as
 /// ``Line/tooLong`` (its bytes discarded up to the next newline) and reading goes on.
@@ -58,18 +54,18 @@ public struct LineReader {
                 buffer.removeAll()
                 return .text(String(decoding: line, as: UTF8.self))
             }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, pollMilliseconds)
-            if ready == 0 {
+            let ready: Bool
+            do { ready = try FileDescriptor.waitForInput(fd, milliseconds: pollMilliseconds) } catch where error == .interrupted { continue } catch { ready = true }
+            if !ready {
                 if shouldStop() { return nil }
                 continue
             }
-            if ready < 0 && errno == EINTR { continue }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                buffer.append(contentsOf: chunk[..<n])
-            } else if n == 0 || errno != EINTR {
+            do {
+                let n = try FileDescriptor.read(fd, into: &chunk, retryOnInterrupt: false)
+                if n > 0 { buffer.append(contentsOf: chunk[..<n]) } else { finished = true }
+            } catch where error == .interrupted {
+            } catch {
                 finished = true
             }
         }

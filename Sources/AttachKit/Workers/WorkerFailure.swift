@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Why a job sent to a worker process got no answer: the worker died or broke a limit. Only that
 /// job fails; the pool starts a new worker.
 public enum WorkerFailure: CodedError, Equatable, CustomStringConvertible {
@@ -46,9 +42,6 @@ public enum WorkerFailure: CodedError, Equatable, CustomStringConvertible {
 
     /// `SIGSEGV`, `SIGABRT`... (the number for signals without a usual name).
     static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGILL: "SIGILL", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS",
-                                      SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP", SIGKILL: "SIGKILL", SIGXCPU: "SIGXCPU",
-                                      SIGSYS: "SIGSYS", SIGTERM: "SIGTERM", SIGPIPE: "SIGPIPE", SIGXFSZ: "SIGXFSZ"]
-        return names[signal] ?? "signal \(signal)"
+        Signal(rawValue: signal).name
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a worker process does between jobs.
 package enum WorkerHousekeeping {
     /// Returns freed heap memory to the kernel (glibc `malloc_trim`) when the worker holds more
@@ -9,7 +5,7 @@ package enum WorkerHousekeeping {
     /// limit, while the next one runs. Below that it keeps the memory: trimming after every small
     /// file costs page faults (measured: about 1 ms per file).
     package static func releaseFreedMemory() {
-        guard WorkerProcess.residentBytes(of: getpid()) > 128 << 20 else { return }
+        guard WorkerProcess.residentBytes(of: SystemProcess.id) > 128 << 20 else { return }
         LinuxCalls.trimHeap()
     }
 }

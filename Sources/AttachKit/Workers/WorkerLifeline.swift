@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What ties a worker process's life to its parent's: a worker outliving a killed `batch`,
 /// `serve` or `http` would go on writing into the output folder with nobody watching its memory
 /// or its clock, beside the next run.
@@ -14,8 +10,8 @@ import Glibc
 package enum WorkerLifeline {
     /// Asks for `SIGKILL` when the parent goes, then exits at once (status 70) when the parent is
     /// no longer `parent`. The first thing `attachkit worker` does.
-    package static func bind(toParent parent: pid_t) {
-        _ = LinuxCalls.setParentDeathSignal(SIGKILL)
-        if getppid() != parent { _exit(70) }
+    package static func bind(toParent parent: Int32) {
+        _ = LinuxCalls.setParentDeathSignal(Signal.kill.rawValue)
+        if SystemProcess.parentID != parent { SystemProcess.exitImmediately(70) }
     }
 }

@@ -39,16 +39,16 @@ final class WorkerProcess: @unchecked Sendable {
     /// - Throws: ``WorkerFailure/unavailable(reason:)`` when it cannot be started.
     static func launch(executable: String, arguments: [String], inheriting: [Int32] = []) throws(WorkerFailure) -> WorkerProcess {
         guard let (parentEnd, childEnd) = LinuxCalls.streamSocketPair() else {
-            throw .unavailable(reason: "socketpair: \(SystemError(code: errno))")
+            throw .unavailable(reason: "socketpair: \(SystemError.current)")
         }
         let pair = [parentEnd, childEnd]
         guard let (errorRead, errorWrite) = LinuxCalls.streamSocketPair() else {
-            let reason = "socketpair: \(SystemError(code: errno))"
+            let reason = "socketpair: \(SystemError.current)"
             close(pair[0]); close(pair[1])
             throw .unavailable(reason: reason)
         }
         let errorPipe = [errorRead, errorWrite]
-        let spawned = spawn(executable: executable, arguments: ["worker"] + arguments + ["--parent", String(getpid())],
+        let spawned = spawn(executable: executable, arguments: ["worker"] + arguments + ["--parent", String(SystemProcess.id)],
                             stdio: pair[1], stderr: errorPipe[1], inheriting: inheriting)
         close(pair[1])
         close(errorPipe[1])
@@ -123,7 +123,7 @@ final class WorkerProcess: @unchecked Sendable {
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else { return .failure(.unavailable(reason: "\(executable): \(String(cString: strerror(status)))")) }
+        guard status == 0 else { return .failure(.unavailable(reason: "\(executable): \(SystemError(code: status))")) }
         return .success(pid)
     }
 
@@ -234,15 +234,12 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Resident set size of `pid` from `/proc/PID/statm` (pages × page size); 0 when unreadable.
     static func residentBytes(of pid: pid_t) -> Int64 {
-        let fd = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open("/proc/\(pid)/statm", .readOnly) else { return 0 }
         var buffer = [UInt8](repeating: 0, count: 128)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return 0 }
+        guard let n = try? fd.read(into: &buffer, retryOnInterrupt: false), n > 0 else { return 0 }
         let fields = buffer[..<n].split(separator: UInt8(ascii: " "))
         guard fields.count > 1, let pages = Int64(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
-        return pages * Int64(sysconf(Int32(_SC_PAGESIZE)))
+        return pages * SystemProcess.pageSize
     }
 
     /// Swift's runtime, glibc and GLib say these when an allocation fails under `RLIMIT_AS`.
@@ -264,15 +261,13 @@ private final class StderrTail: Sendable {
         NativeThread.start(stackSize: 256 << 10) {
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
+                guard let n = try? FileDescriptor.read(fd, into: &chunk), n > 0 else { break }
                 bytes.withLock { tail in
                     tail.append(contentsOf: chunk[..<n])
                     if tail.count > 4096 { tail.removeFirst(tail.count - 4096) }
                 }
             }
-            close(fd)
+            FileDescriptor(adopting: fd).close()
             done.signal()
         }
     }

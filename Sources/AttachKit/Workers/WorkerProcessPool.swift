@@ -1,8 +1,5 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A fixed number of long-lived `attachkit worker` processes doing the media work of a batch or
 /// a service, one job each at a time. A job whose worker dies (a decoder crash), or goes over its
@@ -29,7 +26,7 @@ public final class WorkerProcessPool: Sendable {
     private let available: DispatchSemaphore
     private let restartCount = Atomic<Int>(0)
     /// The workers working on a job now, by pid (``abortBusy()``).
-    private let busy = Locked<Set<pid_t>>([])
+    private let busy = Locked<Set<Int32>>([])
     /// Set by ``abortBusy()`` for the rest of the pool's life (a shutting-down service's): a job
     /// whose worker was killed for it does not count as a restart.
     private let aborting = Atomic<Bool>(false)
@@ -83,7 +80,7 @@ public final class WorkerProcessPool: Sendable {
     /// answered (503) and the process can end.
     public func abortBusy() {
         aborting.store(true, ordering: .releasing)
-        for pid in busy.withLock({ $0 }) { kill(pid, SIGKILL) }
+        for pid in busy.withLock({ $0 }) { try? Signal.kill.send(to: pid) }
     }
 
     public func stop() {
@@ -193,12 +190,9 @@ public final class WorkerProcessPool: Sendable {
     /// The `attachkit` executable beside the running one (a test runner or the benchmark harness in
     /// the same build folder), else the running executable itself.
     static func defaultExecutable() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return "/proc/self/exe" }
-        let running = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let running = try? FileNames.linkTarget("/proc/self/exe"), !running.isEmpty else { return "/proc/self/exe" }
         if PathResolver.fileName(running) == "attachkit" { return running }
         let sibling = PathResolver.directory(running) + "/attachkit"
-        return access(sibling, X_OK) == 0 ? sibling : running
+        return SystemProcess.isExecutable(sibling) ? sibling : running
     }
 }

@@ -1,7 +1,4 @@
 import AttachKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes to stdout and stderr unbuffered per line, so JSON Lines reach a pipe as they are made
 /// and logs never mix into results. Text for people is a ``HumanText`` (its values escaped);
@@ -9,23 +6,23 @@ import Glibc
 enum Output {
     /// A line (or lines) for people on stdout.
     static func line(_ text: HumanText) {
-        writeAll(STDOUT_FILENO, text.description + "\n")
+        writeAll(SystemProcess.standardOutput, text.description + "\n")
     }
 
     /// A line (or lines) for people on stderr.
     static func error(_ text: HumanText) {
-        writeAll(STDERR_FILENO, text.description + "\n")
+        writeAll(SystemProcess.standardError, text.description + "\n")
     }
 
     /// Terminal control text on stderr, as it is, without a newline (a progress block redrawn in
     /// place). Its values must already be escaped (``BatchProgressView`` escapes names).
     static func terminal(_ text: String) {
-        writeAll(STDERR_FILENO, text)
+        writeAll(SystemProcess.standardError, text)
     }
 
     /// One machine-readable line (JSON) on stdout, as it is.
     static func json(_ line: String) {
-        writeAll(STDOUT_FILENO, line + "\n")
+        writeAll(SystemProcess.standardOutput, line + "\n")
     }
 
     private static let lock = Locked(())
@@ -33,14 +30,7 @@ enum Output {
     /// Writes the whole text under a lock, so lines from concurrent writers never interleave
     /// whatever their length.
     private static func writeAll(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        lock.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n < 0 { if errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        let bytes = Array(text.utf8)
+        lock.withLock { _ in SystemProcess.writeAll(bytes, to: fd) }
     }
 }

@@ -1,8 +1,5 @@
 import AttachKit
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Batch progress on stderr. On a terminal, a block redrawn in place: the bar (files done/total,
 /// bytes in/out, rate, ETA, failures) and a line per file in progress with its encode's share and
@@ -85,9 +82,7 @@ final class ProgressRenderer: Sendable {
 
     /// The columns of the terminal on stderr; 80 when it cannot be told.
     private static func terminalWidth() -> Int {
-        var size = winsize()
-        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
+        SystemProcess.standardErrorColumns ?? 80
     }
 
     /// Progress of a sequence of runs that are not files of a batch (`attachkit budget`): `done`

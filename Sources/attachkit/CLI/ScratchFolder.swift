@@ -1,7 +1,5 @@
+import AttachKit
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A temporary folder for a command's own work (`budget`'s calibration samples and timed
 /// outputs), removed with everything in it when the command ends, and also when SIGINT or SIGTERM
@@ -12,18 +10,18 @@ final class ScratchFolder {
     let path: String
     private let sources: [any DispatchSourceSignal]
 
-    /// Creates the folder; `nil` when it cannot be made.
-    init?(name: String) {
-        var template = Array("/tmp/attachkit-\(name).XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else { return nil }
+    /// Creates the folder.
+    /// - Throws: why it cannot be made.
+    init(name: String) throws(SystemError) {
+        let made = try FileSystem.makeTemporaryFolder(prefix: "/tmp/attachkit-\(name).")
         path = made
         var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        for number in [Signal.interrupt, .terminate] {
+            number.ignore()
+            let source = DispatchSource.makeSignalSource(signal: number.rawValue, queue: .global())
             source.setEventHandler {
-                Self.remove(made)
-                _exit(128 + number)
+                FileSystem.removeTree(made)
+                SystemProcess.exitImmediately(128 + number.rawValue)
             }
             source.resume()
             sources.append(source)
@@ -33,28 +31,8 @@ final class ScratchFolder {
 
     deinit {
         for source in sources { source.cancel() }
-        Self.remove(path)
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
-
-    /// Removes `path` and everything under it, without following symbolic links.
-    private static func remove(_ path: String) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return }
-        if status.st_mode & S_IFMT == S_IFDIR, let directory = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(directory)
-            for name in names { remove(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
+        FileSystem.removeTree(path)
+        Signal.interrupt.restoreDefault()
+        Signal.terminate.restoreDefault()
     }
 }

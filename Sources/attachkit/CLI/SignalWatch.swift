@@ -1,9 +1,6 @@
 import AttachKit
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Turns SIGINT/SIGTERM into a clean stop: the first asks work to stop (in-flight items finish,
 /// no temporary file is left); a second SIGINT exits at once with status 130 (temporaries a forced
@@ -21,13 +18,13 @@ final class SignalWatch {
     init(stop: StopSignal, quiet: Bool = false) {
         var sources: [any DispatchSourceSignal] = []
         let seen = self.seen
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        for number in [Signal.interrupt, .terminate] {
+            number.ignore()
+            let source = DispatchSource.makeSignalSource(signal: number.rawValue, queue: .global())
             source.setEventHandler {
-                if number == SIGTERM { seen.terminate.store(true, ordering: .relaxed) }
+                if number == .terminate { seen.terminate.store(true, ordering: .relaxed) }
                 let signals = seen.count.add(1, ordering: .relaxed).newValue
-                if signals > 1 && number == SIGINT { _exit(130) }
+                if signals > 1 && number == .interrupt { SystemProcess.exitImmediately(130) }
                 stop.stop()
                 if !quiet { Output.error("attachkit: stopping after the files in progress (Ctrl-C again to abort)") }
             }

@@ -1,8 +1,5 @@
 import AttachKit
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `attachkit batch INPUT_DIR --out OUT_DIR [--profile ...] [--jobs N] [--shard I/N] [--thumbnails] [--json]`
 struct BatchCommand: Command {
@@ -71,10 +68,10 @@ struct BatchCommand: Command {
     func run() -> ExitCode {
         // A reader that goes away (`batch ... | head -1`) must not kill the run mid-file: its
         // output lines are dropped and the batch finishes as it would, its manifest whole.
-        signal(SIGPIPE, SIG_IGN)
+        Signal.brokenPipe.ignore()
         let stop = StopSignal()
         let signals = SignalWatch(stop: stop)
-        let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
+        let progress = ProgressRenderer(terminal: SystemProcess.standardErrorIsTerminal)
         // The files in progress and their encodes' progress are asked for only when shown.
         var options = self.runner.options
         options.fileProgress = progress.wantsFileProgress

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import AttachKit
 
 /// `attachkit budget [FILE...] [--profile P] [--deadline S] [--json]`: calibrates the deadline
@@ -73,10 +70,11 @@ struct BudgetCommand: Command {
             if refusals.isEmpty && inputs.files.isEmpty { Output.error("attachkit: no files to measure in the folder(s) named") }
             if !refusals.isEmpty || inputs.files.isEmpty { return .failure }
         }
-        let progress = ProgressRenderer(terminal: isatty(STDERR_FILENO) != 0)
+        let progress = ProgressRenderer(terminal: SystemProcess.standardErrorIsTerminal)
         // Everything this run writes goes here, removed at the end or on SIGINT/SIGTERM.
-        guard let scratch = ScratchFolder(name: "budget") else {
-            Output.error("attachkit: cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
+        let scratch: ScratchFolder
+        do { scratch = try ScratchFolder(name: "budget") } catch {
+            Output.error("attachkit: cannot create a temporary folder in /tmp: \(error)")
             return .failure
         }
         let calibration: SpeedCalibration

@@ -1,7 +1,4 @@
 import AttachKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `attachkit http --listen HOST:PORT --allow DIR... [--jobs N] [--profile P] [--max-body N] [--uploads N] ...`
 struct HTTPCommand: Command {
@@ -66,7 +63,7 @@ struct HTTPCommand: Command {
         if let seconds = try arguments.int("header-timeout", in: 1...3_600) { limits.headerTimeoutSeconds = seconds }
         if let seconds = try arguments.int("drain", in: 0...3_600) { limits.drainSeconds = Double(seconds) }
         limits.deadline = try arguments.decode { options throws(OptionsError) in try options.seconds(OptionLimits.deadline) }
-        let spoolPath = arguments.value("spool") ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/attachkit-http"
+        let spoolPath = arguments.value("spool") ?? (SystemProcess.environment("TMPDIR") ?? "/tmp") + "/attachkit-http"
         let spool: HTTPSpool
         do { spool = try HTTPSpool(spoolPath) } catch { throw UsageError("\(error)") }
         let accessLog: AccessLog
@@ -86,7 +83,7 @@ struct HTTPCommand: Command {
         }
         Output.line("listening on http://\(daemon.address)")
         Output.error("attachkit http: ready on \(daemon.address) (spool: \(server.spool.root); jobs: \(server.service.jobs), queue: \(server.capacity - server.service.jobs), uploads: \(server.limits.uploads) (\(server.limits.uploadsPerClient) per client); \(server.service.isolationSummary))")
-        while !stop.isStopped { usleep(100_000) }
+        while !stop.isStopped { SystemProcess.sleep(microseconds: 100_000) }
         // Stop taking work: readiness fails, new work gets 503, the listening socket closes; then
         // what was accepted is answered (within --drain) before the connections are closed.
         server.startDraining()

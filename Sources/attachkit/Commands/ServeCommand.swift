@@ -1,8 +1,5 @@
 import AttachKit
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `attachkit serve --allow DIR... [--jobs N] [--profile NAME|PATH.json]`
 struct ServeCommand: Command {
@@ -54,7 +51,7 @@ struct ServeCommand: Command {
         let slots = DispatchSemaphore(value: service.jobs * 4)
         let service = self.service
         let accessLog = self.accessLog
-        var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
+        var reader = LineReader(fd: SystemProcess.standardInput, maxBytes: ServiceRequest.maxLineBytes)
         var requests = 0
         while !stop.isStopped, let line = reader.next(shouldStop: { stop.isStopped }) {
             switch line {

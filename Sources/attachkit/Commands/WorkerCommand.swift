@@ -1,8 +1,5 @@
 import AttachKit
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `attachkit worker` (internal, not listed): one process of the pool `batch` and `serve` start
 /// (see `WorkerProcessPool`). It confines itself (Landlock: read-only beneath `--read-only`,
@@ -40,7 +37,7 @@ struct WorkerCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         // First of all: die with the pool's process, and not outlive it if it is gone already.
-        if let parent = try arguments.int("parent", in: 1...Int(Int32.max)) { WorkerLifeline.bind(toParent: pid_t(parent)) }
+        if let parent = try arguments.int("parent", in: 1...Int(Int32.max)) { WorkerLifeline.bind(toParent: Int32(parent)) }
         readWrite = arguments.all("allow")
         readOnly = arguments.all("read-only")
         guard !(readWrite + readOnly).isEmpty else { throw UsageError("give at least one --allow or --read-only DIR") }
@@ -63,8 +60,8 @@ struct WorkerCommand: Command {
         SpeedModel.shared.prefetch()
         // Before anything reads an input or starts libvips: threads made later inherit the sandbox.
         let sandbox = Sandbox.confine(readOnly: readOnly, readWrite: readWrite)
-        setLimit(RLIMIT_CORE, soft: 0, hard: 0)
-        setLimit(RLIMIT_AS, soft: rlim_t(addressSpace), hard: rlim_t(addressSpace))
+        SystemProcess.setLimit(.coreFileBytes, soft: 0, hard: 0)
+        SystemProcess.setLimit(.addressSpaceBytes, soft: UInt64(addressSpace), hard: UInt64(addressSpace))
         let service: AttachKitService
         do {
             service = try AttachKitService(workerAllow: readWrite + readOnly, profile: profile, threadsPerJob: threads,
@@ -73,11 +70,11 @@ struct WorkerCommand: Command {
             Output.error("attachkit worker: \(error)")
             return .failure
         }
-        var hello: [(String, JSONValue)] = [("worker", .string("ready")), ("pid", .number(Double(getpid()))),
+        var hello: [(String, JSONValue)] = [("worker", .string("ready")), ("pid", .number(Double(SystemProcess.id))),
                                             ("sandbox", .string(sandbox.name))]
         if case .none(let reason) = sandbox { hello.append(("sandboxReason", .string(reason))) }
         Output.json(JSONValue.object(hello).serialized)
-        var reader = LineReader(fd: STDIN_FILENO, maxBytes: ServiceRequest.maxLineBytes)
+        var reader = LineReader(fd: SystemProcess.standardInput, maxBytes: ServiceRequest.maxLineBytes)
         while let line = reader.next() {
             let text: String
             switch line {
@@ -99,20 +96,8 @@ struct WorkerCommand: Command {
 
     /// Allows this request `cpuSeconds` of CPU on top of what the process has used so far.
     private func armCPULimit() {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let used = Int(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1
-        setLimit(RLIMIT_CPU, soft: rlim_t(used + cpuSeconds), hard: rlim_t.max)
-    }
-
-    private func setLimit(_ resource: __rlimit_resource, soft: rlim_t, hard: rlim_t) {
-        var limit = rlimit(rlim_cur: soft, rlim_max: hard)
-        var current = rlimit()
-        if getrlimit(Int32(resource.rawValue), &current) == 0 {
-            limit.rlim_max = min(hard, current.rlim_max)
-            limit.rlim_cur = min(soft, limit.rlim_max)
-        }
-        setrlimit(Int32(resource.rawValue), &limit)
+        let used = SystemProcess.cpuSecondsUsed + 1
+        SystemProcess.setLimit(.cpuSeconds, soft: UInt64(used + cpuSeconds), hard: SystemProcess.unlimited)
     }
 
     private static func blocking(_ work: @escaping @Sendable () async -> String) -> String {
@@ -135,7 +120,7 @@ struct WorkerCommand: Command {
 /// then does the work). Unset in production.
 enum FaultInjection {
     private static let fault: (kind: Substring, text: Substring)? = {
-        guard let value = getenv("ATTACHKIT_WORKER_FAULT").map({ String(cString: $0) }),
+        guard let value = SystemProcess.environment("ATTACHKIT_WORKER_FAULT"),
               let colon = value.firstIndex(of: ":") else { return nil }
         return (value[..<colon], value[value.index(after: colon)...])
     }()
@@ -144,22 +129,21 @@ enum FaultInjection {
         guard let fault, !fault.text.isEmpty, request.contains(fault.text) else { return }
         switch fault.kind {
         case "crash":
-            raise(SIGSEGV)
+            Signal.segmentationFault.raise()
         case "memory":
             while true {
-                guard let block = malloc(16 << 20) else {
+                guard SystemProcess.allocateResident(bytes: 16 << 20) else {
                     Output.error("fault injection: out of memory")
-                    abort()
+                    SystemProcess.abort()
                 }
-                memset(block, 1, 16 << 20)
             }
         case "spin":
             var x: UInt64 = 1
             while x != 0 { x = x &* 6364136223846793005 &+ 1 }
         case "hang":
-            while true { sleep(60) }
+            while true { SystemProcess.sleep(seconds: 60) }
         case "slow":
-            sleep(3)
+            SystemProcess.sleep(seconds: 3)
         default:
             return
         }

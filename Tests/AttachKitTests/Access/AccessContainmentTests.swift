@@ -103,8 +103,8 @@ struct AccessContainmentTests {
         try FileManager.default.createSymbolicLink(atPath: root.path + "/link", withDestinationPath: "sub")
         try FileManager.default.createSymbolicLink(atPath: root.path + "/sub/c.jpg", withDestinationPath: "b.jpg")
         let opens: [(String, (String) -> Result<Int32, SystemError>)] = [
-            ("openat2", { Descriptors.open(beneath: scope.anchor.descriptor, $0, flags: O_RDONLY) }),
-            ("walk", { Descriptors.walk(beneath: scope.anchor.descriptor, $0, flags: O_RDONLY) }),
+            ("openat2", { Descriptors.open(beneath: scope.anchor.descriptor, $0, flags: .readOnly) }),
+            ("walk", { Descriptors.walk(beneath: scope.anchor.descriptor, $0, flags: .readOnly) }),
         ]
         for (label, open) in opens {
             for (path, expected) in [("link/b.jpg", ELOOP), ("sub/c.jpg", ELOOP), ("../outside/secret.jpg", EXDEV),

@@ -96,11 +96,11 @@ struct BatchPlanningTests {
 
     /// A writer that writes the first `limit` bytes of the file for real, then fails like a full disk.
     static func fullDisk(after limit: Int) -> BatchManifest.Writer {
-        { fd, bytes in
+        { (fd, bytes) throws(SystemError) in
             let size = Int(lseek(fd, 0, SEEK_END))
             let room = max(0, limit - size)
-            guard room > 0 else { errno = ENOSPC; return -1 }
-            return write(fd, bytes.baseAddress, min(room, bytes.count))
+            guard room > 0 else { throw .noSpace }
+            return try FileDescriptor.write(fd, UnsafeRawBufferPointer(rebasing: bytes[..<min(room, bytes.count)]))
         }
     }
 

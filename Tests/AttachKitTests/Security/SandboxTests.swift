@@ -94,7 +94,7 @@ struct SandboxTests {
         let input = base + "/in", output = base + "/out", outside = base + "/outside"
         var results: [(String, String)] = []
         // Descriptors opened before confinement, reopened after through /proc/self/fd.
-        let before = (input: open(input + "/photo.jpg", Descriptors.pathOnly), outside: open(outside + "/secret.txt", Descriptors.pathOnly))
+        let before = (input: open(input + "/photo.jpg", Descriptors.pathOnly.rawValue), outside: open(outside + "/secret.txt", Descriptors.pathOnly.rawValue))
         let temporaryBefore = ProcessInfo.processInfo.environment["TMPDIR"]
 
         let status = Sandbox.confine(readOnly: [input], readWrite: [output])
