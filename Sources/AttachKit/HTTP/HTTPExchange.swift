@@ -1,3 +1,4 @@
+import Synchronization
 /// One request of `attachkit http`, from its head to its end, as the daemon drives it:
 /// ``early`` (an answer decided from the head alone: a refusal, or a `GET`), else
 /// ``receive(_:)`` for each piece of the body and ``finish()`` for the answer; ``complete(_:)``
@@ -29,6 +30,8 @@ package final class HTTPExchange: @unchecked Sendable {
     private var jsonBody: [UInt8] = []
     private var answered: (status: Int, code: ErrorCode?, bytes: Int64)?
     private var completed = false
+    /// The answer is made (counted once in ``HTTPServer/answerMade()``).
+    private let answerCounted = Atomic<Bool>(false)
     /// Where the body's reading stands: the one state ``cutOff()`` (another thread) and the
     /// connection's thread agree through.
     private let phase = Locked<Phase>(.receiving)
@@ -180,7 +183,7 @@ package final class HTTPExchange: @unchecked Sendable {
                       ("outcome", .string(how == .delivered ? answer.code?.rawValue ?? "ok" : how.rawValue)), ("client", .string(client))]
             server.accessLog.write(.object(entry))
         }
-        server.ended()
+        server.ended(answered: answerCounted.load(ordering: .acquiring))
     }
 
     /// Answers a request whose body is still arriving with 503 `unavailable` (`Retry-After`), for
@@ -206,6 +209,7 @@ package final class HTTPExchange: @unchecked Sendable {
     /// Every answer passes here: counted for the metrics, and told to close the connection.
     private func note(_ response: HTTPResponse) -> HTTPResponse {
         answered = (response.status, response.errorCode, response.bodyBytes)
+        if !answerCounted.exchange(true, ordering: .acquiringAndReleasing) { server.answerMade() }
         var closing = response
         closing.headers.append(("X-Request-Id", requestID))
         closing.headers.append(("Connection", "close"))

@@ -25,6 +25,8 @@ package final class HTTPServer: Sendable {
     private let workAborted = Atomic<Bool>(false)
     /// Requests begun and not yet ended (answer sent, or the client gone).
     private let open = Atomic<Int>(0)
+    /// Of those, the ones whose answer is made and on its way to the client.
+    private let answering = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
 
     /// - Parameters:
@@ -52,8 +54,14 @@ package final class HTTPServer: Sendable {
         return HTTPExchange(server: self, head: head, client: client)
     }
 
-    /// A request has ended (see ``HTTPExchange/complete(_:)``).
-    func ended() { open.subtract(1, ordering: .acquiringAndReleasing) }
+    /// A request's answer is made: from now on it is only being sent (see ``waitForAnswers(seconds:)``).
+    func answerMade() { answering.add(1, ordering: .acquiringAndReleasing) }
+
+    /// A request has ended (see ``HTTPExchange/complete(_:)``); `answered`: its answer had been made.
+    func ended(answered: Bool) {
+        if answered { answering.subtract(1, ordering: .acquiringAndReleasing) }
+        open.subtract(1, ordering: .acquiringAndReleasing)
+    }
 
     /// Takes a work slot; `false` when every one is taken (the request gets 429).
     func admit() -> Bool {
@@ -126,15 +134,28 @@ package final class HTTPServer: Sendable {
 
     package var isDraining: Bool { draining.load(ordering: .relaxed) }
 
-    /// Waits until every request begun has ended (its answer sent, or its client gone) or
-    /// `seconds` have passed; whether they all ended.
-    package func waitForOpenRequests(seconds: Double) -> Bool {
+    /// Waits until every request begun has ended (its answer sent, or its client gone) and
+    /// `pending()` is 0 (connections whose request head is still arriving), or `seconds` have
+    /// passed; whether they all ended.
+    package func waitForOpenRequests(seconds: Double, pending: () -> Int = { 0 }) -> Bool {
         let end = Self.now + seconds
-        while open.load(ordering: .acquiring) > 0 {
+        while open.load(ordering: .acquiring) > 0 || pending() > 0 {
             if Self.now >= end { return false }
             SystemProcess.sleep(microseconds: 20_000)
         }
         return true
+    }
+
+    /// Waits while answers already made are still being sent (a large attachment to a slow
+    /// reader), until they are all sent, or `seconds` have passed; whether every request ended.
+    /// What a drain grants after its time is up: the work is done, cutting its answer would hand
+    /// the client a truncated body (a reader that stalls is cut off by the connection timeout).
+    package func waitForAnswers(seconds: Double) -> Bool {
+        let end = Self.now + seconds
+        while answering.load(ordering: .acquiring) > 0, open.load(ordering: .acquiring) > 0, Self.now < end {
+            SystemProcess.sleep(microseconds: 20_000)
+        }
+        return open.load(ordering: .acquiring) == 0
     }
 
     /// Why the server cannot take work, `nil` when it can: shutting down, the spool refuses writes,

@@ -88,7 +88,7 @@ struct HTTPCommand: Command {
         // what was accepted is answered (within --drain) before the connections are closed.
         server.startDraining()
         daemon.quiesce()
-        var drained = server.waitForOpenRequests(seconds: server.limits.drainSeconds)
+        var drained = server.waitForOpenRequests(seconds: server.limits.drainSeconds, pending: { daemon.headsBeingRead })
         if !drained {
             // Time is up: what still waits in the queue is answered 503 (Retry-After), and those
             // answers are given a moment to go out before the connections close.
@@ -101,6 +101,11 @@ struct HTTPCommand: Command {
             // Work still running: its workers are ended, so its requests are answered 503 too.
             server.abortRunningWork()
             drained = server.waitForOpenRequests(seconds: 2)
+        }
+        if !drained {
+            // Answers made and still being sent (a large attachment to a slow reader) get up to
+            // --read-timeout more: the work is done, a cut would leave a truncated body.
+            drained = server.waitForAnswers(seconds: Double(server.limits.readTimeoutSeconds))
         }
         daemon.stop()
         server.service.shutDownWorkers()

@@ -173,6 +173,33 @@ elif mode == "drain-upload":
         time.sleep(0.2)
     t.join()
     out = {"raw": first, "rawSeconds": time.time() - start, "chunked": chunked}
+elif mode == "drain-slow-reader":
+    # A 495 kB passthrough read at 100 kB/s through a 4 KiB receive window (server --drain 1):
+    # SIGTERM once the answer has started, then the whole body must still arrive.
+    import os, signal
+    pid, photo = int(sys.argv[3]), open(sys.argv[4], "rb").read()
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    s.sendall(("POST /v1/prepare?name=photo.jpg HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(photo)).encode() + photo)
+    data, signalled, start = b"", False, time.time()
+    while True:
+        d = s.recv(1024)
+        if not d: break
+        data += d
+        if not signalled and b"\r\n\r\n" in data: os.kill(pid, signal.SIGTERM); signalled = True
+        time.sleep(0.01)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = [l for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+    out = {"status": head.split(b"\r\n")[0].decode("latin-1"), "declared": int(length[0].split(b":")[1]) if length else -1,
+           "received": len(body), "seconds": time.time() - start}
+elif mode == "drain-idle":
+    # Connections accepted before SIGTERM whose requests come 0.3 s after it are answered.
+    import os, signal
+    pid = int(sys.argv[3])
+    socks = [connect("127.0.0.1") for _ in range(3)]
+    time.sleep(0.3); os.kill(pid, signal.SIGTERM); time.sleep(0.3)
+    for s in socks: s.sendall(b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
+    out = {"answers": [answer_or_cut(s, 5) for s in socks]}
 elif mode == "endings":
     media = open(sys.argv[3], "rb").read()
     s = trickler("127.0.0.1", length=100, path="/v1/probe"); time.sleep(0.2); s.close()
@@ -366,6 +393,27 @@ print(json.dumps(out))
         #expect(status == 0, "\(log)")
         #expect(log.components(separatedBy: #""status":503"#).count - 1 == 2, "two answers logged 503: \(log)")
         #expect(server.spoolLeftovers.isEmpty, "left in the spool: \(server.spoolLeftovers)")
+    }
+
+    @Test("SIGTERM while a 495 kB answer goes to a slow reader (--drain 1): the whole body arrives, the drain waits for answers already made (up to --read-timeout)", .needsPython)
+    func drainLetsAnswersFinish() throws {
+        let server = try HTTPServerProcess(["--drain", "1"])
+        let out = try Self.client(["drain-slow-reader", String(server.pid), TestEnvironment.fixture("images/jpeg_photo_1600x1200_q90.jpg")], server)
+        #expect(out["status"]?.stringValue == "HTTP/1.1 200 OK", "\(out.serialized)")
+        #expect(out["declared"]?.intValue == out["received"]?.intValue && (out["received"]?.intValue ?? 0) > 400_000, "\(out.serialized)")
+        #expect((out["seconds"]?.doubleValue ?? 0) > 3, "the reader was not slower than the drain: \(out.serialized)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+    }
+
+    @Test("connections accepted before SIGTERM whose requests come 0.3 s after it are answered (the drain waits for heads still arriving)", .needsPython)
+    func drainAnswersIdleConnections() throws {
+        let server = try HTTPServerProcess(["--drain", "2"])
+        let out = try Self.client(["drain-idle", String(server.pid)], server)
+        let answers = (out["answers"]?.arrayValue ?? []).compactMap(\.stringValue)
+        #expect(answers.count == 3 && answers.allSatisfy { $0.hasPrefix("HTTP/1.1 503") }, "\(out.serialized)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
     }
 
     @Test("request ids and the access log: a sane X-Request-Id is echoed, logged and in the report; others get 32 hex digits; one JSON line per request, the path without its query", .needsCurl)

@@ -89,6 +89,10 @@ package final class MicroHTTPDaemon: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Connections accepted whose request head is still arriving: a drain waits for them too
+    /// (within its time), as they were accepted before the signal.
+    package var headsBeingRead: Int { reading.withLock { $0.count } }
+
     /// Stops accepting connections (the listening socket is closed); connections already
     /// accepted are still served.
     package func quiesce() { listener.close() }
