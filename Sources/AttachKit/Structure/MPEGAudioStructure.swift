@@ -1,12 +1,13 @@
 /// MPEG audio (MP3, and layers I/II) layout, from the first frame (after any ID3v2 tag):
 /// - every frame follows the previous one directly, with the same MPEG version, layer and sample
 ///   rate. Tags (ID3v2, APEv2, ID3v1, Lyrics3) are skipped, wherever they sit, and zero bytes from
-///   the last frame to the end are padding. Junk before the first frame, between frames (up to
-///   the next run of ``AudioSync/framesToResync`` frames) or after the last one is stepped over as
-///   players do, and makes the file recoverable (``SkippedBytes``); but where the next frame
-///   starts inside the previous one, that frame was cut short: corrupt.
-/// - the last frame may be cut off by the end of the file (decoders drop it; valid files in the
-///   wild end that way, e.g. mutagen's `xing.mp3` test file), but only the last: a frame that is
+///   the last frame to the end are padding. Junk before the first frame or after the last one
+///   (no run of ``AudioSync/framesToResync`` frames follows it), and a last frame cut off by the
+///   end of the file, are stepped over as players do and make the file recoverable
+///   (``SkippedBytes``: a copy leaves them out). Junk between frames is corrupt: bytes inserted
+///   into a frame cannot be told from bytes after it, and that frame is damaged.
+/// - the last frame may be cut off by the end of the file (decoders drop it; files in the wild
+///   end that way, e.g. mutagen's `xing.mp3` test file), but only the last: a frame that is
 ///   followed by anything but the end of the file must be complete.
 /// - a Xing/Info or VBRI header in the first frame must not declare much more than the file holds:
 ///   more than 10% (plus 2) more frames than counted, or more than 10% (plus 4 KiB) more bytes
@@ -80,7 +81,10 @@ enum MPEGAudioStructure {
             if let frame = MPEGAudioFrame(header, at: 0), sameStream(header, first) {
                 let length = Int64(frame.length)
                 guard length <= audioEnd - position else {
-                    // The file ends inside its last frame: decoders drop that frame and play the rest.
+                    // The file ends inside its last frame: decoders drop that frame and play the
+                    // rest; a copy leaves it out.
+                    walked.skipped.add(at: position, count: audioEnd - position,
+                                       "in a last frame cut short (\(audioEnd - position) of \(length) bytes)", junk: false)
                     break walk
                 }
                 lastFrame = position
@@ -93,17 +97,16 @@ enum MPEGAudioStructure {
             } else if StructureChecker.isZeroFilled(reader, from: position, to: audioEnd) {
                 break  // Zero padding up to the end (or the trailing tags).
             } else {
-                // Junk: players look for the next run of frames, so does this walk.
+                // Junk after the last frame is left out of a copy. Between frames it is not: bytes
+                // inserted into a frame look the same as bytes after it, and that frame is damaged.
                 guard let next = resync(reader, after: walked.frames > 0 ? lastFrame : position, like: first, end: audioEnd) else {
                     walked.skipped.add(at: position, count: audioEnd - position, "after the last frame")
                     break walk
                 }
-                guard next > position else {
-                    walked.problem = "the frame at byte \(lastFrame) is cut short: the next frame starts at byte \(next), inside it (\(walked.frames) frame(s) before it)"
-                    return walked
-                }
-                walked.skipped.add(at: position, count: next - position, "between frames")
-                position = next
+                walked.problem = next > position
+                    ? "no frame sync at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
+                    : "the frame at byte \(lastFrame) is cut short: the next frame starts at byte \(next), inside it (\(walked.frames) frame(s) before it)"
+                return walked
             }
         }
         return walked

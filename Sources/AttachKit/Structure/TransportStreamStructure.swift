@@ -32,7 +32,7 @@ enum TransportStreamStructure {
                     }
                     var skipped = SkippedBytes()
                     skipped.add(at: position + Int64(index), count: Int64(chunk.count - index),
-                                "in the last packet, cut short (\(chunk.count - index) of \(packetSize) bytes)")
+                                "in the last packet, cut short (\(chunk.count - index) of \(packetSize) bytes)", junk: false)
                     return skipped.verdict
                 }
                 guard chunk[index + syncOffset] == 0x47 else {

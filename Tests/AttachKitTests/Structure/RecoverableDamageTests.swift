@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// Damage players step over — junk between Ogg pages or MP3 frames, before the first frame or after
-/// the last, a transport stream's last packet cut short in stuffing, an `mdat` claiming bytes the
+/// Damage players step over — junk between Ogg pages, before an MP3's first frame or after its
+/// last (or that last frame cut short), a transport stream's last packet cut short in stuffing, an `mdat` claiming bytes the
 /// file does not hold while every sample is in it — is recoverable (issue 29): `validate` and
 /// `validate --deep` warn `recoverable-damage`, `prepare` hands back a clean remux (never the
 /// damaged bytes) whose notes say what was repaired, and ffmpeg (libvips for pictures) decodes the
@@ -100,15 +100,15 @@ struct RecoverableDamageTests {
         try Self.expectCorruptEverywhere(try Self.write(ogg.prefix(pages[5]) + Data("JUNK".utf8) + ogg.dropFirst(pages[6]), "lost.ogg"))
     }
 
-    @Test("MP3: one junk byte after the last frame, junk between frames and a 100 kB binary prefix are repaired into a clean copy; a frame cut short is corrupt")
+    @Test("MP3: one junk byte after the last frame, a last frame cut short and a 100 kB binary prefix are repaired into a clean copy; junk between frames and a frame cut short mid-stream are corrupt")
     func mp3() throws {
         let mp3 = try Self.fixture("audio/mp3_stereo_44k_5s.mp3")
         let frames = Self.mp3Frames(mp3)
         try #require(frames.count > 100)
         try Self.expectRepaired(try Self.write(mp3 + Data([0x42]), "after.mp3"), naming: "1 junk byte after the last frame")
         let middle = frames[frames.count / 2]
-        try Self.expectRepaired(try Self.write(mp3.prefix(middle) + Data("\0junkjunk\u{1}".utf8) + mp3.dropFirst(middle), "between.mp3"),
-                                naming: "10 junk bytes between frames at byte \(middle)")
+        try Self.expectCorruptEverywhere(try Self.write(mp3.prefix(middle) + Data("\0junkjunk\u{1}".utf8) + mp3.dropFirst(middle), "between.mp3"))
+        try Self.expectRepaired(try Self.write(mp3.dropLast(100), "cut-last.mp3"), naming: "in a last frame cut short")
         var generator = SplitMix64(seed: 29)
         let prefix = Data((0..<100_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
         try Self.expectRepaired(try Self.write(prefix + mp3, "prefix.mp3"), naming: "before the first frame at byte 0")
