@@ -203,7 +203,8 @@ struct FormatSniffer {
         // The key of an MXF header partition pack.
         if h.matches([0x06, 0x0E, 0x2B, 0x34, 0x02, 0x05, 0x01, 0x01, 0x0D, 0x01, 0x02, 0x01, 0x01, 0x02], at: 0) { return .mxf }
         if h.matches("DKIF", at: 0), h.count >= 8, h.le16(4) == 0, h.le16(6) == 32 { return .ivf }
-        if h.matches("MPCK", at: 0) { return .musepack8 }
+        // SV8: a packet key of two capital letters follows (the stream header, `SH`, first).
+        if h.matches("MPCK", at: 0), h.count > 5, (0x41...0x5A).contains(h[4]), (0x41...0x5A).contains(h[5]) { return .musepack8 }
         if h.matches("MP+", at: 0) && h.count > 3 && h[3] & 0x0F == 7 { return .musepack }
         if let module = trackerModule(h) { return module }
         if h.matches("wvpk", at: 0) { return .wavPack }
@@ -213,18 +214,31 @@ struct FormatSniffer {
         return nil
     }
 
-    /// Tracker modules: FastTracker 2 (`Extended Module: `), Impulse Tracker (`IMPM`), Scream
+    /// Tracker modules: FastTracker 2 (`Extended Module: `, then a 20-byte name and 0x1A), Impulse Tracker (`IMPM`), Scream
     /// Tracker 3 (`SCRM` at byte 44, type 16), ProTracker and its kin (a 4-byte tag at byte 1080
     /// naming the channels: `M.K.`, `M!K!`, `FLT4`, `6CHN`, `16CH`...).
     static func trackerModule(_ h: [UInt8]) -> Container? {
-        if h.matches("Extended Module: ", at: 0) { return .xm }
+        if h.matches("Extended Module: ", at: 0), h.count > 37, h[37] == 0x1A { return .xm }
         if h.matches("IMPM", at: 0) { return .impulseTracker }
         if h.matches("SCRM", at: 44), h.count > 29, h[29] == 16 { return .s3m }
         guard h.count >= 1084 else { return nil }
         let tag = h.ascii(1080, 4)
-        if ["M.K.", "M!K!", "M&K!", "FLT4", "FLT8", "4CHN", "6CHN", "8CHN", "CD81", "OKTA"].contains(tag) { return .mod }
-        if tag.hasSuffix("CH"), tag.prefix(2).allSatisfy(\.isNumber) { return .mod }
-        return nil
+        let named = ["M.K.", "M!K!", "M&K!", "FLT4", "FLT8", "4CHN", "6CHN", "8CHN", "CD81", "OKTA"].contains(tag)
+            || (tag.hasSuffix("CH") && tag.prefix(2).allSatisfy(\.isNumber))
+        return named && isProTrackerHeader(h) ? .mod : nil
+    }
+
+    /// The 4-byte tag at byte 1080 is weak evidence on its own (an MP3's ID3 comment may hold
+    /// "M.K." there): the header before it must be a ProTracker one too — 31 sample headers with
+    /// a finetune of 0–15 and a volume of at most 64, a song length of 1–128 patterns, an order
+    /// table of pattern numbers below 128.
+    private static func isProTrackerHeader(_ h: [UInt8]) -> Bool {
+        guard !h.matches("ID3", at: 0) else { return false }
+        for sample in 0..<31 {
+            let at = 20 + 30 * sample
+            guard h[at + 24] <= 15, h[at + 25] <= 64 else { return false }
+        }
+        return (1...128).contains(h[950]) && h[952..<1080].allSatisfy { $0 < 128 }
     }
 
     /// Brands of movies and sound in the ISO base media format.

@@ -172,16 +172,22 @@ struct FormatIdentificationTests {
         func sniff(_ bytes: [UInt8]) -> Container {
             FormatSniffer.audioVideoFormat(bytes + [UInt8](repeating: 0, count: 1200), fileSize: Int64(bytes.count + 1200)) ?? .unknown
         }
-        #expect(sniff(Array("Extended Module: song".utf8)) == .xm)
+        #expect(sniff(Array("Extended Module: ".utf8) + Array("song".utf8) + [UInt8](repeating: 0x20, count: 16) + [0x1A]) == .xm)
+        #expect(sniff(Array("Extended Module: is what this text is about".utf8)) != .xm)
+        // A valid MP3 whose ID3 comment holds "M.K." at byte 1080 is not a module.
+        #expect(sniff(Array("ID3".utf8) + [3, 0, 0, 0, 0, 0x10, 0] + [UInt8](repeating: 0x20, count: 1067) + Array("M.K.".utf8)) != .mod)
         #expect(sniff(Array("IMPMsong".utf8)) == .impulseTracker)
         var s3m = [UInt8](repeating: 0, count: 48)
         s3m[29] = 16
         s3m.replaceSubrange(44..<48, with: Array("SCRM".utf8))
         #expect(sniff(s3m) == .s3m)
+        var header = [UInt8](repeating: 0, count: 1080)
+        header[950] = 1  // the song length: one pattern
         for tag in ["M.K.", "FLT4", "8CHN", "16CH"] {
-            #expect(sniff([UInt8](repeating: 0, count: 1080) + Array(tag.utf8)) == .mod, "\(tag)")
+            #expect(sniff(header + Array(tag.utf8)) == .mod, "\(tag)")
         }
-        #expect(sniff([UInt8](repeating: 0, count: 1080) + Array("ABCD".utf8)) != .mod)
+        #expect(sniff(header + Array("ABCD".utf8)) != .mod)
+        #expect(sniff([UInt8](repeating: 0, count: 1080) + Array("M.K.".utf8)) != .mod, "a song of no pattern")
         #expect(sniff(Array("MPCKSH".utf8)) == .musepack8 && Container.musepack8.facts?.demuxer == "mpc8")
         #expect(sniff(Array("MP+".utf8) + [0x17]) == .musepack && Container.musepack.facts?.demuxer == "mpc")
     }
