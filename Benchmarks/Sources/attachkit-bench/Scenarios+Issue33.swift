@@ -24,12 +24,8 @@ extension Scenarios {
     }
 
     func batchMixed() -> Scenario {
-        let input = mixedFolder()
-        let out = folder("batch-mixed")
-        return Scenario(name: "batch-mixed", summary: "batch over a mixed folder of photos (HEIC, AVIF, JPEG...) and sound clips: --jobs 2 vs --jobs 1", contenders: [
-            Contender(name: "jobs 2", command: [attachkit, "batch", input, "--out", out + "/j2", "--jobs", "2"], reset: clean(out + "/j2")),
-            Contender(name: "jobs 1", command: [attachkit, "batch", input, "--out", out + "/j1", "--jobs", "1"], reset: clean(out + "/j1")),
-        ], reference: "jobs 1", speedupTarget: 1.85)
+        jobsScenario("batch-mixed", summary: "batch over a mixed folder of photos (HEIC, AVIF, JPEG...) and sound clips: --jobs 2 vs --jobs 1",
+                     input: mixedFolder(), out: folder("batch-mixed"))
     }
 
     /// `count` 12 MP JPEGs → 2048 px: `attachkit batch --jobs 2` against `vipsthumbnail` in two

@@ -176,9 +176,12 @@ struct Scenarios {
     }
 
     func batchJobs() -> Scenario {
-        let input = inputs.batchFolder()
-        let out = folder("batch")
-        return Scenario(name: "batch-jobs", summary: "batch over TestMedia's valid media: --jobs 2 vs --jobs 1", contenders: [
+        jobsScenario("batch-jobs", summary: "batch over TestMedia's valid media: --jobs 2 vs --jobs 1", input: inputs.batchFolder(), out: folder("batch"))
+    }
+
+    /// `attachkit batch` over `input` with `--jobs 2` against `--jobs 1`; target 1.85× faster.
+    func jobsScenario(_ name: String, summary: String, input: String, out: String) -> Scenario {
+        Scenario(name: name, summary: summary, contenders: [
             Contender(name: "jobs 2", command: [attachkit, "batch", input, "--out", out + "/j2", "--jobs", "2"], reset: clean(out + "/j2")),
             Contender(name: "jobs 1", command: [attachkit, "batch", input, "--out", out + "/j1", "--jobs", "1"], reset: clean(out + "/j1")),
         ], reference: "jobs 1", speedupTarget: 1.85)
