@@ -205,6 +205,8 @@ struct BudgetFitter {
                 let left = ClipText.seconds(remaining)
                 let fit = withMargin ? "of the \(left) left"
                     : estimate <= remaining ? "of the \(left) left, no room for the safety margin"
+                    : estimator.calibration?.quick == true
+                    ? "over the \(left) left, tried because a quick calibration is rough (refused only past \(TranscodeEstimator.quickRefusal)×)"
                     : "over the \(left) left, tried because the uncalibrated constants are pessimistic (refused only past \(TranscodeEstimator.fallbackRefusal)×)"
                 notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) \(fit) (\(Self.model(estimator, withMargin: withMargin)))")
             }

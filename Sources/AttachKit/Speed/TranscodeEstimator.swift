@@ -29,6 +29,10 @@ public struct TranscodeEstimator: Sendable {
     /// The margin of an estimate from a quick calibration (``SpeedCalibration/quick``): its
     /// pipeline factors are typical ones, not this machine's.
     public static let quickMargin = 1.25
+    /// With a quick calibration, the fastest preset is still tried while its estimate is within
+    /// this many times the time left (the pace watch stops it early when it falls behind): its
+    /// estimates were 0.8–1.2× the real time, and the measurement itself took a second of the job's.
+    public static let quickRefusal = 1.25
 
     public init(calibration: SpeedCalibration?, corrections: [EncoderSpeed: Double] = [:], cores: Int) {
         self.calibration = calibration
@@ -80,7 +84,8 @@ public struct TranscodeEstimator: Sendable {
         // The fastest estimate, not always ultrafast's: a calibration measured under a neighbour's
         // burst can make ultrafast look slower than superfast.
         let (preset, fastest) = EncoderSpeed.allCases.map { ($0, seconds($0, work)) }.min { $0.1 < $1.1 }!
-        return fastest <= remaining * (isCalibrated ? 1 : Self.fallbackRefusal)
+        let tolerance = calibration.map { $0.quick ? Self.quickRefusal : 1 } ?? Self.fallbackRefusal
+        return fastest <= remaining * tolerance
             ? .preset(preset, estimate: fastest, withMargin: false) : .refuse(fastest: fastest, at: preset)
     }
 }

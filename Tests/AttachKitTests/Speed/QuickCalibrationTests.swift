@@ -31,6 +31,19 @@ struct QuickCalibrationTests {
         #expect(merged.decode == ["h264": 500, "vp9": 250, "hevc": 90] && merged.quick)
     }
 
+    @Test("with a quick calibration, ultrafast is tried up to 1.25× over the time left, without the margin, and refused past it")
+    func quickTolerance() {
+        var quick = TranscodeEstimatorTests.calibration
+        quick.quick = true
+        let estimator = TranscodeEstimator(calibration: quick, cores: 2)
+        let fastest = estimator.seconds(.ultrafast, TranscodeEstimatorTests.work)
+        #expect(estimator.choose(TranscodeEstimatorTests.work, remaining: fastest / 1.2) == .preset(.ultrafast, estimate: fastest, withMargin: false))
+        #expect(estimator.choose(TranscodeEstimatorTests.work, remaining: fastest / 1.3) == .refuse(fastest: fastest, at: .ultrafast))
+        // A full calibration refuses as soon as the estimate is over the time left.
+        let full = TranscodeEstimator(calibration: TranscodeEstimatorTests.calibration, cores: 2)
+        #expect(full.choose(TranscodeEstimatorTests.work, remaining: fastest / 1.2) == .refuse(fastest: fastest, at: .ultrafast))
+    }
+
     @Test("a deadline too short even for a machine 8× faster than the constants is not worth measuring for: nothing runs, nothing is cached")
     func hopelessIsNotMeasured() throws {
         let folder = TestEnvironment.temporaryFolder("quick-hopeless")
