@@ -9,7 +9,7 @@ extension Scenarios {
     }
 
     /// `count` hard links (copies where linking fails) of `source` in `folder` of the inputs.
-    private func copies(of source: String, count: Int, in name: String) -> [String] {
+    func copies(of source: String, count: Int, in name: String) -> [String] {
         let target = inputs.folder.appendingPathComponent(name)
         try? FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         return (0..<count).map { index in

@@ -191,6 +191,9 @@ struct BudgetFitter {
     private func presetForDeadline(_ sizing: Sizing, seconds: Double, notes: inout [String]) throws(PrepareError) -> EncoderSpeed {
         guard template.video != nil else { return .veryfast }
         if let forced = job.options.encoderPreset { return forced }
+        if let left = job.deadline.remaining, let took = SpeedModel.shared.calibrateQuickly(for: work(sizing, seconds: seconds), remaining: left) {
+            notes.append("deadline: this machine had no calibration: measured a quick one in \(ClipText.seconds(took)) (cached; `attachkit budget` measures it in full)")
+        }
         let estimator = SpeedModel.shared.estimator()
         let remaining = job.deadline.remaining
         switch estimator.choose(work(sizing, seconds: seconds), remaining: remaining) {
@@ -202,6 +205,8 @@ struct BudgetFitter {
                 let left = ClipText.seconds(remaining)
                 let fit = withMargin ? "of the \(left) left"
                     : estimate <= remaining ? "of the \(left) left, no room for the safety margin"
+                    : estimator.calibration?.quick == true
+                    ? "over the \(left) left, tried because a quick calibration is rough (refused only past \(TranscodeEstimator.quickRefusal)×)"
                     : "over the \(left) left, tried because the uncalibrated constants are pessimistic (refused only past \(TranscodeEstimator.fallbackRefusal)×)"
                 notes.append("deadline: x264 \(preset.rawValue), estimated \(ClipText.seconds(estimate)) \(fit) (\(Self.model(estimator, withMargin: withMargin)))")
             }
@@ -211,8 +216,9 @@ struct BudgetFitter {
 
     /// How the estimate was made, for the notes: calibrated or not, and the margin when one was kept.
     private static func model(_ estimator: TranscodeEstimator, withMargin: Bool) -> String {
-        let margin = withMargin ? ", × \(estimator.isCalibrated ? TranscodeEstimator.margin : TranscodeEstimator.fallbackMargin) margin" : ""
-        return (estimator.isCalibrated ? "calibrated estimate" : "uncalibrated estimate from conservative constants") + margin
+        let margin = withMargin ? ", × \(estimator.safetyMargin) margin" : ""
+        let kind = estimator.calibration.map { $0.quick ? "calibrated estimate, quick calibration" : "calibrated estimate" }
+        return (kind ?? "uncalibrated estimate from conservative constants") + margin
     }
 
     /// The transcode ``TranscodeEstimator`` judges: the window's frames from the source picture to `sizing`.

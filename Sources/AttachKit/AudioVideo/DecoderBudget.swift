@@ -12,6 +12,11 @@ struct DecoderBudget: Sendable, Equatable {
     /// (``DecodeMemoryEstimator/frameBytes(of:)``), which picks its threading
     /// (``videoDecoderOptions``). Default 0: unknown, threaded as ``threads`` says.
     var frameBytes: Double = 0
+    /// Whether a video decoder skips the steps that only shape the pictures, not whether the
+    /// bitstream decodes (``VerifyMode/fast``): in-loop filters (`skip_loop_filter=all`) and, where
+    /// the decoder honours it, the inverse transform (`skip_idct=all`). Default `false`: pictures
+    /// that are shown or encoded need every step.
+    var skipsReconstruction = false
 
     static let standard = DecoderBudget(threads: nil, maxPixels: SafetyLimits().maxWholeFramePixels)
 
@@ -47,9 +52,16 @@ struct DecoderBudget: Sendable, Equatable {
     /// its last frame (a common layout) over the tag's 128 bytes, though it would have caught a
     /// frame failing its CRC-16; a video decoder conceals what it can, and concealed frames are
     /// judged as such.
+    ///
+    /// With ``skipsReconstruction``, a moving picture's decoder (not a still's) skips its loop
+    /// filters and inverse transform.
     func decoderOptions(for codec: Codec, still: Bool = false) -> [String: String] {
         var options = decoderOptions
         if still && codec == .mjpeg { options["err_detect"] = "+crccheck+explode" }
+        if skipsReconstruction, !still {
+            options["skip_loop_filter"] = "all"
+            options["skip_idct"] = "all"
+        }
         return options
     }
 

@@ -9,9 +9,9 @@ struct BatchPlan: ~Copyable, Sendable {
     let outputRoot: String
     /// Output folder and stem of every input, all shards included (so shards agree on names).
     let layout: OutputLayout
-    /// This shard's inputs to work on (relative paths), largest first: the longest work starts
-    /// early instead of leaving one core busy at the end. Entries the walk could not look at
-    /// (``unwalkable``) come last.
+    /// This shard's inputs to work on (relative paths), costliest first (``InputCost``): the
+    /// longest work starts early instead of leaving one core busy at the end. Entries the walk
+    /// could not look at (``unwalkable``) come last.
     let order: [String]
     /// This shard's inputs an earlier run finished for good with these options and these bytes:
     /// not worked on again (the header and the summary both count these).

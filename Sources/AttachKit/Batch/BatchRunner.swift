@@ -95,10 +95,14 @@ public struct BatchRunner: Sendable {
             fields.append((Self.reusedKey, .string(entry.source ?? "")))
             do { try manifest.append(.object(fields)) } catch { done[path] = nil }
         }
-        // Largest inputs first (longest-processing-time-first): the big transcodes start early
-        // instead of leaving one core busy at the end while the other idles. Ties in byte order.
-        let sized = mine.filter { done[ExactPath($0)] == nil }.map { ($0, FileSystem.size(inputRoot + "/" + $0)) }
-        let order = sized.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : ExactPath($0.0) < ExactPath($1.0) }.map(\.0) + unwalkable.keys.sorted().map(\.text)
+        // Costliest inputs first (longest-processing-time-first, ``InputCost``): the big transcodes
+        // start early instead of leaving one core busy at the end while the other idles. Ties in
+        // byte order.
+        let costed: [(String, Double)] = mine.filter { done[ExactPath($0)] == nil }.map { relative in
+            (relative, ledger.withAccess(inputRoot + "/" + relative, refused: { _ in 0 }) { handle in InputCost.of(path: handle.path) })
+        }
+        let byCost = costed.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : ExactPath($0.0) < ExactPath($1.0) }
+        let order = byCost.map(\.0) + unwalkable.keys.sorted().map(\.text)
         return BatchPlan(inputRoot: inputRoot, outputRoot: outputRoot, layout: layout, order: order,
                          skipped: mine.filter { done[ExactPath($0)] != nil }, unwalkable: unwalkable,
                          bytes: mine.reduce(Int64(0)) { $0 + FileSystem.size(inputRoot + "/" + $1) },

@@ -43,6 +43,9 @@ package enum OptionTable {
         OptionSpec(.seconds(OptionLimits.verifySeconds, \PrepareOptions.verifySeconds), flag: "verify-seconds", verbs: prepare,
                    help: OptionHelp("S", "seconds of video decoded to verify a copied output: a longer video is",
                                     "checked GOP by GOP, GOPs spread evenly; the note says so")),
+        OptionSpec(.choice("verify", \PrepareOptions.verify), flag: "verify", verbs: prepare,
+                   help: OptionHelp("MODE", synopsis: "fast|full", "how a copied output is decoded before it is handed back: fast (default):",
+                                    "every packet, in-loop filters skipped; full: as validate --deep")),
         OptionSpec(.flag("thumbnail", \PrepareOptions.thumbnail), flag: "thumbnail", spellings: [.batch: "thumbnails"], verbs: prepare,
                    help: .flag("also write STEM.thumbnail.jpg beside each output and report its options")),
         OptionSpec(.whole(OptionLimits.thumbnailSize, \ThumbnailRequest.size), flag: "size", verbs: thumbnail, refines: "thumbnail",
@@ -336,6 +339,11 @@ extension Bool: OptionSlot {
 
 extension TrimMode: OptionSlot {
     init(option value: TrimMode) { self = value }
+    var optionJSON: JSONValue? { .string(rawValue) }
+}
+
+extension VerifyMode: OptionSlot {
+    init(option value: VerifyMode) { self = value }
     var optionJSON: JSONValue? { .string(rawValue) }
 }
 

@@ -35,6 +35,9 @@ public struct PrepareOptions: Sendable {
     public var verifySeconds: Double
     /// 60 s: every clip the `ios` profile accepts is decoded whole.
     public static let defaultVerifySeconds = 60.0
+    /// How that output's packets are decoded: ``VerifyMode/fast`` (default: on the job's threads,
+    /// in-loop filtering skipped) or ``VerifyMode/full`` (as `validate --deep`).
+    public var verify: VerifyMode
     /// Threads one preparation may use inside FFmpeg codecs; `nil` = FFmpeg's default (the core
     /// count). Batches set cores ÷ jobs so parallel jobs do not oversubscribe the machine.
     public var threads: Int?
@@ -45,7 +48,8 @@ public struct PrepareOptions: Sendable {
     public init(profile: Profile = .standard, outputFolder: String, maxBytes: Int64? = nil, maxEdge: Int? = nil,
                 maxFrames: Int? = nil, maxDuration: Double? = nil, start: Double = 0, deadline: Double? = nil,
                 trim: TrimMode = .fast, thumbnail: Bool = false, thumbnailRequest: ThumbnailRequest = ThumbnailRequest(),
-                keepMetadata: Bool = false, qualityFloor: Int = 50, verifySeconds: Double = PrepareOptions.defaultVerifySeconds) {
+                keepMetadata: Bool = false, qualityFloor: Int = 50, verifySeconds: Double = PrepareOptions.defaultVerifySeconds,
+                verify: VerifyMode = .fast) {
         self.profile = profile
         self.outputFolder = outputFolder
         self.maxBytes = maxBytes
@@ -60,6 +64,7 @@ public struct PrepareOptions: Sendable {
         self.keepMetadata = keepMetadata
         self.qualityFloor = qualityFloor
         self.verifySeconds = verifySeconds
+        self.verify = verify
     }
 
     /// The profile with this run's budgets applied (each only ever tightens the profile).

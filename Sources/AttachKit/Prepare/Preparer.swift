@@ -223,8 +223,8 @@ public struct Preparer: Sendable {
     /// - Parameter decode: decode the output in full (``DeepCheck``): set when bytes were copied
     ///   without being decoded (passthrough, renamed, stream copy), so a broken bitstream inside
     ///   well-formed boxes is refused as `corrupt` instead of handed back.
-    ///   A video is decoded up to ``PrepareOptions/verifySeconds``; when GOPs were skipped, a note
-    ///   in `report` says how much was decoded.
+    ///   A video is decoded up to ``PrepareOptions/verifySeconds``, as ``PrepareOptions/verify``
+    ///   says; when GOPs were skipped, a note in `report` says how much was decoded.
     private func verify(output: borrowing AtomicOutput, produced: (container: Container, kind: MediaKind),
                         validator: Validator, decode: Bool, report: inout PrepareReport) throws(PrepareError) -> MediaInfo {
         var headerValidator = validator
@@ -255,7 +255,8 @@ public struct Preparer: Sendable {
                 throw .overCap(violation)
             }
             let decoded = DeepCheck.verify(path: output.temporaryPath, info: described, maxDecodeBytes: safety.maxDecodeBytes,
-                                           videoBudget: options.verifySeconds)
+                                           videoBudget: options.verifySeconds,
+                                           decoding: options.verify == .full ? DeepCheck.decoding : DeepCheck.fastDecoding)
             if case .corrupt(let reason) = decoded.verdict {
                 // A remux or trim rewrote the container: its packet numbers and byte offsets are the copy's.
                 let identical = report.actions.contains(.passthrough) || report.actions.contains(.renamed)

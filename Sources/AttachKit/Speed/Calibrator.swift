@@ -19,6 +19,16 @@ public struct Calibrator: Sendable {
     public var decodeFrames = 30
     /// Encoder and decoder threads; `nil` = FFmpeg's choice (every core), as a single `prepare` runs.
     public var threads: Int?
+    /// Rounds of encode measurements, the median run kept. Default ``runs`` (3).
+    public var rounds = Calibrator.runs
+    /// The source codecs whose decoding is measured (names in ``sources``); `nil` = all.
+    public var decodedCodecs: Set<String>?
+    /// Whether whole transcodes are timed for the pipeline factors; without them the calibration
+    /// is a quick one (``SpeedCalibration/quick``) with typical factors, and each preset's rate is
+    /// its whole encode's (opening and flush included, no overhead frames): x264's latency (its
+    /// lookahead and frame threads) holds back the packets of an encode this short, so a steady
+    /// rate cannot be told from it. Default `true`.
+    public var measuresJobs = true
 
     /// Frames fed before the throughput is timed (x264's lookahead and frame threads fill up).
     static let warmUpFrames = 16
@@ -26,6 +36,26 @@ public struct Calibrator: Sendable {
     static let runs = 3
 
     public init() {}
+
+    /// The short calibration a deadline-bearing transcode runs on a machine with no full one
+    /// (``SpeedModel/calibrateQuickly(for:remaining:)``): each preset encoding ``quickFrames``
+    /// frames at the job's output `height` once (timed whole, see ``measuresJobs``), the decoding of
+    /// ``quickFrames`` frames of `codec` (H.264's when `codec` is not among ``sources``), no whole
+    /// transcodes (``SpeedCalibration/typicalPipeline``). About 0.6–1.2 s of 720p–1080p work on
+    /// two cores.
+    public static func quick(height: Int, codec: String) -> Calibrator {
+        var calibrator = Calibrator()
+        calibrator.heights = [height]
+        calibrator.frames = quickFrames
+        calibrator.decodeFrames = quickFrames
+        calibrator.rounds = 1
+        calibrator.decodedCodecs = [sources.contains { $0.codec == codec } ? codec : "h264"]
+        calibrator.measuresJobs = false
+        return calibrator
+    }
+
+    /// Frames per measurement of ``quick(height:codec:)``.
+    static let quickFrames = 10
 
     /// The source codecs measured, with the encoder and its options that make them and the container.
     static let sources: [(codec: String, encoder: String, options: [String: String], muxer: String, demuxer: String)] = [
@@ -63,7 +93,7 @@ public struct Calibrator: Sendable {
                 height == largest ? picture : SyntheticVideo(width: Self.width(of: height), height: height)
             }
             var runs: [Int: [EncoderSpeed: [EncodeSpeed]]] = [:]
-            for _ in 0..<Self.runs {
+            for _ in 0..<rounds {
                 for sized in pictures {
                     for preset in EncoderSpeed.allCases {
                         progress("x264 \(preset.rawValue) \(sized.height)p", done / steps)
@@ -71,13 +101,14 @@ public struct Calibrator: Sendable {
                         runs[sized.height, default: [:]][preset, default: []].append(
                             try encodeFile(sized, encoder: "libx264", options: options, frames: frames,
                                            path: "\(folder)/\(preset.rawValue).mp4", muxer: "mp4"))
-                        done += 1 / Double(Self.runs)
+                        done += 1 / Double(rounds)
                     }
                 }
             }
             for sized in pictures {
                 for preset in EncoderSpeed.allCases {
-                    let typical = Self.median(runs[sized.height]?[preset] ?? [], by: \.framesPerSecond)
+                    var typical = Self.median(runs[sized.height]?[preset] ?? [], by: \.framesPerSecond)
+                    if !measuresJobs { typical = EncodeSpeed(framesPerSecond: Double(frames) / max(typical.seconds, 1e-6), overheadFrames: 0, seconds: typical.seconds) }
                     encode[sized.height, default: [:]][preset] = Double(sized.width * sized.height) / 1e6 * typical.framesPerSecond
                     // The overhead of the largest picture: there the start and the flush weigh the most in seconds.
                     if sized.height == largest { overheadFrames[preset] = typical.overheadFrames }
@@ -88,7 +119,7 @@ public struct Calibrator: Sendable {
         }
         // Decoding is timed on grained pictures at a filmed clip's bits (``sourceBitRate(width:height:)``).
         let grained = SyntheticVideo(width: picture.width, height: picture.height, grain: true)
-        for source in Self.sources {
+        for source in Self.sources where decodedCodecs?.contains(source.codec) ?? true {
             progress("encoding \(source.codec) to decode", done / steps)
             let path = "\(folder)/\(source.codec).\(source.muxer)"
             do {
@@ -101,9 +132,15 @@ public struct Calibrator: Sendable {
             }
             done += 2
         }
-        guard decode["h264"] != nil else { throw CalibrationError("decoding h264: the sample could not be made or decoded") }
+        for codec in (decodedCodecs ?? ["h264"]).sorted() where decode[codec] == nil {
+            throw CalibrationError("decoding \(codec): the sample could not be made or decoded")
+        }
         var calibration = SpeedCalibration(key: key, measuredAt: Self.now, encode: encode, overheadFrames: overheadFrames, decode: decode)
-        if decode["vp9"] != nil {
+        if !measuresJobs {
+            calibration.pipeline = Dictionary(uniqueKeysWithValues: heights.map { ($0, SpeedCalibration.typicalPipeline) })
+            calibration.jobSeconds = SpeedCalibration.typicalJobSeconds
+            calibration.quick = true
+        } else if decode["vp9"] != nil {
             progress("whole transcodes", (steps - 1) / steps)
             measureJobs(&calibration, folder: folder)
         }
@@ -185,6 +222,8 @@ public struct Calibrator: Sendable {
         /// (Seconds in every encoder call, the opening and the flush included) × ``framesPerSecond``
         /// − frames encoded; never below 0.
         var overheadFrames: Double
+        /// Seconds in every encoder call, the opening and the flush included.
+        var seconds: Double
     }
 
     /// The bitrate of the sources whose decoding is timed: 0.13 bits per pixel at 30 fps (8 Mb/s at
@@ -246,7 +285,7 @@ public struct Calibrator: Sendable {
         all += ContinuousClock.now - flushing
         try output.finish()
         let framesPerSecond = Double(max(1, steadyPackets)) / max(spent.seconds, 1e-6)
-        return EncodeSpeed(framesPerSecond: framesPerSecond, overheadFrames: max(0, all.seconds * framesPerSecond - Double(count)))
+        return EncodeSpeed(framesPerSecond: framesPerSecond, overheadFrames: max(0, all.seconds * framesPerSecond - Double(count)), seconds: all.seconds)
     }
 
     /// Decodes every frame of `path`'s first stream; the seconds it took (reading included).

@@ -33,6 +33,28 @@ public struct SpeedCalibration: Sendable, Equatable {
     /// `"vp9"`; a codec FFmpeg cannot encode here to measure is absent), measured at the largest
     /// height of ``encode``.
     public var decode: [String: Double]
+    /// Measured by ``Calibrator/quick(height:codec:)`` (one height, one source codec, no whole
+    /// transcodes: ``typicalPipeline`` and ``typicalJobSeconds``) rather than by `attachkit budget`,
+    /// which replaces it. Estimates from it keep ``TranscodeEstimator/quickMargin``.
+    public var quick = false
+
+    /// The pipeline factors a quick calibration assumes: the middle of what full calibrations
+    /// measured on two cores at 1080p (`veryfast` and `ultrafast` 0.6–0.85, `superfast` 0.8–1.0).
+    public static let typicalPipeline: [EncoderSpeed: Double] = [.veryfast: 0.75, .superfast: 0.9, .ultrafast: 0.75]
+    /// The fixed seconds a quick calibration assumes a job costs beyond its frames.
+    public static let typicalJobSeconds = 0.3
+
+    /// This calibration with `other`'s figures for the heights and source codecs it lacks (what a
+    /// quick calibration measured for another job); still quick.
+    public func adding(_ other: SpeedCalibration) -> SpeedCalibration {
+        var merged = self
+        merged.encode.merge(other.encode) { mine, _ in mine }
+        merged.pipeline.merge(other.pipeline) { mine, _ in mine }
+        merged.decode.merge(other.decode) { mine, _ in mine }
+        merged.overheadFrames.merge(other.overheadFrames) { mine, _ in mine }
+        merged.measuredAt = min(measuredAt, other.measuredAt)
+        return merged
+    }
 
     public init(key: MachineKey, measuredAt: Double, encode: [Int: [EncoderSpeed: Double]], overheadFrames: [EncoderSpeed: Double] = [:],
                 pipeline: [Int: [EncoderSpeed: Double]] = [:], jobSeconds: Double = 0, decode: [String: Double]) {
@@ -85,6 +107,7 @@ public struct SpeedCalibration: Sendable, Equatable {
         o.set("pipeline", Self.byHeight(pipeline))
         o.set("jobSeconds", jobSeconds)
         o.set("decode", JSONValue.object(decode.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) }))
+        if quick { o.set("quick", JSONValue.bool(true)) }
         return o.value
     }
 
@@ -183,6 +206,7 @@ public struct SpeedCalibration: Sendable, Equatable {
             decode[name] = rate
         }
         self.init(key: key, measuredAt: measuredAt, encode: encode, overheadFrames: overheadFrames, pipeline: pipeline, jobSeconds: jobSeconds, decode: decode)
+        quick = json["quick"]?.boolValue ?? false
     }
 
     /// `{height: {preset: value}}` with a value for every preset at each height, heights within

@@ -69,4 +69,43 @@ public final class SpeedModel: Sendable {
     }
 
     public var corrections: [EncoderSpeed: Double] { state.withLock { $0.corrections } }
+
+    /// No machine runs a transcode this many times faster than the fallback constants say: when
+    /// even `ultrafast` would not fit the time left at that speed, no quick calibration is run
+    /// (the work is refused at once, as before).
+    static let quickCalibrationHopeless = 8.0
+
+    /// Before a deadline-bearing transcode: when there is no full calibration (none cached, or a
+    /// quick one without `work`'s output height or source codec), runs ``Calibrator/quick(height:codec:)``
+    /// (about a second), uses it from now on, and caches it (merged into a cached quick one) for
+    /// the next process unless its figures contradict each other
+    /// (``SpeedCalibration/inconsistencies``); `attachkit budget` replaces it. A worker process, whose sandbox hides the
+    /// cache, keeps it for its own life. Not run when the time left is hopeless even at
+    /// ``quickCalibrationHopeless`` × the fallback speed, or the measurement fails (the fallback
+    /// constants apply). Returns the seconds it took, `nil` when none was run.
+    @discardableResult
+    public func calibrateQuickly(for work: TranscodeWork, remaining: Double) -> Double? {
+        let current = estimator()
+        let height = work.outputHeight
+        if let calibration = current.calibration {
+            guard calibration.quick else { return nil }
+            let heights = calibration.encode.keys.map { abs(Double($0 - height)) / Double(max(1, height)) }
+            if heights.contains(where: { $0 <= 0.15 }), calibration.decode[work.sourceCodec] != nil || !Calibrator.sources.contains(where: { $0.codec == work.sourceCodec }) {
+                return nil
+            }
+        }
+        let fallback = TranscodeEstimator(calibration: nil, cores: current.cores).seconds(.ultrafast, work)
+        guard fallback / Self.quickCalibrationHopeless <= remaining else { return nil }
+        let started = ContinuousClock.now
+        guard let measured = try? Calibrator.quick(height: height, codec: work.sourceCodec).run() else { return nil }
+        let merged = current.calibration.map { measured.adding($0) } ?? measured
+        state.withLock { s in
+            s.loaded = true
+            s.calibration = merged
+        }
+        // Figures a neighbour's burst bent (a faster preset measured slower) serve this process
+        // only; the next one measures again.
+        if merged.inconsistencies.isEmpty { try? store?.save(merged) }
+        return (ContinuousClock.now - started).seconds
+    }
 }

@@ -26,6 +26,13 @@ public struct TranscodeEstimator: Sendable {
     /// The uncalibrated margin (estimate ≤ 80 % of the time left) and refusal threshold.
     public static let fallbackMargin = 1.25
     public static let fallbackRefusal = 2.0
+    /// The margin of an estimate from a quick calibration (``SpeedCalibration/quick``): its
+    /// pipeline factors are typical ones, not this machine's.
+    public static let quickMargin = 1.25
+    /// With a quick calibration, the fastest preset is still tried while its estimate is within
+    /// this many times the time left (the pace watch stops it early when it falls behind): its
+    /// estimates were 0.8–1.2× the real time, and the measurement itself took a second of the job's.
+    public static let quickRefusal = 1.25
 
     public init(calibration: SpeedCalibration?, corrections: [EncoderSpeed: Double] = [:], cores: Int) {
         self.calibration = calibration
@@ -34,6 +41,12 @@ public struct TranscodeEstimator: Sendable {
     }
 
     public var isCalibrated: Bool { calibration != nil }
+
+    /// The margin an estimate must fit with: ``margin``, ``quickMargin`` or ``fallbackMargin``.
+    public var safetyMargin: Double {
+        guard let calibration else { return Self.fallbackMargin }
+        return calibration.quick ? Self.quickMargin : Self.margin
+    }
 
     /// Estimated wall-clock seconds of `work` at `preset`.
     public func seconds(_ preset: EncoderSpeed, _ work: TranscodeWork) -> Double {
@@ -63,7 +76,7 @@ public struct TranscodeEstimator: Sendable {
     /// The best preset whose estimate fits `remaining` seconds (`veryfast` without a deadline).
     public func choose(_ work: TranscodeWork, remaining: Double?) -> Choice {
         guard let remaining else { return .preset(.veryfast, estimate: seconds(.veryfast, work), withMargin: true) }
-        let margin = isCalibrated ? Self.margin : Self.fallbackMargin
+        let margin = safetyMargin
         for preset in EncoderSpeed.allCases {
             let estimate = seconds(preset, work)
             if estimate * margin <= remaining { return .preset(preset, estimate: estimate, withMargin: true) }
@@ -71,7 +84,8 @@ public struct TranscodeEstimator: Sendable {
         // The fastest estimate, not always ultrafast's: a calibration measured under a neighbour's
         // burst can make ultrafast look slower than superfast.
         let (preset, fastest) = EncoderSpeed.allCases.map { ($0, seconds($0, work)) }.min { $0.1 < $1.1 }!
-        return fastest <= remaining * (isCalibrated ? 1 : Self.fallbackRefusal)
+        let tolerance = calibration.map { $0.quick ? Self.quickRefusal : 1 } ?? Self.fallbackRefusal
+        return fastest <= remaining * tolerance
             ? .preset(preset, estimate: fastest, withMargin: false) : .refuse(fastest: fastest, at: preset)
     }
 }

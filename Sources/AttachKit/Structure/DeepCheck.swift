@@ -39,7 +39,10 @@ enum DeepCheck {
     /// longer than `videoBudget` seconds is decoded GOP by GOP, GOPs spread evenly up to that many
     /// seconds (``GOPSampler``); its sound is decoded whole. `coverage` says what was decoded when
     /// GOPs were skipped (`nil` when everything was).
-    static func verify(path: String, info: MediaInfo, maxDecodeBytes: Int64, videoBudget: Double?) -> (verdict: StructureVerdict, coverage: String?) {
+    /// - Parameter decoding: how FFmpeg's decoders run: ``decoding`` (default) or ``fastDecoding``;
+    ///   one thread either way.
+    static func verify(path: String, info: MediaInfo, maxDecodeBytes: Int64, videoBudget: Double?,
+                       decoding: DecoderBudget = decoding) -> (verdict: StructureVerdict, coverage: String?) {
         // FFmpeg decodes whole frames: over ``maximumPixels`` it is not asked to. libvips' decode is
         // bounded by the memory estimate below (a non-interlaced PNG or baseline JPEG streams in a
         // row window at any size: a 12000×12000 PNG cut in half was handed back unchecked).
@@ -63,7 +66,7 @@ enum DeepCheck {
             return (verdict, nil)
         }
         if overFFmpegPixels { return (.notChecked, nil) }
-        return decodeAudioVideo(path: path, info: info, videoBudget: videoBudget)
+        return decodeAudioVideo(path: path, info: info, videoBudget: videoBudget, decoding: decoding)
     }
 
     /// Why libvips refuses a file of a format whose every valid file its loaders read: PNG, GIF and

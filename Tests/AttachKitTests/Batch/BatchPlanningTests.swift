@@ -190,19 +190,22 @@ struct BatchPlanningTests {
                             prepare: PrepareOptions(outputFolder: out), jobs: 2, shard: shard)
     }
 
-    @Test("planning alone: this shard's inputs largest first, every output named, the locks held, nothing prepared")
+    @Test("planning alone: this shard's inputs costliest first (HEIC and video before a larger WAV), every output named, the locks held, nothing prepared")
     func planAlone() throws {
-        // Given a folder of three files of different sizes
-        let files = ["images/gif_static_320x240.gif", "video/mp4_h264_aac_320x240_2s.mp4", "audio/wav_s16le_16k_mono_5s.wav"]
+        // Given a folder of four files: a 160 KB WAV, a 78 KB MP4, a 70 KB HEIC and a 21 KB GIF
+        let files = ["images/gif_static_320x240.gif", "video/mp4_h264_aac_320x240_2s.mp4", "audio/wav_s16le_16k_mono_5s.wav",
+                     "images/heic_800x600.heic"]
         let options = try Self.batch("plan", files: files)
         let runner = BatchRunner(options: options)
 
         // When it is planned
         let plan = try runner.plan()
 
-        // Then the inputs come largest first, each with its output name, none done yet
+        // Then the costliest come first — the HEIC (an HEVC picture to decode), the video, then the
+        // larger of the plain files — each with its output name, none done yet
         let sizes = files.map { FileSystem.size(TestEnvironment.fixture($0)) }
-        #expect(plan.order == zip(files, sizes).sorted { $0.1 > $1.1 }.map(\.0))
+        #expect(plan.order == ["images/heic_800x600.heic", "video/mp4_h264_aac_320x240_2s.mp4", "audio/wav_s16le_16k_mono_5s.wav",
+                               "images/gif_static_320x240.gif"])
         #expect(plan.bytes == sizes.reduce(0, +))
         let assigned = try #require(plan.layout.assignments[ExactPath("images/gif_static_320x240.gif")])
         #expect(assigned.folder == "images" && assigned.stem == "gif_static_320x240" && assigned.reason == nil)

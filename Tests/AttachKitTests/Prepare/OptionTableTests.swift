@@ -12,7 +12,7 @@ struct OptionTableTests {
         PrepareOptions(profile: .apple, outputFolder: "/o", maxBytes: 5_000_000, maxEdge: 1024, maxFrames: 20, maxDuration: 2.5,
                        start: 1, deadline: 30, trim: .exact, thumbnail: true,
                        thumbnailRequest: ThumbnailRequest(size: 200, clip: try ClippingRect(parsing: "0,0.25,1,0.5"), frame: 3, time: 1.5),
-                       keepMetadata: true, qualityFloor: 40, verifySeconds: 12)
+                       keepMetadata: true, qualityFloor: 40, verifySeconds: 12, verify: .full)
     }
 
     /// The keys with a field in ``PrepareOptions`` (or its thumbnail request).
