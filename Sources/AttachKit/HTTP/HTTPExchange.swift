@@ -21,6 +21,7 @@ package final class HTTPExchange: @unchecked Sendable {
     private let started = HTTPServer.now
     private var route: HTTPRoute?
     private var plan: UploadPlan?
+    private var attach: AttachRequest?
     private var maxBody: Int64 = 0
     private var holdsSlot = false
     private var holdsRun = false
@@ -79,7 +80,10 @@ package final class HTTPExchange: @unchecked Sendable {
         guard route.isWork else { return server.answerProbe(route) }
         guard !server.isDraining else { return .error(ServiceError(code: .unavailable, message: "shutting down: no new work is taken")) }
         do throws(ServiceError) {
-            if route.takesMedia {
+            if route == .attach {
+                guard !head.framing.hasBody else { throw ServiceError(code: .malformedRequest, message: "a URL-mode GET takes no body") }
+                attach = try AttachRequest(target: parsed, server: server)
+            } else if route.takesMedia {
                 plan = try UploadPlan(route: route, parameters: parsed.parameters, server: server)
             } else if let first = parsed.parameters.first {
                 throw ServiceError(code: .badOptions, message: "/v1/jobs takes no query parameters (\(first.name.debugDescription)); options go in the body")
@@ -135,6 +139,13 @@ package final class HTTPExchange: @unchecked Sendable {
         holdsSlot = true
         guard server.startRunning() else { return note(.error(server.queueClosedError)) }
         holdsRun = true
+        if let attach {
+            guard let made = server.spool.makeRequestFolder() else {
+                return note(.error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes")))
+            }
+            folder = made
+            return note(server.abortedAnswer(for: attach.run(in: made, server: server, requestID: requestID)))
+        }
         if let plan, let folder { return note(server.abortedAnswer(for: plan.run(in: folder, server: server, requestID: requestID))) }
         return note(server.abortedAnswer(for: JobWork.run(body: jsonBody, server: server, requestID: requestID)))
     }
@@ -169,6 +180,8 @@ package final class HTTPExchange: @unchecked Sendable {
     private func note(_ response: HTTPResponse) -> HTTPResponse {
         answered = (response.status, response.errorCode, response.bodyBytes)
         var closing = response
+        // URL mode's answers travel through caches: an error is never kept.
+        if route == .attach, response.status >= 400 { closing.headers.append(("Cache-Control", "no-store")) }
         closing.headers.append(("X-Request-Id", requestID))
         closing.headers.append(("Connection", "close"))
         return closing

@@ -21,6 +21,12 @@ struct UploadPlan {
     /// - Throws: ``ServiceError`` `bad-options` for an unknown or invalid option (the decoder's
     ///   message) or a key given twice, `malformed-request` for a `name` that is no plain file name.
     init(route: HTTPRoute, parameters: [(name: String, value: String?)], server: HTTPServer) throws(ServiceError) {
+        try self.init(route: route, parameters: parameters, standard: server.service.profile, deadline: server.limits.deadline)
+    }
+
+    /// As a server whose profile for requests naming none is `standard`, and whose longest
+    /// deadline is `deadline`, reads the request (``AttachURL`` checks what it signs this way).
+    init(route: HTTPRoute, parameters: [(name: String, value: String?)], standard: Profile, deadline: Double?) throws(ServiceError) {
         var seen = Set<String>()
         for parameter in parameters where !seen.insert(parameter.name).inserted {
             throw ServiceError(code: .badOptions, message: "the query gives \(parameter.name.debugDescription) more than once; give each option once")
@@ -33,14 +39,13 @@ struct UploadPlan {
         }
         let source = TextOptions(values: given.compactMap { p in p.value.map { (p.name, $0) } }, flags: given.filter { $0.value == nil }.map(\.name))
         let decoder = OptionsDecoder(source)
-        let standard = server.service.profile
         do throws(OptionsError) {
             switch route {
-            case .prepare:
+            case .prepare, .attach:
                 operation = .prepare
-                try decoder.refuseUnknownKeys(allowed: OptionsDecoder.prepareKeys.subtracting(["out"]))
+                try decoder.refuseUnknownKeys(allowed: route == .attach ? OptionTable.keys(for: .sign) : OptionsDecoder.prepareKeys.subtracting(["out"]))
                 var prepare = try decoder.prepareOptions(defaultProfile: standard, defaultOutputFolder: "-")
-                if let cap = server.limits.deadline { prepare.deadline = min(prepare.deadline ?? cap, cap) }
+                if let cap = deadline { prepare.deadline = min(prepare.deadline ?? cap, cap) }
                 options = prepare.requestOptions
             case .validate:
                 operation = .validate
