@@ -82,7 +82,7 @@ package final class HTTPExchange: @unchecked Sendable {
         do throws(ServiceError) {
             if route == .attach {
                 guard !head.framing.hasBody else { throw ServiceError(code: .malformedRequest, message: "a URL-mode GET takes no body") }
-                attach = try AttachRequest(target: parsed, server: server)
+                attach = try AttachRequest(target: parsed, head: head, server: server)
             } else if route.takesMedia {
                 plan = try UploadPlan(route: route, parameters: parsed.parameters, server: server)
             } else if let first = parsed.parameters.first {
@@ -137,14 +137,17 @@ package final class HTTPExchange: @unchecked Sendable {
         }
         guard server.admit() else { return note(.error(workSlotsTaken())) }
         holdsSlot = true
+        // A fresh answer of URL mode's cache is a file to send: no job is taken for it.
+        if let attach, let cached = AttachWork.freshAnswer(attach, server: server) { return note(cached) }
         guard server.startRunning() else { return note(.error(server.queueClosedError)) }
         holdsRun = true
-        if let attach {
+        if let attach, let mode = server.urlMode {
             guard let made = server.spool.makeRequestFolder() else {
                 return note(.error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes")))
             }
             folder = made
-            return note(server.abortedAnswer(for: attach.run(in: made, server: server, requestID: requestID)))
+            let work = AttachWork(request: attach, mode: mode, server: server, folder: made, requestID: requestID)
+            return note(server.abortedAnswer(for: work.answer()))
         }
         if let plan, let folder { return note(server.abortedAnswer(for: plan.run(in: folder, server: server, requestID: requestID))) }
         return note(server.abortedAnswer(for: JobWork.run(body: jsonBody, server: server, requestID: requestID)))

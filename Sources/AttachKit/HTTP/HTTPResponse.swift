@@ -71,6 +71,9 @@ package final class OpenFile: @unchecked Sendable {
         size = Int64(status.st_size)
     }
 
+    /// A path that opens the same file anew (`/proc/self/fd/N`), while the descriptor is held.
+    package var path: String { Descriptors.path(of: descriptor.withLock { $0 }) }
+
     /// Hands the descriptor over (once; `-1` afterwards).
     package func take() -> Int32 {
         descriptor.withLock { fd in

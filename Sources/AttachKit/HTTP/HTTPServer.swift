@@ -172,7 +172,7 @@ package final class HTTPServer: Sendable {
             return .json(200, .object([("status", .string("ready")), ("jobs", .number(Double(service.jobs))),
                                        ("isolation", .string(service.isolationSummary))]))
         case .metrics:
-            let text = metrics.render(inFlight: inFlight, workerRestarts: service.workerRestarts)
+            let text = metrics.render(inFlight: inFlight, workerRestarts: service.workerRestarts) + (urlMode?.metrics.render() ?? "")
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                                 body: .bytes(Array(text.utf8)))
         default:

@@ -11,7 +11,7 @@ struct HTTPCommand: Command {
         \(UsageText.synopsis(name, ["--listen HOST:PORT", "--allow DIR", "[--allow DIR...]", "[--jobs N]"] + UsageText.items(.http)
                                + ["[--max-body N]", "[--queue N]", "[--uploads N]", "[--uploads-per-client N]", "[--read-timeout S]",
                                   "[--header-timeout S]", "[--drain S]", "[--spool DIR]", "[--access-log FILE|-|off]",
-                                  "[--signing-key-file FILE --origin PREFIX... [--allow-private-origins] [--origin-connect-timeout S] [--origin-timeout S] [--cache-max-age S]]",
+                                  "[--signing-key-file FILE --origin PREFIX... [--allow-private-origins] [--origin-connect-timeout S] [--origin-timeout S] [--cache-max-age S] [--cache DIR [--cache-size N]]]",
                                   Arguments.isolationSynopsis]))
 
         An HTTP API over the same service as `serve` (docs/http.md):
@@ -47,14 +47,18 @@ struct HTTPCommand: Command {
             ("--allow-private-origins", ["also fetch from loopback, private, link-local addresses (tests, private networks)"]),
             ("--origin-connect-timeout S", ["seconds to connect to the origin (default 5)"]),
             ("--origin-timeout S", ["seconds for a whole fetch from the origin (default 20); then 504"]),
-            ("--cache-max-age S", ["Cache-Control max-age of URL-mode answers (default 86400)"]),
+            ("--cache-max-age S", ["Cache-Control max-age of URL-mode answers (default 86400); a cached",
+                                   "answer older than this is revalidated with the origin"]),
+            ("--cache DIR", ["keep URL-mode answers there (survives restarts); identical requests at once",
+                             "fetch once; cached answers are served while the origin is down"]),
+            ("--cache-size N", ["the cache's size; least recently used answers go first (default 2GB)"]),
         ]))
         \(Arguments.isolationUsage)
         SIGTERM/SIGINT: stop accepting, answer what was accepted (within --drain), exit 0.
         """
     static let options = Arguments.options(.http)
         .union(["listen", "allow", "jobs", "queue", "uploads", "uploads-per-client", "max-body", "read-timeout", "header-timeout", "drain", "spool", "access-log"])
-        .union(["signing-key-file", "origin", "origin-connect-timeout", "origin-timeout", "cache-max-age"])
+        .union(["signing-key-file", "origin", "origin-connect-timeout", "origin-timeout", "cache-max-age", "cache", "cache-size"])
         .union(Arguments.isolationOptions)
     static let flags = Arguments.flags(.http).union(Arguments.isolationFlags).union(["allow-private-origins"])
 
@@ -88,13 +92,14 @@ struct HTTPCommand: Command {
     /// URL mode's settings, `nil` without `--signing-key-file`.
     private static func urlMode(_ arguments: Arguments, maxBytes: Int64) throws(UsageError) -> URLMode? {
         guard let keyFile = arguments.value("signing-key-file") else {
-            let stray = ["origin", "origin-connect-timeout", "origin-timeout", "cache-max-age"].first { arguments.value($0) != nil }
+            let stray = ["origin", "origin-connect-timeout", "origin-timeout", "cache-max-age", "cache", "cache-size"].first { arguments.value($0) != nil }
             if let stray { throw UsageError("--\(stray) needs --signing-key-file (URL mode)") }
             return nil
         }
         let connect = try arguments.int("origin-connect-timeout", in: 1...300)
         let total = try arguments.int("origin-timeout", in: 1...3_600)
         let maxAge = try arguments.int("cache-max-age", in: 0...31_536_000)
+        let cacheSize = try arguments.bytes("cache-size", OptionLimits.maxBytes) ?? 2_000_000_000
         do throws(ServiceError) {
             let origins = try OriginList(arguments.all("origin"))
             guard !origins.prefixes.isEmpty else { throw ServiceError(code: .badOptions, message: "URL mode needs at least one --origin PREFIX") }
@@ -103,6 +108,9 @@ struct HTTPCommand: Command {
             if let total { fetch.totalTimeoutMs = total * 1000 }
             var mode = URLMode(keys: try SigningKeys(file: keyFile), fetch: fetch)
             if let maxAge { mode.maxAge = maxAge }
+            if let folder = arguments.value("cache") {
+                mode.cache = try ResultCache(folder: folder, capacity: cacheSize, metrics: mode.metrics)
+            }
             return mode
         } catch {
             throw UsageError(error.message)

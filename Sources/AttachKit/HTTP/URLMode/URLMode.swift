@@ -7,6 +7,11 @@ package struct URLMode: Sendable {
     /// `Cache-Control: public, max-age=N` on prepared answers, seconds (`--cache-max-age`).
     /// Default 86,400 (a day). Error answers say `no-store`.
     package var maxAge = 86_400
+    /// The result cache (`--cache DIR`); `nil` without one (each request fetches and prepares).
+    package var cache: ResultCache?
+    /// Identical requests (same cache key) at once share one fetch and preparation (with a cache).
+    package let flight = SingleFlight<AttachShared>()
+    package let metrics = URLModeMetrics()
 
     package init(keys: SigningKeys, fetch: OriginFetch) {
         self.keys = keys
