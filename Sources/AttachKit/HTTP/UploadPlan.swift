@@ -42,11 +42,10 @@ struct UploadPlan {
         do throws(OptionsError) {
             switch route {
             case .prepare, .attach:
-                operation = .prepare
                 try decoder.refuseUnknownKeys(allowed: route == .attach ? OptionTable.keys(for: .sign) : OptionsDecoder.prepareKeys.subtracting(["out"]))
                 var prepare = try decoder.prepareOptions(defaultProfile: standard, defaultOutputFolder: "-")
                 if let cap = deadline { prepare.deadline = min(prepare.deadline ?? cap, cap) }
-                options = prepare.requestOptions
+                (operation, options) = route == .attach && prepare.thumbnail ? try Self.thumbnailOnly(decoder, prepare) : (.prepare, prepare.requestOptions)
             case .validate:
                 operation = .validate
                 try decoder.refuseUnknownKeys(allowed: OptionTable.keys(for: .validate))
@@ -60,6 +59,14 @@ struct UploadPlan {
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// A URL-mode URL with `thumbnail` is the thumbnail alone (a poster without the movie): a
+    /// `thumbnail` request with the thumbnail's options (``OptionTable``'s for `thumbnail`), no other.
+    private static func thumbnailOnly(_ decoder: OptionsDecoder, _ prepare: PrepareOptions) throws(OptionsError) -> (ServiceRequest.Operation, [(String, JSONValue)]) {
+        let keys = OptionTable.keys(for: .thumbnail).subtracting(["out"])
+        try decoder.refuseUnknownKeys(allowed: keys.union(["thumbnail"]))
+        return (.thumbnail, prepare.requestOptions.filter { keys.contains($0.0) })
     }
 
     /// `name`: 1 to 200 characters of letters, digits, `.`, `_`, `-` and space, not starting with
@@ -79,6 +86,7 @@ struct UploadPlan {
         let out = folder + "/out"
         var pairs = options
         if operation == .prepare { pairs.append(("out", .string(out))) }
+        if operation == .thumbnail { pairs.append(("out", .string(out + "/" + Preparer.stem(of: name) + ".thumbnail.jpg"))) }
         let line = JSONValue.object([("id", .string(requestID)), ("op", .string(operation.rawValue)), ("path", .string(folder + "/in/" + name)),
                                      ("options", .object(pairs))]).serialized
         let service = server.service
@@ -91,9 +99,9 @@ struct UploadPlan {
         let report = visible["result"].map { JobWork.tagged($0, requestID: requestID) }
         guard answer["ok"]?.boolValue == true else {
             let header = report.map { [("AttachKit-Report", Base64URL.encode(Array($0.serialized.utf8)))] } ?? []
-            return .error(JobWork.error(of: visible), report: report, headers: operation == .prepare ? header : [])
+            return .error(JobWork.error(of: visible), report: report, headers: operation == .probe || operation == .validate ? [] : header)
         }
-        guard operation == .prepare, let report else { return .json(200, report ?? .null) }
+        guard operation == .prepare || operation == .thumbnail, let report else { return .json(200, report ?? .null) }
         return PreparedBody.response(answer: answer["result"] ?? .null, report: report, folder: folder)
     }
 }
