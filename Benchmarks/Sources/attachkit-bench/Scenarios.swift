@@ -29,7 +29,7 @@ struct Scenarios {
         var list: [(String, () -> Scenario)] = [
             ("image-downscale", imageDownscale), ("fit-bytes", fitBytes), ("probe", probeMany),
             ("trim-fast", trimFast), ("poster-frame", posterFrame), ("batch-jobs", batchJobs),
-            ("batch-isolation", batchIsolation), ("http", httpPrepare),
+            ("batch-isolation", batchIsolation), ("http", httpPrepare), ("url-mode", urlMode),
         ]
         if !quick { list += [("trim-exact", trimExact), ("fit-video-5MB", fitVideo)] }
         list += issue14()

@@ -26,6 +26,23 @@ package enum AttachShared: Sendable {
 /// down, `origin-failed`, leaves it served as it is), or fetches, prepares and stores; those that
 /// waited are served the stored answer.
 struct AttachWork {
+    /// How long the leader's phases took, sent as `Server-Timing` (`fetch`, `prepare`, `store`,
+    /// milliseconds) on the answer that did them.
+    final class Phases: @unchecked Sendable {
+        var entries: [(name: String, seconds: Double)] = []
+
+        func time<Value>(_ name: String, _ work: () -> Value) -> Value {
+            let started = HTTPServer.now
+            defer { entries.append((name, HTTPServer.now - started)) }
+            return work()
+        }
+
+        var header: [(name: String, value: String)] {
+            entries.isEmpty ? [] : [("Server-Timing", entries.map { "\($0.name);dur=\((($0.seconds * 10_000).rounded() / 10))" }.joined(separator: ", "))]
+        }
+    }
+
+    let phases = Phases()
     let request: AttachRequest
     let mode: URLMode
     let server: HTTPServer
@@ -52,7 +69,7 @@ struct AttachWork {
         switch shared {
         case .cached(let entry):
             if !leader { mode.metrics.hit() }
-            return served(entry).map(request.conditions.answer) ?? uncached()
+            return served(entry).map { request.conditions.answer($0.adding(leader ? phases.header : [])) } ?? uncached()
         case .failed(let response):
             return response
         case .alone:
@@ -94,12 +111,12 @@ struct AttachWork {
 
     private func prepareAndStore(_ cache: ResultCache, _ answer: OriginFetch.Answer) -> (AttachShared, HTTPResponse?) {
         let identity = identity(answer)
-        let response = prepare(answer, identity: identity)
+        let response = phases.time("prepare") { prepare(answer, identity: identity) }
         guard response.status == 200 else { return (.failed(response), nil) }
         var validators: [String] = []
         if let etag = answer.etag { validators.append("If-None-Match: \(etag)") }
         if let modified = answer.lastModified { validators.append("If-Modified-Since: \(modified)") }
-        let stored = cache.store(request.cacheKey, response: response, identity: identity, validators: validators)
+        let stored = phases.time("store") { cache.store(request.cacheKey, response: response, identity: identity, validators: validators) }
         return stored.map { (.cached($0), nil) } ?? (.alone, response.adding(("Cache-Control", cacheControl)))
     }
 
@@ -134,11 +151,12 @@ struct AttachWork {
         let fd = open(originalPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return .failure(OriginError(.writeFailed, "cannot create the original in the spool")) }
         defer { close(fd) }
-        let result: Result<OriginFetch.Answer, OriginError>
-        do throws(OriginError) {
-            result = .success(try mode.fetch.fetch(request.source, conditional: conditional) { HTTPSpool.write($0, to: fd) })
-        } catch {
-            result = .failure(error)
+        let result = phases.time("fetch") { () -> Result<OriginFetch.Answer, OriginError> in
+            do throws(OriginError) {
+                return .success(try mode.fetch.fetch(request.source, conditional: conditional) { HTTPSpool.write($0, to: fd) })
+            } catch {
+                return .failure(error)
+            }
         }
         let outcome: String
         switch result {
