@@ -12,12 +12,8 @@ import Foundation
 extension Scenarios {
     func urlMode() -> Scenario {
         let photo = inputs.photo(megapixels: quick ? 6 : 24)
-        let out = folder("url-mode")
-        let script = folder("url-mode-client.py")
-        try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try? Self.urlModeClientScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let (out, client) = pythonClient("url-mode", script: Self.urlModeClientScript, photo: photo)
         let requests = quick ? 10 : 40
-        let client = { (mode: String, count: Int) in ["python3", script, mode, attachkit, photo, out, String(count), "2"] }
         return Scenario(name: "url-mode", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, \(requests) requests 2 at a time: a cached URL-mode answer vs POST /v1/prepare",
                         contenders: [Contender(name: "url-cached", command: client("cached", requests), reset: clean(out)),
                                      Contender(name: "post-prepare", command: client("prepare", requests), reset: clean(out))],
@@ -74,20 +70,7 @@ def request(kind):
     response = connection.getresponse(); response.read(); connection.close()
     return time.time() - begun, response.status == 200, response.getheader("Server-Timing")
 
-def run(kind, count, latencies, failures):
-    def client(k):
-        for _ in range(k, count, c):
-            seconds, ok, _ = request(kind)
-            latencies.append(seconds)
-            if not ok: failures.append(1)
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(c)]
-    for t in threads: t.start()
-    for t in threads: t.join()
-
-def figures(latencies, failures, seconds):
-    latencies = sorted(latencies)
-    return {"n": len(latencies), "seconds": seconds, "rps": len(latencies) / seconds, "p50": latencies[len(latencies) // 2],
-            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], "failures": len(failures)}
+"""# + Scenarios.pythonSeries + #"""
 
 answer, failed = {}, False
 if mode == "figures":
@@ -102,7 +85,7 @@ if mode == "figures":
         for kind in (["cached", "prepare"] if round % 2 == 0 else ["prepare", "cached"]):
             latencies, failures, total = results[kind]
             begun = time.time()
-            run(kind, c, latencies, failures)
+            run(lambda: request(kind)[:2], c, latencies, failures)
             results[kind] = (latencies, failures, total + time.time() - begun)
     for kind, value in results.items():
         answer[kind] = figures(*value)
@@ -111,7 +94,7 @@ else:
     if mode == "cached": request("cached")
     latencies, failures = [], []
     begun = time.time()
-    run(mode, n, latencies, failures)
+    run(lambda: request(mode)[:2], n, latencies, failures)
     answer = figures(latencies, failures, time.time() - begun)
     failed = bool(failures)
 server.send_signal(signal.SIGTERM); server.wait()

@@ -20,7 +20,7 @@ struct HTTPCommand: Command {
           POST /v1/jobs                      body: {"op", "path", "options"} on files under --allow
           GET /v1/attach/SIG/OPTIONS/SOURCE  URL mode: the original fetched from an --origin, prepared
           GET /healthz, /readyz, /metrics    liveness, readiness, Prometheus text
-        Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 431, 500, 501, 503, 504 or 505.
+        Errors are {"code", "message"} with 400, 403, 404, 405, 413, 415, 422, 429, 431, 500, 501, 502, 503, 504 or 505.
         Every answer closes its connection (Connection: close).
         \(UsageText.lines([
             ("--listen HOST:PORT", ["address to listen on (127.0.0.1:8080; port 0: any free port); the",

@@ -108,13 +108,7 @@ server.serve_forever()
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        var line = Data()
-        while line.last != UInt8(ascii: "\n") {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else { break }
-            line += byte
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let port = Int(HTTPServerProcess.firstLine(of: output)) else {
             throw HTTPTestError("the origin did not start")
         }
         self.port = port

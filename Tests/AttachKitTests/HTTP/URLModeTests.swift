@@ -28,6 +28,17 @@ struct URLModeTests {
         try AttachURL.make(base: server.url, source: source, options: options, key: try SigningKeys(text: key).signing)
     }
 
+    /// The server's `/metrics` text.
+    static func metrics(_ server: HTTPServerProcess) throws -> String {
+        String(decoding: try URLModeClient.get(server.url + "/metrics").body, as: UTF8.self)
+    }
+
+    /// A server in URL mode with a fresh result cache (`extra` added to its arguments).
+    static func cached(_ origin: URLModeOrigin, _ extra: [String] = [], name: String = #function) throws -> (server: HTTPServerProcess, cache: URL) {
+        let cache = TestEnvironment.temporaryFolder("cache")
+        return (try server(origin, extra: ["--cache", cache.path] + extra, name: name), cache)
+    }
+
     /// A URL signed without the checks of ``AttachURL/make(base:source:options:key:fileExtension:)``.
     static func raw(_ server: HTTPServerProcess, options: String, source: String) throws -> String {
         let signed = options + "/" + Base64URL.encode(Array(source.utf8))
@@ -122,12 +133,25 @@ struct URLModeTests {
             }
             #expect(Date().timeIntervalSince(started) < 4, "\(name) took \(Date().timeIntervalSince(started)) s")
         }
-        let metrics = String(decoding: try URLModeClient.get(server.url + "/metrics").body, as: UTF8.self)
+        let metrics = try Self.metrics(server)
         #expect(metrics.contains(#"attachkit_origin_fetches_total{outcome="timed-out"} 1"#), "\(metrics)")
         #expect(metrics.contains(#"attachkit_origin_fetches_total{outcome="over-cap"} 2"#))
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
         #expect(server.spoolLeftovers.isEmpty)
+    }
+
+    @Test("a thumbnail is its own signed URL: the poster JPEG alone; other prepare options are refused in it")
+    func thumbnailURL() throws {
+        let origin = try URLModeOrigin(files: ["video/mov_h264_aac_320x240_2s.mov"])
+        let server = try Self.server(origin)
+        let source = origin.url + "/media/mov_h264_aac_320x240_2s.mov"
+        let answer = try URLModeClient.get(try Self.url(server, source, [("thumbnail", nil), ("size", "160")]))
+        #expect(answer.status == 200 && answer.header("content-type") == "image/jpeg", "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        #expect(answer.header("content-disposition") == "attachment; filename=\"mov_h264_aac_320x240_2s.thumbnail.jpg\"")
+        #expect(answer.body.starts(with: [0xFF, 0xD8]) && answer.header("etag") != nil)
+        #expect(throws: ServiceError.self) { try Self.url(server, source, [("thumbnail", nil), ("maxBytes", "100KB")]) }
+        server.stop()
     }
 
     @Test("key rotation: URLs signed with either key of the file are served; the first key signs")
@@ -156,8 +180,7 @@ struct URLModeTests {
     @Test("with a cache: 8 identical requests at once fetch the original once and get the same answer")
     func singleFlight() throws {
         let origin = try URLModeOrigin(files: Self.files)
-        let cache = TestEnvironment.temporaryFolder("cache")
-        let server = try Self.server(origin, extra: ["--cache", cache.path, "--queue", "16"])
+        let (server, _) = try Self.cached(origin, ["--queue", "16"])
         let url = try Self.url(server, origin.url + "/slowish/png_palette_400x300.png", [("maxEdge", "300")])
         let answers = Locked<[URLModeClient.Answer]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -167,7 +190,7 @@ struct URLModeTests {
         #expect(all.count == 8 && all.allSatisfy { $0.status == 200 }, "\(all.map(\.status))")
         #expect(Set(all.map(\.body)).count == 1 && Set(all.compactMap { $0.header("etag") }).count == 1)
         #expect(try origin.count("/slowish/png_palette_400x300.png") == 1)
-        let metrics = String(decoding: try URLModeClient.get(server.url + "/metrics").body, as: UTF8.self)
+        let metrics = try Self.metrics(server)
         #expect(metrics.contains("attachkit_cache_misses_total 1") && metrics.contains("attachkit_cache_hits_total 7"), "\(metrics)")
         server.stop()
     }
@@ -175,9 +198,8 @@ struct URLModeTests {
     @Test("a restarted server serves the cached answer with the origin gone; a stale entry is revalidated with a conditional GET")
     func restartOriginGone() throws {
         let origin = try URLModeOrigin(files: Self.files)
-        let cache = TestEnvironment.temporaryFolder("cache")
         // max-age 0: every request asks the origin again
-        let first = try Self.server(origin, extra: ["--cache", cache.path, "--cache-max-age", "0"])
+        let (first, cache) = try Self.cached(origin, ["--cache-max-age", "0"])
         let source = origin.url + "/media/gif_static_320x240.gif"
         let url = try Self.url(first, source)
         let fresh = try URLModeClient.get(url)
@@ -185,7 +207,7 @@ struct URLModeTests {
         let revalidated = try URLModeClient.get(url)
         #expect(revalidated.status == 200 && revalidated.body == fresh.body)
         #expect(try origin.count("/media/gif_static_320x240.gif") == 2)
-        let metrics = String(decoding: try URLModeClient.get(first.url + "/metrics").body, as: UTF8.self)
+        let metrics = try Self.metrics(first)
         #expect(metrics.contains(#"attachkit_origin_fetches_total{outcome="not-modified"} 1"#), "\(metrics)")
         #expect(first.stop().status == 0)
         origin.stop()
@@ -205,8 +227,7 @@ struct URLModeTests {
     @Test("the cache stays within --cache-size under churn, least recently used first")
     func cacheBound() throws {
         let origin = try URLModeOrigin(files: Self.files)
-        let cache = TestEnvironment.temporaryFolder("cache")
-        let server = try Self.server(origin, extra: ["--cache", cache.path, "--cache-size", "40KB"])
+        let (server, cache) = try Self.cached(origin, ["--cache-size", "40KB"])
         let source = origin.url + "/plain/png_palette_400x300.png"
         for edge in stride(from: 100, through: 280, by: 20) {
             #expect(try URLModeClient.get(try Self.url(server, source, [("maxEdge", String(edge))])).status == 200)
@@ -214,7 +235,7 @@ struct URLModeTests {
             let total = try bodies.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }
             #expect(total <= 40_000, "\(total) bytes after maxEdge \(edge)")
         }
-        let metrics = String(decoding: try URLModeClient.get(server.url + "/metrics").body, as: UTF8.self)
+        let metrics = try Self.metrics(server)
         let evictions = metrics.split(separator: "\n").first { $0.hasPrefix("attachkit_cache_evictions_total ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
         #expect(evictions > 0, "\(metrics)")
         // The newest answer is still there

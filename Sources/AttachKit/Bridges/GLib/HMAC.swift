@@ -18,11 +18,8 @@ struct HMACSHA256: ~Copyable {
     deinit { g_hmac_unref(hmac) }
 
     /// Feeds `bytes` (`g_hmac_update`).
-    func update(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
-            g_hmac_update(hmac, base, gssize(buffer.count))
-        }
+    func update(_ bytes: some Collection<UInt8>) {
+        SHA256.contiguous(bytes) { g_hmac_update(hmac, $0, gssize($1)) }
     }
 
     /// The 32-byte MAC of everything fed (`g_hmac_get_digest`; nothing more can be fed after).
