@@ -15,6 +15,7 @@ import Foundation
 /// | `/away/NAME` | 302 to `/private/NAME` (outside the origin prefixes the tests give) |
 /// | `/big` | a declared length of 50 MB (sends 1 MB, then closes) |
 /// | `/endless` | chunked bytes without end |
+/// | `/errors` | 500 with chunked bytes without end |
 /// | `/lie/NAME` | a `Content-Length` 1,000 bytes over the file's, then closes |
 /// | `/status/N` | status N, a short text body |
 final class URLModeOrigin: @unchecked Sendable {
@@ -81,8 +82,8 @@ class H(http.server.BaseHTTPRequestHandler):
             try: self.wfile.write(b"\0" * 1_000_000)
             except Exception: pass
             self.close_connection = True; return
-        if kind == "endless":
-            self.send_response(200); self.send_header("Transfer-Encoding", "chunked"); self.end_headers()
+        if kind in ("endless", "errors"):
+            self.send_response(200 if kind == "endless" else 500); self.send_header("Transfer-Encoding", "chunked"); self.end_headers()
             try:
                 for _ in range(10000):
                     self.wfile.write(b"10000\r\n" + b"\0" * 65536 + b"\r\n")

@@ -17,7 +17,7 @@ struct URLModeTests {
                        sharing: HTTPServerProcess? = nil, name: String = #function) throws -> HTTPServerProcess {
         let keyFile = TestEnvironment.temporaryFolder("keys").appendingPathComponent("keys.txt")
         try ("# signing keys\n" + keys.joined(separator: "\n") + "\n").write(to: keyFile, atomically: true, encoding: .utf8)
-        let prefixes = ["media/", "plain/", "slowish/", "slow/", "hop/", "away/", "big", "endless", "lie/", "status/"]
+        let prefixes = ["media/", "plain/", "slowish/", "slow/", "hop/", "away/", "big", "endless", "errors", "lie/", "status/"]
         return try HTTPServerProcess(["--jobs", "2", "--max-body", "2MB", "--signing-key-file", keyFile.path, "--origin-timeout", "2"]
                                      + prefixes.flatMap { ["--origin", origin.url + "/" + $0] }
                                      + (privateOrigins ? ["--allow-private-origins"] : []) + extra,
@@ -118,6 +118,7 @@ struct URLModeTests {
             ("origin 404", try Self.url(server, origin.url + "/media/missing.png"), 404, "not-found"),
             ("origin 403", try Self.url(server, origin.url + "/status/403"), 502, "origin-failed"),
             ("origin 500", try Self.url(server, origin.url + "/status/500"), 502, "origin-failed"),
+            ("origin 500 with an endless body", try Self.url(server, origin.url + "/errors"), 502, "origin-failed"),
             ("declared over --max-body", try Self.url(server, origin.url + "/big"), 413, "over-cap"),
             ("chunked over --max-body", try Self.url(server, origin.url + "/endless"), 413, "over-cap"),
             ("a length that lies", try Self.url(server, origin.url + "/lie/png_palette_400x300.png"), 502, "origin-failed"),

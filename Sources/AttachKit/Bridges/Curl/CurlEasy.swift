@@ -47,7 +47,7 @@ struct CurlEasy: ~Copyable {
         var reply = state.reply
         reply.status = Int(ak_curl_info_long(handle, CURLINFO_RESPONSE_CODE))
         reply.connectedAddress = ak_curl_info_text(handle, CURLINFO_PRIMARY_IP).map { String(cString: $0) }
-        if code != CURLE_OK { reply.failure = state.failure ?? Self.failure(code) }
+        if code != CURLE_OK, !state.endedAfterHead { reply.failure = state.failure ?? Self.failure(code) }
         return reply
     }
 

@@ -22,7 +22,7 @@ struct CurlRequest: Sendable {
     var headers: [String] = []
     /// `User-Agent`.
     var userAgent: String
-    /// Takes each piece of a `200` body as it arrives (other bodies are discarded): 0, or the
+    /// Takes each piece of a `200` body as it arrives (other bodies are not read): 0, or the
     /// `errno` of a write that failed (the transfer is then aborted, ``CurlFailure/writeFailed(_:)``).
     var sink: @Sendable (UnsafeRawBufferPointer) -> Int32
 }

@@ -10,6 +10,9 @@ final class CurlTransferState {
     let request: CurlRequest
     var reply = CurlReply()
     var failure: CurlFailure?
+    /// The transfer was ended on purpose once the head of an answer other than `200` was in:
+    /// its body is not wanted (an endless error body cannot hold the fetch until the timeout).
+    private(set) var endedAfterHead = false
     private var status = 0
 
     init(_ request: CurlRequest) { self.request = request }
@@ -25,7 +28,8 @@ final class CurlTransferState {
     }
 
     /// `CURLOPT_WRITEFUNCTION`: body bytes, written to the output for a `200` (counted against
-    /// the limit: one byte over aborts the transfer), discarded otherwise.
+    /// the limit: one byte over aborts the transfer); the first byte of any other body ends the
+    /// transfer (``endedAfterHead``).
     static let onData: ak_curl_data_callback = { data, size, count, context in
         let state = Unmanaged<CurlTransferState>.fromOpaque(context!).takeUnretainedValue()
         let length = size * count
@@ -62,7 +66,10 @@ final class CurlTransferState {
     }
 
     private func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard status == 200 else { return true }
+        guard status == 200 else {
+            endedAfterHead = true
+            return false
+        }
         reply.received += Int64(bytes.count)
         guard reply.received <= request.maxBytes else {
             failure = .tooLarge(reply.received)
