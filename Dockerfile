@@ -3,7 +3,7 @@
 #   docker run --rm --stop-timeout 30 -p 8080:8080 -v attachkit-media:/media attachkit
 # Stage 1 builds the Debian package with scripts/package.sh (the same package as outside a
 # container); stage 2 installs only that package on Debian 12 slim, so apt brings exactly the
-# libraries its Depends name (libvips, FFmpeg's libraries, libmicrohttpd) and nothing to build with.
+# libraries its Depends name (libvips, FFmpeg's libraries, libmicrohttpd, libcurl) and nothing to build with.
 # Never built as an image: AttachKit's build machines have no container engine. The runtime stage's
 # commands were run by hand in a Debian 12 minbase chroot (apt install of the .deb, the user, then
 # attachkit http as that user, the HEALTHCHECK command, SIGTERM).

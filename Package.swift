@@ -45,12 +45,19 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // libcurl (Debian's libcurl4-openssl-dev 7.88), which fetches URL mode's originals from the
+        // media origin; the shim only fixes the arity of curl_easy_setopt and curl_easy_getinfo.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // The commit the binary is built from: `-Xcc -DATTACHKIT_COMMIT='"…"'` (scripts/package.sh),
         // "unknown" without it.
         .target(name: "CBuildCommit"),
         .target(
             name: "AttachKit",
-            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CJPEG", "CSystem", "CMicroHTTPD", "CBuildCommit"]
+            dependencies: ["CVips", "CFFmpeg", "CFFmpegLoader", "CZlib", "CJPEG", "CSystem", "CMicroHTTPD", "CCurl", "CBuildCommit"]
         ),
         .executableTarget(
             name: "attachkit",

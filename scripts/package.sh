@@ -112,7 +112,7 @@ epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 } | gzip -9n >"$root/usr/share/doc/attachkit/changelog.Debian.gz"
 chmod 0644 "$root/usr/share/doc/attachkit/changelog.Debian.gz" "$root/usr/share/man/man1/attachkit.1.gz"
 
-# 7. Depends. dpkg-shlibdeps reads the binary's NEEDED libraries (libvips, GLib, libmicrohttpd,
+# 7. Depends. dpkg-shlibdeps reads the binary's NEEDED libraries (libvips, GLib, libmicrohttpd, libcurl,
 #    glibc...). FFmpeg is not among them: the loader opens it with dlopen. So a stub shared object
 #    is linked against the very sonames the loader opens (`attachkit version --json` lists them from
 #    the loader's own table) and refers to every function the loader resolves (FFmpegFunctions.h):

@@ -2,7 +2,7 @@
 # Installs what AttachKit needs on Debian 12 (bookworm), skipping packages already present.
 # Safe to run again and again. Needs root or sudo when something is missing.
 #   libvips-dev, FFmpeg 5.1 -dev packages (libavfilter-dev for HDR tone mapping with zscale/tonemap),
-#   zlib1g-dev and libjpeg62-turbo-dev (libvips-dev pulls them too), libmicrohttpd-dev (attachkit http), pkg-config: to build
+#   zlib1g-dev and libjpeg62-turbo-dev (libvips-dev pulls them too), libmicrohttpd-dev (attachkit http), libcurl4-openssl-dev (its URL mode), pkg-config: to build
 #   ffmpeg, libvips-tools: the reference CLIs the tests and benchmarks compare against;
 #   libjpeg-turbo-progs: jpegtran, which writes the arithmetic-coded JPEGs the tests refuse to pass on
 set -euo pipefail
@@ -11,7 +11,7 @@ packages=(
   pkg-config
   libvips-dev zlib1g-dev libjpeg62-turbo-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
-  libmicrohttpd-dev
+  libmicrohttpd-dev libcurl4-openssl-dev
   ffmpeg libvips-tools libjpeg-turbo-progs
 )
 # Extra packages callers may ask for, e.g. scripts/setup.sh imagemagick: the benchmarks add

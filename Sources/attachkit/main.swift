@@ -1,7 +1,7 @@
 import AttachKit
 
 /// Every subcommand, in the order `attachkit --help` lists them.
-nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, PrepareCommand.self, ThumbnailCommand.self, BatchCommand.self, ReportCommand.self, MergeCommand.self, ServeCommand.self, HTTPCommand.self, ProfileCommand.self, BudgetCommand.self, VersionCommand.self]
+nonisolated(unsafe) let commands: [any Command.Type] = [ProbeCommand.self, ValidateCommand.self, PrepareCommand.self, ThumbnailCommand.self, BatchCommand.self, ReportCommand.self, MergeCommand.self, ServeCommand.self, HTTPCommand.self, SignCommand.self, ProfileCommand.self, BudgetCommand.self, VersionCommand.self]
 /// Commands other commands (or scripts/package.sh) start, not listed by `--help`.
 nonisolated(unsafe) let internalCommands: [any Command.Type] = [WorkerCommand.self, ManPageCommand.self, CompletionCommand.self]
 

@@ -12,13 +12,9 @@ import Foundation
 extension Scenarios {
     func httpPrepare() -> Scenario {
         let photo = inputs.photo(megapixels: quick ? 6 : 24)
-        let out = folder("http")
-        let script = folder("http-client.py")
-        try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try? Self.httpClientScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let (out, client) = pythonClient("http", script: Self.httpClientScript, photo: photo)
         let requests = quick ? 6 : 20
         let latencyRequests = quick ? 8 : 60
-        let client = { (mode: String, count: Int) in ["python3", script, mode, attachkit, photo, out, String(count), "2"] }
         return Scenario(name: "http", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, \(requests) requests 2 at a time over loopback: http vs serve",
                         contenders: [Contender(name: "http", command: client("http", requests), reset: clean(out)),
                                      Contender(name: "serve", command: client("serve", requests), reset: clean(out))],
@@ -42,6 +38,26 @@ extension Scenarios {
             return rows
         }
     }
+
+    /// What every HTTP scenario's Python client does with its requests: `run(request, count, latencies,
+    /// failures)`, `count` calls of `request()` `c` at a time, and `figures(...)`, their rate and percentiles.
+    static let pythonSeries = #"""
+def run(request, count, latencies, failures):
+    """count calls of request() (each giving seconds and whether it succeeded), c at a time (c client threads)."""
+    def client(k):
+        for _ in range(k, count, c):
+            seconds, ok = request()
+            latencies.append(seconds)
+            if not ok: failures.append(1)
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(c)]
+    for thread in threads: thread.start()
+    for thread in threads: thread.join()
+
+def figures(latencies, failures, seconds):
+    latencies = sorted(latencies)
+    return {"n": len(latencies), "seconds": seconds, "rps": len(latencies) / seconds, "p50": latencies[len(latencies) // 2],
+            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], "failures": len(failures)}
+"""#
 
     /// The client: `python3 SCRIPT MODE ATTACHKIT PHOTO OUT REQUESTS CONCURRENCY`. MODE `http` or
     /// `serve`: starts that server, sends REQUESTS requests CONCURRENCY at a time, stops it, prints
@@ -99,21 +115,7 @@ class HTTP:
     def stop(self):
         self.process.send_signal(signal.SIGTERM); self.process.wait()
 
-def run(server, count, latencies, failures):
-    """count requests, c at a time (c client threads)."""
-    def client(k):
-        for _ in range(k, count, c):
-            seconds, ok = server.request()
-            latencies.append(seconds)
-            if not ok: failures.append(1)
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(c)]
-    for thread in threads: thread.start()
-    for thread in threads: thread.join()
-
-def figures(latencies, failures, seconds):
-    latencies = sorted(latencies)
-    return {"n": len(latencies), "seconds": seconds, "rps": len(latencies) / seconds, "p50": latencies[len(latencies) // 2],
-            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], "failures": len(failures)}
+"""# + Scenarios.pythonSeries + #"""
 
 if mode == "paired":
     servers = {"http": HTTP(), "serve": Serve()}
@@ -122,7 +124,7 @@ if mode == "paired":
         for name in (["http", "serve"] if round % 2 == 0 else ["serve", "http"]):
             latencies, failures, seconds = results[name]
             begun = time.time()
-            run(servers[name], c, latencies, failures)
+            run(servers[name].request, c, latencies, failures)
             results[name] = (latencies, failures, seconds + time.time() - begun)
     for server in servers.values(): server.stop()
     answer = {name: figures(*value) for name, value in results.items()}
@@ -131,7 +133,7 @@ if mode == "paired":
 server = HTTP() if mode == "http" else Serve()
 latencies, failures = [], []
 begun = time.time()
-run(server, n, latencies, failures)
+run(server.request, n, latencies, failures)
 seconds = time.time() - begun
 server.stop()
 answer = figures(latencies, failures, seconds)

@@ -20,6 +20,17 @@ struct Scenarios {
     }
 
     /// Empties (and re-creates) a scratch folder.
+    /// A Python client for an HTTP scenario: `text` written to the scratch folder as `NAME-client.py`,
+    /// an empty output folder `NAME`, and the command line for a MODE and a request count:
+    /// `python3 SCRIPT MODE ATTACHKIT PHOTO OUT COUNT 2` (two at a time).
+    func pythonClient(_ name: String, script text: String, photo: String) -> (out: String, command: (String, Int) -> [String]) {
+        let out = folder(name)
+        let script = folder(name + "-client.py")
+        try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try? text.write(toFile: script, atomically: true, encoding: .utf8)
+        return (out, { mode, count in ["python3", script, mode, attachkit, photo, out, String(count), "2"] })
+    }
+
     func clean(_ path: String) -> () -> Void {
         { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     }
@@ -29,7 +40,7 @@ struct Scenarios {
         var list: [(String, () -> Scenario)] = [
             ("image-downscale", imageDownscale), ("fit-bytes", fitBytes), ("probe", probeMany),
             ("trim-fast", trimFast), ("poster-frame", posterFrame), ("batch-jobs", batchJobs),
-            ("batch-isolation", batchIsolation), ("http", httpPrepare),
+            ("batch-isolation", batchIsolation), ("http", httpPrepare), ("url-mode", urlMode),
         ]
         if !quick { list += [("trim-exact", trimExact), ("fit-video-5MB", fitVideo)] }
         list += issue14()

@@ -18,6 +18,7 @@ package final class HTTPExchange: @unchecked Sendable {
     private let started = HTTPServer.now
     private var route: HTTPRoute?
     private var plan: UploadPlan?
+    private var attach: AttachRequest?
     private var maxBody: Int64 = 0
     private var holdsSlot = false
     private var holdsRun = false
@@ -90,7 +91,10 @@ package final class HTTPExchange: @unchecked Sendable {
         guard route.isWork else { return server.answerProbe(route) }
         guard !server.isDraining else { return .error(ServiceError(code: .unavailable, message: "shutting down: no new work is taken")) }
         do throws(ServiceError) {
-            if route.takesMedia {
+            if route == .attach {
+                guard !head.framing.hasBody else { throw ServiceError(code: .malformedRequest, message: "a URL-mode GET takes no body") }
+                attach = try AttachRequest(target: parsed, head: head, server: server)
+            } else if route.takesMedia {
                 plan = try UploadPlan(route: route, parameters: parsed.parameters, server: server)
             } else if let first = parsed.parameters.first {
                 throw ServiceError(code: .badOptions, message: "/v1/jobs takes no query parameters (\(first.name.debugDescription)); options go in the body")
@@ -152,8 +156,18 @@ package final class HTTPExchange: @unchecked Sendable {
         }
         guard server.admit() else { return note(.error(workSlotsTaken())) }
         holdsSlot = true
+        // A fresh answer of URL mode's cache is a file to send: no job is taken for it.
+        if let attach, let cached = AttachWork.freshAnswer(attach, server: server) { return note(cached) }
         guard server.startRunning() else { return note(.error(server.queueClosedError)) }
         holdsRun = true
+        if let attach, let mode = server.urlMode {
+            guard let made = server.spool.makeRequestFolder() else {
+                return note(.error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes")))
+            }
+            folder = made
+            let work = AttachWork(request: attach, mode: mode, server: server, folder: made, requestID: requestID)
+            return note(server.abortedAnswer(for: work.answer()))
+        }
         if let plan, let folder { return note(server.abortedAnswer(for: plan.run(in: folder, server: server, requestID: requestID))) }
         return note(server.abortedAnswer(for: JobWork.run(body: jsonBody, server: server, requestID: requestID)))
     }
@@ -211,6 +225,8 @@ package final class HTTPExchange: @unchecked Sendable {
         answered = (response.status, response.errorCode, response.bodyBytes)
         if !answerCounted.exchange(true, ordering: .acquiringAndReleasing) { server.answerMade() }
         var closing = response
+        // URL mode's answers travel through caches: an error is never kept.
+        if route == .attach, response.status >= 400 { closing.headers.append(("Cache-Control", "no-store")) }
         closing.headers.append(("X-Request-Id", requestID))
         closing.headers.append(("Connection", "close"))
         return closing

@@ -64,6 +64,9 @@ package final class OpenFile: @unchecked Sendable {
         descriptor = Locked(fd.release())
     }
 
+    /// A path that opens the same file anew (`/proc/self/fd/N`), while the descriptor is held.
+    package var path: String { Descriptors.path(of: descriptor.withLock { $0 }) }
+
     /// Hands the descriptor over (once; `-1` afterwards).
     package func take() -> Int32 {
         descriptor.withLock { fd in
@@ -90,5 +93,36 @@ package enum Base64URL {
             default: return character
             }
         })
+    }
+
+    /// The bytes of unpadded base64url text; `nil` for a character outside the alphabet, padding,
+    /// or a length no encoding gives (4n + 1), or stray bits in the last character (so each byte
+    /// string has one text: a signature cannot be varied).
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        var values: [UInt32] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(UInt32(byte - UInt8(ascii: "A")))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(UInt32(byte - UInt8(ascii: "a")) + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(UInt32(byte - UInt8(ascii: "0")) + 52)
+            case UInt8(ascii: "-"): values.append(62)
+            case UInt8(ascii: "_"): values.append(63)
+            default: return nil
+            }
+        }
+        guard values.count % 4 != 1 else { return nil }
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < values.count {
+            let group = values[index..<min(index + 4, values.count)]
+            var value: UInt32 = 0
+            for (position, sextet) in group.enumerated() { value |= sextet << (18 - 6 * UInt32(position)) }
+            let count = group.count - 1
+            let spare = value & ((1 << (24 - 8 * UInt32(count))) - 1)
+            guard spare == 0 else { return nil }
+            for position in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (16 - 8 * UInt32(position)))) }
+            index += 4
+        }
+        return bytes
     }
 }

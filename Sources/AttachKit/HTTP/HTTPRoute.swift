@@ -8,6 +8,9 @@ package enum HTTPRoute: String, Sendable, CaseIterable {
     case validate
     /// `POST /v1/jobs`: a `serve` request (`{"op", "path", "options"}`) on files under `--allow`.
     case jobs
+    /// `GET /v1/attach/{signature}/{options}/{source}`: URL mode, the original fetched from the
+    /// media origin and prepared (docs/url-mode.md).
+    case attach
     /// `GET /healthz`: the process answers (liveness).
     case healthz
     /// `GET /readyz`: workers started, spool writable, not shutting down (readiness).
@@ -25,6 +28,7 @@ package enum HTTPRoute: String, Sendable, CaseIterable {
         case "/healthz": self = .healthz
         case "/readyz": self = .readyz
         case "/metrics": self = .metrics
+        case _ where path.hasPrefix(AttachPath.prefix): self = .attach
         default: return nil
         }
     }
@@ -33,7 +37,7 @@ package enum HTTPRoute: String, Sendable, CaseIterable {
     package var method: String {
         switch self {
         case .prepare, .probe, .validate, .jobs: return "POST"
-        case .healthz, .readyz, .metrics: return "GET"
+        case .healthz, .readyz, .metrics, .attach: return "GET"
         }
     }
 
@@ -41,7 +45,7 @@ package enum HTTPRoute: String, Sendable, CaseIterable {
     package var takesMedia: Bool { self == .prepare || self == .probe || self == .validate }
 
     /// Whether the request does work, so it takes a work slot (and may get 429).
-    package var isWork: Bool { takesMedia || self == .jobs }
+    package var isWork: Bool { takesMedia || self == .jobs || self == .attach }
 }
 
 /// The `Content-Type` of an output, by the extension AttachKit gave it (``UniformType/mediaType``;

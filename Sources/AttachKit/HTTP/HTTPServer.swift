@@ -12,6 +12,8 @@ package final class HTTPServer: Sendable {
     package let metrics = HTTPMetrics()
     /// One JSON line per answered request (``AccessLog``).
     package let accessLog: AccessLog
+    /// URL mode (`GET /v1/attach/...`); `nil` without `--signing-key-file`.
+    package let urlMode: URLMode?
     /// The uploads in progress (``HTTPLimits/uploads``, per client ``HTTPLimits/uploadsPerClient``).
     package let uploads: ClientSlots
     /// Work requests admitted at once (working and waiting): the service's jobs plus the queue.
@@ -33,8 +35,11 @@ package final class HTTPServer: Sendable {
     ///   - service: does the work; its roots must include `spool.root` (uploads are read there
     ///     and outputs written there).
     /// - accessLog: one line per answered request (default: standard error).
-    package init(service: AttachKitService, spool: HTTPSpool, limits: HTTPLimits, accessLog: AccessLog = .standardError) {
+    /// - urlMode: how URL-mode requests are answered (default: they are not, 404).
+    package init(service: AttachKitService, spool: HTTPSpool, limits: HTTPLimits, accessLog: AccessLog = .standardError,
+                 urlMode: URLMode? = nil) {
         self.service = service
+        self.urlMode = urlMode
         self.accessLog = accessLog
         self.spool = spool
         self.limits = limits
@@ -185,7 +190,7 @@ package final class HTTPServer: Sendable {
             return .json(200, .object([("status", .string("ready")), ("jobs", .number(Double(service.jobs))),
                                        ("isolation", .string(service.isolationSummary))]))
         case .metrics:
-            let text = metrics.render(inFlight: inFlight, workerRestarts: service.workerRestarts)
+            let text = metrics.render(inFlight: inFlight, workerRestarts: service.workerRestarts) + (urlMode?.metrics.render() ?? "")
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                                 body: .bytes(Array(text.utf8)))
         default:

@@ -67,7 +67,8 @@ package struct HTTPSpool: Sendable {
         return 0
     }
 
-    private static func entries(of folder: String) -> [String] {
+    /// The names in `folder` (without `.` and `..`); none when it cannot be listed.
+    package static func entries(of folder: String) -> [String] {
         DirectoryStream.names(in: folder) ?? []
     }
 }

@@ -26,6 +26,9 @@ package struct RequestHead: Sendable, Equatable {
     package var requestID: String? = nil
     /// Bytes of the head, its final empty line included: where the body starts.
     package let byteCount: Int
+    /// The client's `If-None-Match` and `If-Modified-Since` (each when sent once), for URL mode's 304.
+    package var ifNoneMatch: String? = nil
+    package var ifModifiedSince: String? = nil
 
     /// The longest head accepted, bytes (16 KiB; libmicrohttpd is given 256 KiB per connection, so
     /// it never refuses a head this parser accepted). Longer: 431 `header-too-large`.
@@ -56,8 +59,10 @@ package struct RequestHead: Sendable, Equatable {
         let framing = try RequestFraming(contentLengths: fields.values(of: "content-length"),
                                          transferEncodings: fields.values(of: "transfer-encoding"), version: line.version)
         let ids = fields.values(of: "x-request-id")
+        let tags = fields.values(of: "if-none-match"), since = fields.values(of: "if-modified-since")
         return RequestHead(method: line.method, target: line.target, version: line.version, framing: framing,
-                           requestID: ids.count == 1 ? saneRequestID(ids[0]) : nil, byteCount: bytes.count)
+                           requestID: ids.count == 1 ? saneRequestID(ids[0]) : nil, byteCount: bytes.count,
+                           ifNoneMatch: tags.count == 1 ? tags[0] : nil, ifModifiedSince: since.count == 1 ? since[0] : nil)
     }
 
     /// `value` when it can be echoed and logged as it is: 1 to 128 visible ASCII characters

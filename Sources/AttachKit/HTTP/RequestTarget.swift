@@ -18,16 +18,21 @@ package struct RequestTarget: Sendable {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
         guard path.hasPrefix("/") else { throw malformed("the request target must start with /") }
+        return RequestTarget(path: path, parameters: parts.count == 2 ? try parameters(parts[1]) : [])
+    }
+
+    /// The parameters of a query (`a=1&b`), percent-decoded as ``parse(_:)`` does; also the
+    /// options segment of a URL-mode path (``AttachOptions``).
+    /// - Throws: ``ServiceError`` `malformed-request` naming what does not parse.
+    package static func parameters(_ query: Substring) throws(ServiceError) -> [(name: String, value: String?)] {
         var parameters: [(name: String, value: String?)] = []
-        if parts.count == 2 {
-            for pair in parts[1].split(separator: "&", omittingEmptySubsequences: true) {
-                let sides = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = try decode(sides[0])
-                guard !name.isEmpty else { throw malformed("a query parameter without a name: \(String(pair).debugDescription)") }
-                parameters.append((name, sides.count == 2 ? try decode(sides[1]) : nil))
-            }
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let sides = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = try decode(sides[0])
+            guard !name.isEmpty else { throw malformed("a query parameter without a name: \(String(pair).debugDescription)") }
+            parameters.append((name, sides.count == 2 ? try decode(sides[1]) : nil))
         }
-        return RequestTarget(path: path, parameters: parameters)
+        return parameters
     }
 
     /// `+` is a space; `%XX` a byte; the result must be UTF-8 without NUL.

@@ -17,6 +17,12 @@ struct UploadPlan {
     /// - Throws: ``ServiceError`` `bad-options` for an unknown or invalid option (the decoder's
     ///   message) or a key given twice, `malformed-request` for a `name` that is no plain file name.
     init(route: HTTPRoute, parameters: [(name: String, value: String?)], server: HTTPServer) throws(ServiceError) {
+        try self.init(route: route, parameters: parameters, standard: server.service.profile, deadline: server.limits.deadline)
+    }
+
+    /// As a server whose profile for requests naming none is `standard`, and whose longest
+    /// deadline is `deadline`, reads the request (``AttachURL`` checks what it signs this way).
+    init(route: HTTPRoute, parameters: [(name: String, value: String?)], standard: Profile, deadline: Double?) throws(ServiceError) {
         var seen = Set<String>()
         for parameter in parameters where !seen.insert(parameter.name).inserted {
             throw ServiceError(code: .badOptions, message: "the query gives \(parameter.name.debugDescription) more than once; give each option once")
@@ -29,15 +35,13 @@ struct UploadPlan {
         }
         let source = TextOptions(values: given.compactMap { p in p.value.map { (p.name, $0) } }, flags: given.filter { $0.value == nil }.map(\.name))
         let decoder = OptionsDecoder(source)
-        let standard = server.service.profile
         do throws(OptionsError) {
             switch route {
-            case .prepare:
-                operation = .prepare
-                try decoder.refuseUnknownKeys(allowed: OptionsDecoder.prepareKeys.subtracting(["out"]))
+            case .prepare, .attach:
+                try decoder.refuseUnknownKeys(allowed: route == .attach ? OptionTable.keys(for: .sign) : OptionsDecoder.prepareKeys.subtracting(["out"]))
                 var prepare = try decoder.prepareOptions(defaultProfile: standard, defaultOutputFolder: "-")
-                if let cap = server.limits.deadline { prepare.deadline = min(prepare.deadline ?? cap, cap) }
-                options = prepare.requestOptions
+                if let cap = deadline { prepare.deadline = min(prepare.deadline ?? cap, cap) }
+                (operation, options) = route == .attach && prepare.thumbnail ? try Self.thumbnailOnly(decoder, prepare) : (.prepare, prepare.requestOptions)
             case .validate:
                 operation = .validate
                 try decoder.refuseUnknownKeys(allowed: OptionTable.keys(for: .validate))
@@ -51,6 +55,14 @@ struct UploadPlan {
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// A URL-mode URL with `thumbnail` is the thumbnail alone (a poster without the movie): a
+    /// `thumbnail` request with the thumbnail's options (``OptionTable``'s for `thumbnail`), no other.
+    private static func thumbnailOnly(_ decoder: OptionsDecoder, _ prepare: PrepareOptions) throws(OptionsError) -> (ServiceRequest.Operation, [(String, JSONValue)]) {
+        let keys = OptionTable.keys(for: .thumbnail).subtracting(["out"])
+        try decoder.refuseUnknownKeys(allowed: keys.union(["thumbnail"]))
+        return (.thumbnail, prepare.requestOptions.filter { keys.contains($0.0) })
     }
 
     /// `name`: 1 to 200 characters of letters, digits, `.`, `_`, `-` and space, not starting with
@@ -70,6 +82,7 @@ struct UploadPlan {
         let out = folder + "/out"
         var pairs = options
         if operation == .prepare { pairs.append(("out", .string(out))) }
+        if operation == .thumbnail { pairs.append(("out", .string(out + "/" + Preparer.stem(of: name) + ".thumbnail.jpg"))) }
         let line = JSONValue.object([("id", .string(requestID)), ("op", .string(operation.rawValue)), ("path", .string(folder + "/in/" + name)),
                                      ("options", .object(pairs))]).serialized
         let service = server.service
@@ -82,9 +95,9 @@ struct UploadPlan {
         let report = visible["result"].map { JobWork.tagged($0, requestID: requestID) }
         guard answer["ok"]?.boolValue == true else {
             let header = report.map { [("AttachKit-Report", Base64URL.encode(Array($0.serialized.utf8)))] } ?? []
-            return .error(JobWork.error(of: visible), report: report, headers: operation == .prepare ? header : [])
+            return .error(JobWork.error(of: visible), report: report, headers: operation == .probe || operation == .validate ? [] : header)
         }
-        guard operation == .prepare, let report else { return .json(200, report ?? .null) }
+        guard operation == .prepare || operation == .thumbnail, let report else { return .json(200, report ?? .null) }
         return PreparedBody.response(answer: answer["result"] ?? .null, report: report, folder: folder)
     }
 }

@@ -27,6 +27,7 @@ extension ErrorCode {
         case .unknownProfile, .invalidProfile: return "name apple, ios or a valid JSON policy file (docs/policy.md)"
         case .busy: return "try again shortly"
         case .unavailable: return "try again once the service is ready"
+        case .originFailed: return "try again once the media origin answers; check the source URL and the origin's logs"
         case .unsupportedCoding, .unsupportedVersion, .headerTooLarge: return "send a plain HTTP/1.1 request with a smaller head"
         case .doubleRelease, .handleLeak: return "report it: an access handle was misused (a bug)"
         }

@@ -84,6 +84,13 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Not ready (workers down, spool not writable) or shutting down (HTTP 503).
     case unavailable
 
+    // MARK: URL mode's origin (`attachkit http`, `GET /v1/attach/...`)
+
+    /// The media origin failed: it could not be reached, answered 5xx or a 4xx other than 404,
+    /// redirected more than 3 times, broke off a transfer, or did not answer in time (HTTP 502;
+    /// 504 for a timeout). Retryable: the origin may be back.
+    case originFailed = "origin-failed"
+
     // MARK: A request's head (`attachkit http`, RFC 9112)
 
     /// A `Transfer-Encoding` naming a coding other than `chunked` (with `chunked` last): the
@@ -110,7 +117,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// cannot fit, a crashed worker...), and a rerun skips it.
     public var isRetryable: Bool {
         switch self {
-        case .writeFailed, .deadlineExceeded, .processingFailed, .accessDenied, .unreadable, .notFound, .busy, .unavailable: return true
+        case .writeFailed, .deadlineExceeded, .processingFailed, .accessDenied, .unreadable, .notFound, .busy, .unavailable, .originFailed: return true
         default: return false
         }
     }
@@ -143,6 +150,7 @@ public enum ErrorCode: String, Sendable, CaseIterable, CustomStringConvertible {
         case .busy: return 429
         case .unavailable: return 503
         case .unsupportedCoding: return 501
+        case .originFailed: return 502
         case .unsupportedVersion: return 505
         case .headerTooLarge: return 431
         case .processingFailed, .writeFailed, .outputInvalid, .crashed, .doubleRelease, .handleLeak: return 500

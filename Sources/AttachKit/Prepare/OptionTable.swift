@@ -16,7 +16,7 @@ package enum OptionTable {
                    help: OptionHelp("DIR", "output folder (default ./prepared, created if missing)"),
                    helpByVerb: [.batch: OptionHelp("OUT_DIR", required: true, "output folder (required)"),
                                 .thumbnail: OptionHelp("PATH", required: true, "the JPEG to write (atomically)")]),
-        OptionSpec(.profile, flag: "profile", verbs: [.prepare, .batch, .validate, .budget, .serve, .http],
+        OptionSpec(.profile, flag: "profile", verbs: [.prepare, .batch, .validate, .budget, .serve, .http, .sign],
                    help: OptionHelp("P", synopsis: "NAME|PATH.json", "apple | ios (default) | path to a JSON policy (schema in docs/policy.md)"),
                    helpByVerb: [.serve: requestDefault, .http: requestDefault]),
         OptionSpec(.bytes(OptionLimits.maxBytes, \PrepareOptions.maxBytes), flag: "max-bytes", verbs: prepare,
@@ -67,9 +67,9 @@ package enum OptionTable {
     ]
 
     /// The commands that take a preparation option.
-    private static let prepare: Set<OptionVerb> = [.prepare, .batch]
+    private static let prepare: Set<OptionVerb> = [.prepare, .batch, .sign]
     /// The commands that take a thumbnail option.
-    private static let thumbnail: Set<OptionVerb> = [.prepare, .batch, .thumbnail]
+    private static let thumbnail: Set<OptionVerb> = [.prepare, .batch, .thumbnail, .sign]
     /// `serve`'s and `http`'s `--profile`.
     private static let requestDefault = OptionHelp("P", synopsis: "NAME|PATH.json",
                                                    "the profile of requests that name none: apple | ios (default) | a policy file")
@@ -91,6 +91,9 @@ package enum OptionVerb: String, CaseIterable, Sendable {
     case budget
     /// `report`: where the batch report goes.
     case report
+    /// `sign`: the options a URL-mode URL carries (`attachkit sign`, ``AttachOptions``): `prepare`'s
+    /// without `out`.
+    case sign
 }
 
 /// One option of ``OptionTable``.

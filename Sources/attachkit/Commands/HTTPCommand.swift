@@ -8,14 +8,16 @@ struct HTTPCommand: Command {
         \(UsageText.synopsis(name, ["--listen HOST:PORT", "--allow DIR", "[--allow DIR...]", "[--jobs N]"] + UsageText.items(.http)
                                + ["[--max-body N]", "[--queue N]", "[--uploads N]", "[--uploads-per-client N]", "[--read-timeout S]",
                                   "[--header-timeout S]", "[--drain S]", "[--spool DIR]", "[--access-log FILE|-|off]",
+                                  "[--signing-key-file FILE --origin PREFIX... [--allow-private-origins] [--origin-connect-timeout S] [--origin-timeout S] [--cache-max-age S] [--cache DIR [--cache-size N]]]",
                                   Arguments.isolationSynopsis]))
 
         An HTTP API over the same service as `serve` (docs/http.md):
           POST /v1/prepare?maxBytes=5MB&...  body: the media; answer: the attachment, report in AttachKit-Report
           POST /v1/probe, POST /v1/validate  body: the media; answer: the same JSON as --json
           POST /v1/jobs                      body: {"op", "path", "options"} on files under --allow
+          GET /v1/attach/SIG/OPTIONS/SOURCE  URL mode: the original fetched from an --origin, prepared
           GET /healthz, /readyz, /metrics    liveness, readiness, Prometheus text
-        Errors are {"code", "message"} with 400, 404, 405, 413, 415, 422, 429, 431, 500, 501, 503, 504 or 505.
+        Errors are {"code", "message"} with 400, 403, 404, 405, 413, 415, 422, 429, 431, 500, 501, 502, 503, 504 or 505.
         Every answer closes its connection (Connection: close).
         \(UsageText.lines([
             ("--listen HOST:PORT", ["address to listen on (127.0.0.1:8080; port 0: any free port); the",
@@ -36,14 +38,26 @@ struct HTTPCommand: Command {
             ("--access-log FILE|-|off", ["one JSON line per answered request (time, requestId, method, path,",
                                          "status, code, bytes, durationMs, outcome, client): appended to FILE,",
                                          "on stderr (-, the default), or none (off); X-Request-Id is echoed"]),
+            ("--signing-key-file FILE", ["turns URL mode on (docs/url-mode.md): one hex key per line; the first",
+                                         "signs (attachkit sign), all verify; a bad signature is 403"]),
+            ("--origin PREFIX", ["an http(s) URL prefix originals may be fetched from (repeatable); others: 403"]),
+            ("--allow-private-origins", ["also fetch from loopback, private, link-local addresses (tests, private networks)"]),
+            ("--origin-connect-timeout S", ["seconds to connect to the origin (default 5)"]),
+            ("--origin-timeout S", ["seconds for a whole fetch from the origin (default 20); then 504"]),
+            ("--cache-max-age S", ["Cache-Control max-age of URL-mode answers (default 86400); a cached",
+                                   "answer older than this is revalidated with the origin"]),
+            ("--cache DIR", ["keep URL-mode answers there (survives restarts); identical requests at once",
+                             "fetch once; cached answers are served while the origin is down"]),
+            ("--cache-size N", ["the cache's size; least recently used answers go first (default 2GB)"]),
         ]))
         \(Arguments.isolationUsage)
         SIGTERM/SIGINT: stop accepting, answer what was accepted (within --drain), exit 0.
         """
     static let options = Arguments.options(.http)
         .union(["listen", "allow", "jobs", "queue", "uploads", "uploads-per-client", "max-body", "read-timeout", "header-timeout", "drain", "spool", "access-log"])
+        .union(["signing-key-file", "origin", "origin-connect-timeout", "origin-timeout", "cache-max-age", "cache", "cache-size"])
         .union(Arguments.isolationOptions)
-    static let flags = Arguments.flags(.http).union(Arguments.isolationFlags)
+    static let flags = Arguments.flags(.http).union(Arguments.isolationFlags).union(["allow-private-origins"])
 
     let server: HTTPServer
     let address: ListenAddress
@@ -68,7 +82,36 @@ struct HTTPCommand: Command {
         do { spool = try HTTPSpool(spoolPath) } catch { throw UsageError("\(error)") }
         let accessLog: AccessLog
         do throws(ServiceError) { accessLog = try AccessLog(arguments.value("access-log") ?? "-") } catch { throw UsageError(error.message) }
-        server = HTTPServer(service: try arguments.service(allow: roots + [spool.root]), spool: spool, limits: limits, accessLog: accessLog)
+        server = HTTPServer(service: try arguments.service(allow: roots + [spool.root]), spool: spool, limits: limits, accessLog: accessLog,
+                            urlMode: try Self.urlMode(arguments, maxBytes: limits.maxBodyBytes))
+    }
+
+    /// URL mode's settings, `nil` without `--signing-key-file`.
+    private static func urlMode(_ arguments: Arguments, maxBytes: Int64) throws(UsageError) -> URLMode? {
+        guard let keyFile = arguments.value("signing-key-file") else {
+            let stray = ["origin", "origin-connect-timeout", "origin-timeout", "cache-max-age", "cache", "cache-size"].first { arguments.value($0) != nil }
+            if let stray { throw UsageError("--\(stray) needs --signing-key-file (URL mode)") }
+            return nil
+        }
+        let connect = try arguments.int("origin-connect-timeout", in: 1...300)
+        let total = try arguments.int("origin-timeout", in: 1...3_600)
+        let maxAge = try arguments.int("cache-max-age", in: 0...31_536_000)
+        let cacheSize = try arguments.bytes("cache-size", OptionLimits.maxBytes) ?? 2_000_000_000
+        do throws(ServiceError) {
+            let origins = try OriginList(arguments.all("origin"))
+            guard !origins.prefixes.isEmpty else { throw ServiceError(code: .badOptions, message: "URL mode needs at least one --origin PREFIX") }
+            var fetch = OriginFetch(origins: origins, allowPrivate: arguments.flag("allow-private-origins"), maxBytes: maxBytes)
+            if let connect { fetch.connectTimeoutMs = connect * 1000 }
+            if let total { fetch.totalTimeoutMs = total * 1000 }
+            var mode = URLMode(keys: try SigningKeys(file: keyFile), fetch: fetch)
+            if let maxAge { mode.maxAge = maxAge }
+            if let folder = arguments.value("cache") {
+                mode.cache = try ResultCache(folder: folder, capacity: cacheSize, metrics: mode.metrics)
+            }
+            return mode
+        } catch {
+            throw UsageError(error.message)
+        }
     }
 
     func run() -> ExitCode {

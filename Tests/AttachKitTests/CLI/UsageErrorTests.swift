@@ -42,9 +42,9 @@ struct UsageErrorTests {
 
     @Test("an option of another verb says whose it is", arguments: [
         (["prepare", "--thumbnails", "x.jpg"], "attachkit prepare: unknown option --thumbnails (did you mean --thumbnail? --thumbnails is an option of batch)"),
-        (["batch", "in", "--out", "o", "--thumbnail"], "attachkit batch: unknown option --thumbnail (did you mean --thumbnails? --thumbnail is an option of prepare)"),
+        (["batch", "in", "--out", "o", "--thumbnail"], "attachkit batch: unknown option --thumbnail (did you mean --thumbnails? --thumbnail is an option of prepare and sign)"),
         (["prepare", "--jobs", "2", "x.jpg"], "attachkit prepare: unknown option --jobs (--jobs is an option of batch, http and serve)"),
-        (["validate", "--max-bytes", "5MB", "x.jpg"], "attachkit validate: unknown option --max-bytes (--max-bytes is an option of batch and prepare)"),
+        (["validate", "--max-bytes", "5MB", "x.jpg"], "attachkit validate: unknown option --max-bytes (--max-bytes is an option of batch, prepare and sign)"),
     ])
     func otherVerb(arguments: [String], expected: String) throws {
         #expect(try Self.usageError(arguments).line == expected)

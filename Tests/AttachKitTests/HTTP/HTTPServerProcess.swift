@@ -47,13 +47,7 @@ final class HTTPServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
-        var line = Data()
-        while line.last != UInt8(ascii: "\n") {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else { break }
-            line += byte
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = Self.firstLine(of: output)
         guard text.hasPrefix("listening on http://"), let port = Int(text.split(separator: ":").last ?? "") else {
             process.waitUntilExit()
             throw HTTPTestError("the server did not start: \(text.debugDescription); log: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
@@ -63,6 +57,18 @@ final class HTTPServerProcess: @unchecked Sendable {
     }
 
     var pid: Int32 { process.processIdentifier }
+
+    /// The first line a child writes to `pipe` (read byte by byte, so nothing after it is taken),
+    /// trimmed; what came before the end when it closed first.
+    static func firstLine(of pipe: Pipe) -> String {
+        var line = Data()
+        while line.last != UInt8(ascii: "\n") {
+            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            line += byte
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     /// A file in ``root``.
     func file(_ name: String) -> String { root.appendingPathComponent(name).path }

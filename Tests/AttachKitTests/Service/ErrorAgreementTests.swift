@@ -204,10 +204,10 @@ struct ErrorAgreementTests {
             "not-found", "access-denied", "unreadable", "empty", "unrecognized-type", "corrupt", "over-cap", "cannot-fit",
             "unsupported", "encrypted", "deadline-exceeded", "processing-failed", "write-failed", "output-invalid", "output-collision", "crashed", "over-memory",
             "timed-out", "malformed-request", "unknown-op", "bad-options", "unknown-profile", "invalid-profile",
-            "busy", "unavailable", "unsupported-coding", "unsupported-version", "header-too-large", "double-release", "handle-leak",
+            "busy", "unavailable", "origin-failed", "unsupported-coding", "unsupported-version", "header-too-large", "double-release", "handle-leak",
         ])
         #expect(Set(ErrorCode.allCases.filter(\.isRetryable)) ==
-                ["write-failed", "deadline-exceeded", "processing-failed", "access-denied", "unreadable", "not-found", "busy", "unavailable"])
+                ["write-failed", "deadline-exceeded", "processing-failed", "access-denied", "unreadable", "not-found", "busy", "unavailable", "origin-failed"])
         #expect(ErrorCode.allCases.allSatisfy { [1, 64, 70].contains($0.exitStatus) && (400..<600).contains($0.httpStatus) })
         #expect(ErrorCode.badOptions.exitStatus == 64 && ErrorCode.corrupt.exitStatus == 1 && ErrorCode.handleLeak.exitStatus == 70)
         #expect(ErrorCode.encrypted.exitStatus == 1 && ErrorCode.encrypted.httpStatus == 415)

@@ -19,13 +19,14 @@ struct SHA256: ~Copyable {
 
     /// Feeds `bytes` (`g_checksum_update`).
     mutating func update(_ bytes: some Collection<UInt8>) {
-        let fed: Void? = bytes.withContiguousStorageIfAvailable { feed($0) }
-        if fed == nil { Array(bytes).withUnsafeBufferPointer { feed($0) } }
+        Self.contiguous(bytes) { g_checksum_update(checksum, $0, gssize($1)) }
     }
 
-    private func feed(_ buffer: UnsafeBufferPointer<UInt8>) {
-        guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
-        g_checksum_update(checksum, base, gssize(buffer.count))
+    /// Calls `feed` with `bytes` as one run of memory (its start and length), unless empty: what
+    /// GLib's hashers take (``HMACSHA256`` too).
+    static func contiguous(_ bytes: some Collection<UInt8>, _ feed: (UnsafePointer<UInt8>, Int) -> Void) {
+        func run(_ buffer: UnsafeBufferPointer<UInt8>) { if let base = buffer.baseAddress, !buffer.isEmpty { feed(base, buffer.count) } }
+        if bytes.withContiguousStorageIfAvailable(run) == nil { Array(bytes).withUnsafeBufferPointer(run) }
     }
 
     /// The digest of everything fed (`g_checksum_get_digest`); the hasher then starts over, empty.

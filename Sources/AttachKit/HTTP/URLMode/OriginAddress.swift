@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One address a source's host resolves to, and whether URL mode may connect to it. Refused
+/// unless `--allow-private-origins`: what is not the public Internet — unspecified, loopback,
+/// private (RFC 1918, IPv6 unique local), shared (100.64/10, RFC 6598, where cloud metadata such as
+/// 100.100.100.200 lives), link-local (169.254/16 with the cloud metadata address
+/// 169.254.169.254, fe80::/10), multicast, reserved and broadcast (240/4), benchmarking
+/// (198.18/15), IETF protocol assignments (192.0.0/24), and IPv4 inside IPv6 (mapped `::ffff:`,
+/// NAT64 `64:ff9b::`, compatible `::a.b.c.d`) by the IPv4 address inside.
+package struct OriginAddress: Sendable, Equatable {
+    /// 4 or 16 bytes.
+    package let bytes: [UInt8]
+
+    package init?(bytes: [UInt8]) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// A numeric address (`192.0.2.1`, `2001:db8::1`); `nil` for anything else.
+    package init?(_ text: String) {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            self.init(bytes: withUnsafeBytes(of: v4) { Array($0) })
+        } else if inet_pton(AF_INET6, text, &v6) == 1 {
+            self.init(bytes: withUnsafeBytes(of: v6) { Array($0) })
+        } else {
+            return nil
+        }
+    }
+
+    /// As `inet_ntop` writes it (what libcurl reports as the connected address).
+    package var text: String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        bytes.withUnsafeBytes { raw in _ = inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, raw.baseAddress, &buffer, socklen_t(buffer.count)) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Why the address is not on the public Internet; `nil` when it is.
+    package var privateKind: String? {
+        bytes.count == 4 ? Self.v4Kind(bytes) : v6Kind
+    }
+
+    private var v6Kind: String? {
+        let b = bytes
+        if b.allSatisfy({ $0 == 0 }) { return "unspecified" }
+        if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return "loopback" }
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF { return Self.v4Kind(Array(b[12...])) }
+        if b[0..<12].allSatisfy({ $0 == 0 }) { return Self.v4Kind(Array(b[12...])) ?? "IPv4-compatible" }
+        if b[0..<12] == [0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return Self.v4Kind(Array(b[12...])) }
+        if b[0] == 0xFF { return "multicast" }
+        if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return "link-local" }
+        if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return "site-local" }
+        if b[0] & 0xFE == 0xFC { return "private (unique local, or cloud metadata)" }
+        return nil
+    }
+
+    private static func v4Kind(_ b: [UInt8]) -> String? {
+        switch (b[0], b[1]) {
+        case (0, _): return "unspecified (0/8)"
+        case (10, _), (172, 16...31), (192, 168): return "private"
+        case (100, 64...127): return "shared (100.64/10, cloud metadata)"
+        case (127, _): return "loopback"
+        case (169, 254): return "link-local (cloud metadata)"
+        case (192, 0) where b[2] == 0: return "IETF protocol assignments (192.0.0/24)"
+        case (198, 18...19): return "benchmarking (198.18/15)"
+        case (224...239, _): return "multicast"
+        case (240...255, _): return "reserved or broadcast"
+        default: return nil
+        }
+    }
+}
