@@ -41,7 +41,7 @@ final class AudioEncodeStage: ClipStage {
         self.timeline = timeline
         sampleRate = encode.sampleRate
         decoder = try ClipErrors.openingDecoder("the \(codecName) audio") { () throws(FFmpegError) in
-            try AVDecoder(input: input, streamIndex: plan.index, options: decoding.decoderOptions(for: input.stream(plan.index).codec))
+            try AVDecoder(input: input, streamIndex: plan.index, options: decoding.audioDecoderOptions(for: input.stream(plan.index).codec))
         }
         let settings = AudioEncoderSettings(sampleRate: encode.sampleRate, channels: encode.channels, bitRate: encode.bitRate)
         do {

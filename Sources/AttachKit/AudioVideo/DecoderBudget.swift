@@ -89,6 +89,17 @@ struct DecoderBudget: Sendable, Equatable {
         return options
     }
 
+    /// Options for a sound decoder of `codec`: ``decoderOptions(for:still:)`` on one thread. With
+    /// frame threads FFmpeg 5.1's FLAC decoder drops a frame that fails to decode without a word
+    /// (`ffmpeg -threads 2` is silent where `-threads 1` says "invalid frame header"), so a
+    /// transcode of a damaged file passed while `validate --deep` refused it; sound decodes far
+    /// faster than it encodes anyway.
+    func audioDecoderOptions(for codec: Codec) -> [String: String] {
+        var options = decoderOptions(for: codec)
+        options["threads"] = "1"
+        return options
+    }
+
     /// Options merged into an encoder's (`threads` only when set).
     var encoderOptions: [String: String] {
         threads.map { ["threads": String($0)] } ?? [:]

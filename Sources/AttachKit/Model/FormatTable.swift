@@ -10,7 +10,7 @@ enum FormatReader: Sendable, Equatable {
 
 /// The cheap structural check that applies to a format (see ``StructureChecker``).
 enum StructureCheck: Sendable, Equatable {
-    case jpeg, png, gif, riff, aiff, isoBaseMedia, matroska, mpegAudio, adts, flac, ogg, transportStream, tiff, bmp, qoi, sunRaster
+    case jpeg, png, gif, riff, aiff, isoBaseMedia, matroska, mpegAudio, adts, flac, ogg, transportStream, tiff, bmp, qoi, sunRaster, proTracker
     /// No checker: the probe and the decoders are the only judges.
     case none
 }
@@ -171,7 +171,7 @@ enum FormatTable {
         .init(.musepack8, "Musepack SV8", .audio, demuxers: ["mpc8"], type: .musepack),
         // libopenmpt renders each module to sound (32-bit float PCM); its detection maps back to
         // the first of them only (the sniffer tells them apart).
-        .init(.mod, "ProTracker module", .audio, demuxers: ["libopenmpt"], type: .mod),
+        .init(.mod, "ProTracker module", .audio, demuxers: ["libopenmpt"], type: .mod, structure: .proTracker),
         .init(.s3m, "Scream Tracker 3 module", .audio, demuxers: ["libopenmpt"], type: .s3m),
         .init(.xm, "FastTracker 2 module", .audio, demuxers: ["libopenmpt"], type: .xm),
         .init(.impulseTracker, "Impulse Tracker module", .audio, demuxers: ["libopenmpt"], type: .impulseTracker),

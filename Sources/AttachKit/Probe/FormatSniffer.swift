@@ -222,10 +222,7 @@ struct FormatSniffer {
         if h.matches("IMPM", at: 0) { return .impulseTracker }
         if h.matches("SCRM", at: 44), h.count > 29, h[29] == 16 { return .s3m }
         guard h.count >= 1084 else { return nil }
-        let tag = h.ascii(1080, 4)
-        let named = ["M.K.", "M!K!", "M&K!", "FLT4", "FLT8", "4CHN", "6CHN", "8CHN", "CD81", "OKTA"].contains(tag)
-            || (tag.hasSuffix("CH") && tag.prefix(2).allSatisfy(\.isNumber))
-        return named && isProTrackerHeader(h) ? .mod : nil
+        return ProTrackerStructure.channels(h.ascii(1080, 4)) != nil && isProTrackerHeader(h) ? .mod : nil
     }
 
     /// The 4-byte tag at byte 1080 is weak evidence on its own (an MP3's ID3 comment may hold

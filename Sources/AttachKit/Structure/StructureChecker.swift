@@ -34,6 +34,7 @@ enum StructureChecker {
         case .bmp: return BMPStructure.check(reader)
         case .qoi: return RasterStructure.checkQOI(reader)
         case .sunRaster: return RasterStructure.checkSunRaster(reader)
+        case .proTracker: return ProTrackerStructure.check(reader)
         case .none: return .notChecked
         }
     }

@@ -192,6 +192,23 @@ struct FormatIdentificationTests {
         #expect(sniff(Array("MP+".utf8) + [0x17]) == .musepack && Container.musepack.facts?.demuxer == "mpc")
     }
 
+    @Test("a ProTracker module cut short (past its header, into its patterns or samples) is corrupt, not rendered as silence; the whole one is intact (from an outsider)")
+    func proTrackerCut() throws {
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("mod_protracker.mod"))))
+        let sniff = FormatSniffer.Result(.mod)
+        let folder = TestEnvironment.temporaryFolder("protracker-cut")
+        #expect(StructureChecker.check(path: Self.path("mod_protracker.mod"), sniff: sniff) == .intact)
+        for length in [1090, 1084 + 1024, whole.count - 1] {
+            let cut = folder.appendingPathComponent("cut-\(length).mod")
+            try Data(whole.prefix(length)).write(to: cut)
+            guard case .corrupt(let reason) = StructureChecker.check(path: cut.path, sniff: sniff) else {
+                Issue.record("cut at \(length): \(StructureChecker.check(path: cut.path, sniff: sniff))")
+                continue
+            }
+            #expect(reason.contains("(truncated)"), "\(reason)")
+        }
+    }
+
     @Test("a JPEG 2000 picture whose valid SIZ FFmpeg 5.1 refuses (a component sampled 1 in 13) is unsupported, named, from every verb; a SIZ that breaks the standard is corrupt (issue 29)")
     func jpeg2000DecoderLimits() throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("j2k_codestream.j2k"))))

@@ -116,6 +116,15 @@ struct RecoverableDamageTests {
         try Self.expectCorruptEverywhere(try Self.write(mp3.prefix(next - 100) + mp3.dropFirst(next), "cut-frame.mp3"))
     }
 
+    @Test("FLAC: 4 KB of junk inside a frame is corrupt from validate --deep and from prepare's transcode too (a frame-threaded decoder dropped the failing frame without a word, and the transcode passed; from an outsider)")
+    func flacJunkInsideAFrame() throws {
+        let flac = try Self.fixture("audio/flac_22k_5s.flac")
+        var generator = SplitMix64(seed: 33)
+        let junk = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        let middle = flac.count / 2
+        try Self.expectCorruptEverywhere(try Self.write(flac.prefix(middle) + junk + flac.dropFirst(middle), "junk-in-frame.flac"))
+    }
+
     @Test("MPEG-TS: a last packet cut short in stuffing is repaired; one cut inside the sound's last frame is corrupt")
     func transportStream() throws {
         let ts = try Self.fixture("video/ts_h264_aac_320x240_2s.ts")
