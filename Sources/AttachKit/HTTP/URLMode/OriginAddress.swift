@@ -7,7 +7,8 @@ import Glibc
 /// private (RFC 1918, IPv6 unique local), shared (100.64/10, RFC 6598, where cloud metadata such as
 /// 100.100.100.200 lives), link-local (169.254/16 with the cloud metadata address
 /// 169.254.169.254, fe80::/10), multicast, reserved and broadcast (240/4), benchmarking
-/// (198.18/15), IETF protocol assignments (192.0.0/24), and IPv4 inside IPv6 (mapped `::ffff:`,
+/// (198.18/15), IETF protocol assignments (192.0.0/24), documentation (192.0.2/24,
+/// 198.51.100/24, 203.0.113/24, 2001:db8::/32), and IPv4 inside IPv6 (mapped `::ffff:`,
 /// NAT64 `64:ff9b::`, compatible `::a.b.c.d`) by the IPv4 address inside.
 package struct OriginAddress: Sendable, Equatable {
     /// 4 or 16 bytes.
@@ -54,6 +55,7 @@ package struct OriginAddress: Sendable, Equatable {
         if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return "link-local" }
         if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return "site-local" }
         if b[0] & 0xFE == 0xFC { return "private (unique local, or cloud metadata)" }
+        if b[0..<4] == [0x20, 0x01, 0x0D, 0xB8] { return "documentation (2001:db8::/32)" }
         return nil
     }
 
@@ -66,6 +68,8 @@ package struct OriginAddress: Sendable, Equatable {
         case (169, 254): return "link-local (cloud metadata)"
         case (192, 0) where b[2] == 0: return "IETF protocol assignments (192.0.0/24)"
         case (198, 18...19): return "benchmarking (198.18/15)"
+        case (192, 0) where b[2] == 2, (198, 51) where b[2] == 100, (203, 0) where b[2] == 113:
+            return "documentation (192.0.2/24, 198.51.100/24, 203.0.113/24)"
         case (224...239, _): return "multicast"
         case (240...255, _): return "reserved or broadcast"
         default: return nil
