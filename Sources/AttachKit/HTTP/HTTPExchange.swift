@@ -38,7 +38,8 @@ package final class HTTPExchange: @unchecked Sendable {
     /// The request's id: the client's `X-Request-Id` when sane, else 32 random hex digits. Echoed
     /// in the answer, sent to the worker as the request's `id`, logged (``AccessLog``).
     package let requestID: String
-    /// The method and the path without its query, for the access log (`-` for a refused head).
+    /// The method and the path without its query, a URL-mode signature replaced by `-`
+    /// (``AttachPath/redacted(_:)``), for the access log (`-` for a refused head).
     private let method: String
     private let path: String
 
@@ -54,7 +55,7 @@ package final class HTTPExchange: @unchecked Sendable {
         let read = try? head.get()
         requestID = read?.requestID ?? Self.newRequestID()
         method = read?.method ?? "-"
-        path = read.map { String($0.target.prefix { $0 != "?" }) } ?? "-"
+        path = read.map { AttachPath.redacted(String($0.target.prefix { $0 != "?" })) } ?? "-"
         switch head {
         case .success(let head): early = decide(head).map(note)
         case .failure(let error): early = note(.error(error))
@@ -74,8 +75,10 @@ package final class HTTPExchange: @unchecked Sendable {
         self.route = route
         let verb = method == "HEAD" ? "GET" : method
         guard verb == route.method else {
-            return .error(ServiceError(code: .malformedRequest, message: "\(parsed.path) takes \(route.method), not \(method)"),
-                          status: 405, headers: [("Allow", route.method)])
+            let methods = route.method == "GET" ? "GET or HEAD" : route.method
+            let shown = route == .attach ? AttachPath.prefix + "..." : parsed.path
+            return .error(ServiceError(code: .malformedRequest, message: "\(shown) takes \(methods), not \(String(method.prefix(20)))"),
+                          status: 405, headers: [("Allow", route.method == "GET" ? "GET, HEAD" : route.method)])
         }
         guard route.isWork else { return server.answerProbe(route) }
         guard !server.isDraining else { return .error(ServiceError(code: .unavailable, message: "shutting down: no new work is taken")) }
@@ -94,7 +97,9 @@ package final class HTTPExchange: @unchecked Sendable {
         maxBody = route.takesMedia ? server.limits.maxBodyBytes : Int64(ServiceRequest.maxLineBytes)
         if let length = head.framing.declaredLength, length > maxBody { return .error(tooLarge(length)) }
         guard server.hasWorkRoom else { return .error(workSlotsTaken()) }
-        if head.framing.hasBody {
+        // A URL-mode request's body comes from the origin: it holds an upload slot while it
+        // fetches (or waits on the flight fetching it), and a work slot only to prepare.
+        if head.framing.hasBody || route == .attach {
             if let refusal = server.uploads.take(client) { return .error(uploadsTaken(refusal)) }
             holdsUpload = true
         }
@@ -129,26 +134,23 @@ package final class HTTPExchange: @unchecked Sendable {
     /// answer's file stays open), not when the client has read it.
     package func finish() -> HTTPResponse {
         closeUpload()
-        releaseUpload()
+        if attach == nil { releaseUpload() }
         defer { releaseResources() }
         if overLimit { return note(.error(tooLarge(received))) }
         if writeError != 0 {
             return note(.error(ServiceError(code: .writeFailed, message: "cannot write the upload into the spool: \(String(cString: strerror(writeError)))")))
         }
-        guard server.admit() else { return note(.error(workSlotsTaken())) }
-        holdsSlot = true
-        // A fresh answer of URL mode's cache is a file to send: no job is taken for it.
-        if let attach, let cached = AttachWork.freshAnswer(attach, server: server) { return note(cached) }
-        guard server.startRunning() else { return note(.error(server.queueClosedError)) }
-        holdsRun = true
         if let attach, let mode = server.urlMode {
+            // A fresh answer of URL mode's cache is a file to send: no job is taken for it.
+            if let cached = AttachWork.freshAnswer(attach, server: server, requestID: requestID) { return note(cached) }
             guard let made = server.spool.makeRequestFolder() else {
                 return note(.error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes")))
             }
             folder = made
-            let work = AttachWork(request: attach, mode: mode, server: server, folder: made, requestID: requestID)
+            let work = AttachWork(request: attach, mode: mode, server: server, folder: made, requestID: requestID) { [self] in takeWorkSlot() }
             return note(server.abortedAnswer(for: work.answer()))
         }
+        if let refusal = takeWorkSlot() { return note(.error(refusal)) }
         if let plan, let folder { return note(server.abortedAnswer(for: plan.run(in: folder, server: server, requestID: requestID))) }
         return note(server.abortedAnswer(for: JobWork.run(body: jsonBody, server: server, requestID: requestID)))
     }
@@ -188,6 +190,18 @@ package final class HTTPExchange: @unchecked Sendable {
         closing.headers.append(("X-Request-Id", requestID))
         closing.headers.append(("Connection", "close"))
         return closing
+    }
+
+    /// Gives the upload slot back and takes a work slot, then waits in the queue for a job (once):
+    /// `nil`, or why not (429 `busy`, 503 when the drain closed the queue).
+    private func takeWorkSlot() -> ServiceError? {
+        releaseUpload()
+        guard !holdsSlot else { return nil }
+        guard server.admit() else { return workSlotsTaken() }
+        holdsSlot = true
+        guard server.startRunning() else { return server.queueClosedError }
+        holdsRun = true
+        return nil
     }
 
     /// Closes the upload, removes the request folder, frees the upload and work slots; once.
