@@ -9,7 +9,9 @@ import Glibc
 ///
 /// While its body arrives a request holds an upload slot (``HTTPServer/uploads``), never a work
 /// slot: it queues for a work slot only once the body is in (429 `busy` when none is left), so
-/// slow uploads cannot keep whole requests from being worked on. A media body goes straight to a
+/// slow uploads cannot keep whole requests from being worked on. A URL-mode request holds its
+/// upload slot while the original comes from the origin (or while it waits on the flight fetching
+/// it), and takes a work slot only to prepare (``AttachWork``). A media body goes straight to a
 /// file in a request folder of the spool, never held whole in memory; the request folder goes
 /// when the answer's file is open, and at the latest in ``complete(_:)``.
 ///

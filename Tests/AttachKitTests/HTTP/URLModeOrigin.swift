@@ -21,7 +21,8 @@ import Foundation
 /// | `/redirbody/NAME` | 302 to `/media/NAME` declaring a 50 MB body (sends 1 MB, then closes) |
 /// | `/twolengths/NAME` | the file with two different `Content-Length` values |
 /// | `/badlength/NAME` | the file with `Content-Length: 1e3` |
-/// | `/hugehead/NAME` | the file with a 100 KB header field |
+/// | `/hugehead/NAME` | the file with 100 KB of header fields |
+/// | `/hugeline/NAME` | the file with one 200 KB header field |
 /// | `/lmgarbage/NAME` | the file with `Last-Modified: garbage` |
 /// | `/toloopback/NAME` | 302 to `http://127.0.0.1:PORT/media/NAME` |
 final class URLModeOrigin: @unchecked Sendable {
@@ -89,7 +90,8 @@ class H(http.server.BaseHTTPRequestHandler):
         if kind == "badlength":
             self.send_response(200); self.send_header("Content-Length", "1e3"); self.end_headers(); self.wfile.write(b"x" * 1000)
             self.close_connection = True; return
-        if kind == "hugehead": return self.send_file(parts[-1], validators=False, head=[("X-Big", "a" * 100_000)])
+        if kind == "hugehead": return self.send_file(parts[-1], validators=False, head=[("X-Big-%d" % i, "a" * 1000) for i in range(100)])
+        if kind == "hugeline": return self.send_file(parts[-1], validators=False, head=[("X-Big", "a" * 200_000)])
         if kind == "lmgarbage": return self.send_file(parts[-1], validators=False, head=[("Last-Modified", "garbage")])
         if kind == "toloopback": return self.plain(302, [("Location", "http://127.0.0.1:%d/media/%s" % (self.server.server_address[1], parts[-1]))])
         if kind == "redirbody":

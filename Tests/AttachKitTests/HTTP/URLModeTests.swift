@@ -13,13 +13,13 @@ struct URLModeTests {
 
     /// A server in URL mode for `origin`, its keys `keys` (the first signs), allowing `/media/`,
     /// `/plain/`, `/slowish/`, `/slow/`, `/hop/`, `/away/`, `/big`, `/endless`, `/lie/`, `/status/` and the
-    /// misbehaving ones (`/redirbody/`, `/twolengths/`, `/badlength/`, `/hugehead/`, `/lmgarbage/`).
+    /// misbehaving ones (`/redirbody/`, `/twolengths/`, `/badlength/`, `/hugehead/`, `/hugeline/`, `/lmgarbage/`).
     static func server(_ origin: URLModeOrigin, keys: [String] = [key], extra: [String] = [], privateOrigins: Bool = true,
                        sharing: HTTPServerProcess? = nil, name: String = #function) throws -> HTTPServerProcess {
         let keyFile = TestEnvironment.temporaryFolder("keys").appendingPathComponent("keys.txt")
         try ("# signing keys\n" + keys.joined(separator: "\n") + "\n").write(to: keyFile, atomically: true, encoding: .utf8)
         let prefixes = ["media/", "plain/", "slowish/", "slow/", "hop/", "away/", "big", "endless", "errors", "lie/", "status/",
-                        "redirbody/", "twolengths/", "badlength/", "hugehead/", "lmgarbage/"]
+                        "redirbody/", "twolengths/", "badlength/", "hugehead/", "hugeline/", "lmgarbage/"]
         return try HTTPServerProcess(["--jobs", "2", "--max-body", "2MB", "--signing-key-file", keyFile.path, "--origin-timeout", "2"]
                                      + prefixes.flatMap { ["--origin", origin.url + "/" + $0] }
                                      + (privateOrigins ? ["--allow-private-origins"] : []) + extra,
@@ -268,7 +268,7 @@ struct URLModeTests {
         let redirected = try URLModeClient.get(try Self.url(server, origin.url + "/redirbody/" + name))
         #expect(redirected.status == 200, "\(String(decoding: redirected.body.prefix(300), as: UTF8.self))")
         #expect(Date().timeIntervalSince(started) < 2)
-        for (path, text) in [("/twolengths/", "two different Content-Length"), ("/badlength/", "is not a number"), ("/hugehead/", "header is over")] {
+        for (path, text) in [("/twolengths/", "two different Content-Length"), ("/badlength/", "is not a number"), ("/hugehead/", "header is over"), ("/hugeline/", "header is too large")] {
             let answer = try URLModeClient.get(try Self.url(server, origin.url + path + name))
             let message = String(decoding: answer.body, as: UTF8.self)
             #expect(answer.status == 502 && URLModeClient.code(answer) == "origin-failed" && message.contains(text), "\(path): \(answer.status) \(message)")

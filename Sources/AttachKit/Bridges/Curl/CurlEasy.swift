@@ -51,7 +51,11 @@ struct CurlEasy: ~Copyable {
         var reply = state.reply
         reply.status = Int(ak_curl_info_long(handle, CURLINFO_RESPONSE_CODE))
         reply.connectedAddress = ak_curl_info_text(handle, CURLINFO_PRIMARY_IP).map { String(cString: $0) }
-        if code != CURLE_OK, !state.endedAfterHead { reply.failure = state.failure ?? Self.failure(code) }
+        if code != CURLE_OK, !state.endedAfterHead {
+            // libcurl refuses a header line over 100 KiB as "Out of memory", before the callback sees it.
+            let tooLarge = code == CURLE_OUT_OF_MEMORY && !state.headEnded
+            reply.failure = state.failure ?? (tooLarge ? .malformed("its header is too large (over libcurl's 100 KiB for one line)") : Self.failure(code))
+        }
         return reply
     }
 

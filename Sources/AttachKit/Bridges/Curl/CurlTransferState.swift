@@ -54,6 +54,8 @@ final class CurlTransferState {
     static let maxHeadBytes = 64 * 1024
 
     private var headBytes = 0
+    /// The head of the final answer (not a 1xx) has been read whole.
+    private(set) var headEnded = false
     private var declaredLength: Int64?
 
     /// Every answer's head is checked, whatever its status: its size, and its `Content-Length`
@@ -75,6 +77,7 @@ final class CurlTransferState {
             return true
         }
         if line.isEmpty {
+            headEnded = status >= 200
             // The end of a head: a 1xx is followed by another; any other status but 200 is not read on.
             guard status >= 200, status != 200 else { return true }
             endedAfterHead = true

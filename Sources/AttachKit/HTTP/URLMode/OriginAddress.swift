@@ -9,7 +9,7 @@ import Glibc
 /// 169.254.169.254, fe80::/10), multicast, reserved and broadcast (240/4), benchmarking
 /// (198.18/15), IETF protocol assignments (192.0.0/24), documentation (192.0.2/24,
 /// 198.51.100/24, 203.0.113/24, 2001:db8::/32), and IPv4 inside IPv6 (mapped `::ffff:`,
-/// NAT64 `64:ff9b::`, compatible `::a.b.c.d`) by the IPv4 address inside.
+/// NAT64 `64:ff9b::`, compatible `::a.b.c.d`, 6to4 `2002:AABB:CCDD::`) by the IPv4 address inside.
 package struct OriginAddress: Sendable, Equatable {
     /// 4 or 16 bytes.
     package let bytes: [UInt8]
@@ -51,6 +51,7 @@ package struct OriginAddress: Sendable, Equatable {
         if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF { return Self.v4Kind(Array(b[12...])) }
         if b[0..<12].allSatisfy({ $0 == 0 }) { return Self.v4Kind(Array(b[12...])) ?? "IPv4-compatible" }
         if b[0..<12] == [0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return Self.v4Kind(Array(b[12...])) }
+        if b[0] == 0x20 && b[1] == 0x02 { return Self.v4Kind(Array(b[2..<6])) }   // 6to4: 2002:AABB:CCDD::/48
         if b[0] == 0xFF { return "multicast" }
         if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return "link-local" }
         if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return "site-local" }
