@@ -12,26 +12,16 @@ import Foundation
 extension Scenarios {
     func httpPrepare() -> Scenario {
         let photo = inputs.photo(megapixels: quick ? 6 : 24)
-        let (out, client) = pythonClient("http", script: Self.httpClientScript, photo: photo)
         let requests = quick ? 6 : 20
         let latencyRequests = quick ? 8 : 60
-        return Scenario(name: "http", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, \(requests) requests 2 at a time over loopback: http vs serve",
-                        contenders: [Contender(name: "http", command: client("http", requests), reset: clean(out)),
-                                     Contender(name: "serve", command: client("serve", requests), reset: clean(out))],
-                        reference: "serve") {
+        return pythonScenario("http", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, \(requests) requests 2 at a time over loopback: http vs serve",
+                              client: pythonClient("http", script: Self.httpClientScript, photo: photo), requests: requests,
+                              modes: [("http", "http"), ("serve", "serve")], figures: ("paired", latencyRequests)) { paired in
             // The target is on latency (each request's own time), measured once more after the
             // timed runs with both servers up and their requests in alternating rounds: the
             // whole-process wall time also counts starting the server and its workers, and two
             // runs one after the other see different neighbours on a shared machine.
-            clean(out)()
-            let paired = try? JSONValue.parse(Measure.output(client("paired", latencyRequests)).trimmingCharacters(in: .whitespacesAndNewlines))
-            var rows = ["http", "serve"].map { mode -> (String, String) in
-                guard let json = paired?[mode], let rate = json["rps"]?.doubleValue, let p50 = json["p50"]?.doubleValue,
-                      let p99 = json["p99"]?.doubleValue else {
-                    return ("\(mode) latency", "the client failed")
-                }
-                return ("\(mode) latency", "\(latencyRequests) requests: \(fmt(rate)) requests/s, p50 \(fmt(p50 * 1000, 0)) ms, p99 \(fmt(p99 * 1000, 0)) ms")
-            }
+            var rows = ["http", "serve"].map { latencyRow("\($0) latency", paired?[$0], requests: latencyRequests, digits: 0) }
             if let http = paired?["http"]?["p50"]?.doubleValue, let serve = paired?["serve"]?["p50"]?.doubleValue, serve > 0 {
                 rows.append(("http ÷ serve, p50 latency", "\(fmt(http / serve))× (target ≤ 1.10×): **\(http / serve <= 1.1 ? "met" : "MISSED")**"))
             }

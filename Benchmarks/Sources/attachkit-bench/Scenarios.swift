@@ -19,7 +19,6 @@ struct Scenarios {
         { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true) }
     }
 
-    /// Empties (and re-creates) a scratch folder.
     /// A Python client for an HTTP scenario: `text` written to the scratch folder as `NAME-client.py`,
     /// an empty output folder `NAME`, and the command line for a MODE and a request count:
     /// `python3 SCRIPT MODE ATTACHKIT PHOTO OUT COUNT 2` (two at a time).
@@ -31,6 +30,31 @@ struct Scenarios {
         return (out, { mode, count in ["python3", script, mode, attachkit, photo, out, String(count), "2"] })
     }
 
+    /// An HTTP scenario of one Python client (``pythonClient(_:script:photo:)``): two contenders, each
+    /// `client(MODE, requests)` with the output folder emptied first (`modes`: contender name and
+    /// client mode, AttachKit's first, the reference second), then one more client run
+    /// (`figures`: its mode and request count) whose JSON line (`nil` when it failed) `rows` reads.
+    func pythonScenario(_ name: String, summary: String, client: (out: String, command: (String, Int) -> [String]), requests: Int,
+                        modes: [(name: String, mode: String)], figures: (mode: String, requests: Int),
+                        rows: @escaping (JSONValue?) -> [(String, String)]) -> Scenario {
+        let (out, command) = client
+        return Scenario(name: name, summary: summary,
+                        contenders: modes.map { Contender(name: $0.name, command: command($0.mode, requests), reset: clean(out)) },
+                        reference: modes.last?.name) {
+            clean(out)()
+            return rows(try? JSONValue.parse(Measure.output(command(figures.mode, figures.requests)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+    }
+
+    /// A latency row from an HTTP client's figures (`rps`; `p50`, `p99` in seconds):
+    /// `N requests: R requests/s, p50 X ms, p99 Y ms`, or that the client failed.
+    func latencyRow(_ label: String, _ figures: JSONValue?, requests: Int, digits: Int) -> (String, String) {
+        guard let figures, let rate = figures["rps"]?.doubleValue, let p50 = figures["p50"]?.doubleValue,
+              let p99 = figures["p99"]?.doubleValue else { return (label, "the client failed") }
+        return (label, "\(requests) requests: \(fmt(rate)) requests/s, p50 \(fmt(p50 * 1000, digits)) ms, p99 \(fmt(p99 * 1000, digits)) ms")
+    }
+
+    /// Empties (and re-creates) a scratch folder.
     func clean(_ path: String) -> () -> Void {
         { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     }

@@ -12,21 +12,13 @@ import Foundation
 extension Scenarios {
     func urlMode() -> Scenario {
         let photo = inputs.photo(megapixels: quick ? 6 : 24)
-        let (out, client) = pythonClient("url-mode", script: Self.urlModeClientScript, photo: photo)
         let requests = quick ? 10 : 40
-        return Scenario(name: "url-mode", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, \(requests) requests 2 at a time: a cached URL-mode answer vs POST /v1/prepare",
-                        contenders: [Contender(name: "url-cached", command: client("cached", requests), reset: clean(out)),
-                                     Contender(name: "post-prepare", command: client("prepare", requests), reset: clean(out))],
-                        reference: "post-prepare") {
-            clean(out)()
-            guard let json = try? JSONValue.parse(Measure.output(client("figures", requests)).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                return [("figures", "the client failed")]
-            }
-            var rows = ["cached", "prepare"].map { mode -> (String, String) in
-                guard let figures = json[mode], let rate = figures["rps"]?.doubleValue, let p50 = figures["p50"]?.doubleValue,
-                      let p99 = figures["p99"]?.doubleValue else { return ("\(mode) latency", "the client failed") }
-                return ("\(mode == "cached" ? "cached GET" : "POST /v1/prepare") latency",
-                        "\(requests) requests: \(fmt(rate)) requests/s, p50 \(fmt(p50 * 1000, 1)) ms, p99 \(fmt(p99 * 1000, 1)) ms")
+        return pythonScenario("url-mode", summary: "\(quick ? 6 : 24) MP JPEG → 2048 px, \(requests) requests 2 at a time: a cached URL-mode answer vs POST /v1/prepare",
+                              client: pythonClient("url-mode", script: Self.urlModeClientScript, photo: photo), requests: requests,
+                              modes: [("url-cached", "cached"), ("post-prepare", "prepare")], figures: ("figures", requests)) { json in
+            guard let json else { return [("figures", "the client failed")] }
+            var rows = ["cached", "prepare"].map { mode in
+                latencyRow("\(mode == "cached" ? "cached GET" : "POST /v1/prepare") latency", json[mode], requests: requests, digits: 1)
             }
             if let cold = json["cold"], let total = cold["total"]?.doubleValue {
                 let phases = ["fetch", "prepare", "store"].map { "\($0) \(fmt(cold[$0]?.doubleValue ?? 0, 1)) ms" }.joined(separator: ", ")

@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// While its body arrives a request holds an upload slot (``HTTPServer/uploads``), never a work
 /// slot: it queues for a work slot only once the body is in (429 `busy` when none is left), so
-/// slow uploads cannot keep whole requests from being worked on. A media body goes straight to a
+/// slow uploads cannot keep whole requests from being worked on. A URL-mode request holds its
+/// upload slot while the original comes from the origin (or while it waits on the flight fetching
+/// it), and takes a work slot only to prepare (``AttachWork``). A media body goes straight to a
 /// file in a request folder of the spool, never held whole in memory; the request folder goes
 /// when the answer's file is open, and at the latest in ``complete(_:)``.
 ///
@@ -49,7 +51,8 @@ package final class HTTPExchange: @unchecked Sendable {
     /// The request's id: the client's `X-Request-Id` when sane, else 32 random hex digits. Echoed
     /// in the answer, sent to the worker as the request's `id`, logged (``AccessLog``).
     package let requestID: String
-    /// The method and the path without its query, for the access log (`-` for a refused head).
+    /// The method and the path without its query, a URL-mode signature replaced by `-`
+    /// (``AttachPath/redacted(_:)``), for the access log (`-` for a refused head).
     private let method: String
     private let path: String
 
@@ -65,7 +68,7 @@ package final class HTTPExchange: @unchecked Sendable {
         let read = try? head.get()
         requestID = read?.requestID ?? Self.newRequestID()
         method = read?.method ?? "-"
-        path = read.map { String($0.target.prefix { $0 != "?" }) } ?? "-"
+        path = read.map { AttachPath.redacted(String($0.target.prefix { $0 != "?" })) } ?? "-"
         switch head {
         case .success(let head): early = decide(head).map(note)
         case .failure(let error): early = note(.error(error))
@@ -85,8 +88,10 @@ package final class HTTPExchange: @unchecked Sendable {
         self.route = route
         let verb = method == "HEAD" ? "GET" : method
         guard verb == route.method else {
-            return .error(ServiceError(code: .malformedRequest, message: "\(parsed.path) takes \(route.method), not \(method)"),
-                          status: 405, headers: [("Allow", route.method)])
+            let methods = route.method == "GET" ? "GET or HEAD" : route.method
+            let shown = route == .attach ? AttachPath.prefix + "..." : parsed.path
+            return .error(ServiceError(code: .malformedRequest, message: "\(shown) takes \(methods), not \(String(method.prefix(20)))"),
+                          status: 405, headers: [("Allow", route.method == "GET" ? "GET, HEAD" : route.method)])
         }
         guard route.isWork else { return server.answerProbe(route) }
         guard !server.isDraining else { return .error(ServiceError(code: .unavailable, message: "shutting down: no new work is taken")) }
@@ -105,7 +110,9 @@ package final class HTTPExchange: @unchecked Sendable {
         maxBody = route.takesMedia ? server.limits.maxBodyBytes : Int64(ServiceRequest.maxLineBytes)
         if let length = head.framing.declaredLength, length > maxBody { return .error(tooLarge(length)) }
         guard server.hasWorkRoom else { return .error(workSlotsTaken()) }
-        if head.framing.hasBody {
+        // A URL-mode request's body comes from the origin: it holds an upload slot while it
+        // fetches (or waits on the flight fetching it), and a work slot only to prepare.
+        if head.framing.hasBody || route == .attach {
             if let refusal = server.uploads.take(client) { return .error(uploadsTaken(refusal)) }
             holdsUpload = true
         }
@@ -148,26 +155,23 @@ package final class HTTPExchange: @unchecked Sendable {
         }
         guard proceed else { return nil }
         closeUpload()
-        releaseUpload()
+        if attach == nil { releaseUpload() }
         defer { releaseResources() }
         if overLimit { return note(.error(tooLarge(received))) }
         if writeError != 0 {
             return note(.error(ServiceError(code: .writeFailed, message: "cannot write the upload into the spool: \(SystemError(code: writeError))")))
         }
-        guard server.admit() else { return note(.error(workSlotsTaken())) }
-        holdsSlot = true
-        // A fresh answer of URL mode's cache is a file to send: no job is taken for it.
-        if let attach, let cached = AttachWork.freshAnswer(attach, server: server) { return note(cached) }
-        guard server.startRunning() else { return note(.error(server.queueClosedError)) }
-        holdsRun = true
         if let attach, let mode = server.urlMode {
+            // A fresh answer of URL mode's cache is a file to send: no job is taken for it.
+            if let cached = AttachWork.freshAnswer(attach, server: server, requestID: requestID) { return note(cached) }
             guard let made = server.spool.makeRequestFolder() else {
                 return note(.error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes")))
             }
             folder = made
-            let work = AttachWork(request: attach, mode: mode, server: server, folder: made, requestID: requestID)
+            let work = AttachWork(request: attach, mode: mode, server: server, folder: made, requestID: requestID) { [self] in takeWorkSlot() }
             return note(server.abortedAnswer(for: work.answer()))
         }
+        if let refusal = takeWorkSlot() { return note(.error(refusal)) }
         if let plan, let folder { return note(server.abortedAnswer(for: plan.run(in: folder, server: server, requestID: requestID))) }
         return note(server.abortedAnswer(for: JobWork.run(body: jsonBody, server: server, requestID: requestID)))
     }
@@ -230,6 +234,18 @@ package final class HTTPExchange: @unchecked Sendable {
         closing.headers.append(("X-Request-Id", requestID))
         closing.headers.append(("Connection", "close"))
         return closing
+    }
+
+    /// Gives the upload slot back and takes a work slot, then waits in the queue for a job (once):
+    /// `nil`, or why not (429 `busy`, 503 when the drain closed the queue).
+    private func takeWorkSlot() -> ServiceError? {
+        releaseUpload()
+        guard !holdsSlot else { return nil }
+        guard server.admit() else { return workSlotsTaken() }
+        holdsSlot = true
+        guard server.startRunning() else { return server.queueClosedError }
+        holdsRun = true
+        return nil
     }
 
     /// Closes the upload, removes the request folder, frees the upload and work slots; once.

@@ -18,6 +18,13 @@ import Foundation
 /// | `/errors` | 500 with chunked bytes without end |
 /// | `/lie/NAME` | a `Content-Length` 1,000 bytes over the file's, then closes |
 /// | `/status/N` | status N, a short text body |
+/// | `/redirbody/NAME` | 302 to `/media/NAME` declaring a 50 MB body (sends 1 MB, then closes) |
+/// | `/twolengths/NAME` | the file with two different `Content-Length` values |
+/// | `/badlength/NAME` | the file with `Content-Length: 1e3` |
+/// | `/hugehead/NAME` | the file with 100 KB of header fields |
+/// | `/hugeline/NAME` | the file with one 200 KB header field |
+/// | `/lmgarbage/NAME` | the file with `Last-Modified: garbage` |
+/// | `/toloopback/NAME` | 302 to `http://127.0.0.1:PORT/media/NAME` |
 final class URLModeOrigin: @unchecked Sendable {
     let process = Process()
     let port: Int
@@ -31,7 +38,7 @@ lock = threading.Lock()
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     def log_message(self, *a): pass
-    def send_file(self, name, validators=True, extra=0):
+    def send_file(self, name, validators=True, extra=0, head=()):
         path = os.path.join(root, os.path.basename(name))
         if not os.path.isfile(path):
             return self.plain(404)
@@ -46,6 +53,8 @@ class H(http.server.BaseHTTPRequestHandler):
             self.send_header("ETag", etag)
             self.send_header("Last-Modified", "Tue, 01 Dec 2026 10:00:00 GMT")
         if extra: self.send_header("Connection", "close")
+        for k, v in head: self.send_header(k, v)
+        if head: self.close_connection = True
         self.end_headers()
         self.wfile.write(data)
         if extra: self.close_connection = True
@@ -77,6 +86,19 @@ class H(http.server.BaseHTTPRequestHandler):
             return self.plain(302, [("Location", target)])
         if kind == "away": return self.plain(302, [("Location", "/private/" + parts[-1])])
         if kind == "status": return self.plain(int(parts[2]))
+        if kind == "twolengths": return self.send_file(parts[-1], validators=False, head=[("Content-Length", "100")])
+        if kind == "badlength":
+            self.send_response(200); self.send_header("Content-Length", "1e3"); self.end_headers(); self.wfile.write(b"x" * 1000)
+            self.close_connection = True; return
+        if kind == "hugehead": return self.send_file(parts[-1], validators=False, head=[("X-Big-%d" % i, "a" * 1000) for i in range(100)])
+        if kind == "hugeline": return self.send_file(parts[-1], validators=False, head=[("X-Big", "a" * 200_000)])
+        if kind == "lmgarbage": return self.send_file(parts[-1], validators=False, head=[("Last-Modified", "garbage")])
+        if kind == "toloopback": return self.plain(302, [("Location", "http://127.0.0.1:%d/media/%s" % (self.server.server_address[1], parts[-1]))])
+        if kind == "redirbody":
+            self.send_response(302); self.send_header("Location", "/media/" + parts[-1]); self.send_header("Content-Length", str(50_000_000)); self.end_headers()
+            try: self.wfile.write(b"\0" * 1_000_000)
+            except Exception: pass
+            self.close_connection = True; return
         if kind == "big":
             self.send_response(200); self.send_header("Content-Length", str(50_000_000)); self.end_headers()
             try: self.wfile.write(b"\0" * 1_000_000)
@@ -90,14 +112,22 @@ class H(http.server.BaseHTTPRequestHandler):
             except Exception: pass
             self.close_connection = True; return
         return self.plain(404)
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+import socket
+class V6(http.server.ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+bind = sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1"
+server = (V6 if ":" in bind else http.server.ThreadingHTTPServer)((bind, 0), H)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
 server.serve_forever()
 """#
 
     /// Starts the origin serving copies of `files` (TestMedia paths).
-    init(files: [String], name: String = #function) throws {
+    /// The address it listens on (`127.0.0.1`, or `::1`).
+    let bind: String
+
+    init(files: [String], bind: String = "127.0.0.1", name: String = #function) throws {
+        self.bind = bind
         folder = TestEnvironment.temporaryFolder("origin-\(name)")
         for file in files {
             try FileManager.default.copyItem(atPath: TestEnvironment.fixture(file), toPath: folder.appendingPathComponent(PathResolver.fileName(file)).path)
@@ -105,7 +135,7 @@ server.serve_forever()
         let script = folder.appendingPathComponent("origin.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, folder.path]
+        process.arguments = ["python3", script.path, folder.path, bind]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -115,8 +145,8 @@ server.serve_forever()
         self.port = port
     }
 
-    /// `http://127.0.0.1:PORT`.
-    var url: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT` (`http://[::1]:PORT`).
+    var url: String { bind.contains(":") ? "http://[\(bind)]:\(port)" : "http://\(bind):\(port)" }
 
     /// Requests the origin received for `path`.
     func count(_ path: String) throws -> Int {

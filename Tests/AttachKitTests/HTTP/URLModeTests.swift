@@ -12,12 +12,14 @@ struct URLModeTests {
     static let files = ["images/jpeg_photo_1600x1200_q90.jpg", "images/png_palette_400x300.png", "images/gif_static_320x240.gif"]
 
     /// A server in URL mode for `origin`, its keys `keys` (the first signs), allowing `/media/`,
-    /// `/plain/`, `/slowish/`, `/slow/`, `/hop/`, `/away/`, `/big`, `/endless`, `/lie/`, `/status/`.
+    /// `/plain/`, `/slowish/`, `/slow/`, `/hop/`, `/away/`, `/big`, `/endless`, `/lie/`, `/status/` and the
+    /// misbehaving ones (`/redirbody/`, `/twolengths/`, `/badlength/`, `/hugehead/`, `/hugeline/`, `/lmgarbage/`).
     static func server(_ origin: URLModeOrigin, keys: [String] = [key], extra: [String] = [], privateOrigins: Bool = true,
                        sharing: HTTPServerProcess? = nil, name: String = #function) throws -> HTTPServerProcess {
         let keyFile = TestEnvironment.temporaryFolder("keys").appendingPathComponent("keys.txt")
         try ("# signing keys\n" + keys.joined(separator: "\n") + "\n").write(to: keyFile, atomically: true, encoding: .utf8)
-        let prefixes = ["media/", "plain/", "slowish/", "slow/", "hop/", "away/", "big", "endless", "errors", "lie/", "status/"]
+        let prefixes = ["media/", "plain/", "slowish/", "slow/", "hop/", "away/", "big", "endless", "errors", "lie/", "status/",
+                        "redirbody/", "twolengths/", "badlength/", "hugehead/", "hugeline/", "lmgarbage/"]
         return try HTTPServerProcess(["--jobs", "2", "--max-body", "2MB", "--signing-key-file", keyFile.path, "--origin-timeout", "2"]
                                      + prefixes.flatMap { ["--origin", origin.url + "/" + $0] }
                                      + (privateOrigins ? ["--allow-private-origins"] : []) + extra,
@@ -78,6 +80,11 @@ struct URLModeTests {
         #expect(try URLModeClient.get(url, headers: ["If-None-Match: W/\(etag), \"other\""]).status == 304)
         #expect(try URLModeClient.get(url, headers: ["If-None-Match: \"other\""]).status == 200)
         #expect(try URLModeClient.get(url, headers: ["If-Modified-Since: Tue, 01 Dec 2026 10:00:00 GMT"]).status == 304)
+        // If-Modified-Since is compared as a date, in any of the three forms
+        #expect(try URLModeClient.get(url, headers: ["If-Modified-Since: Tuesday, 01-Dec-26 11:00:00 GMT"]).status == 304)
+        #expect(try URLModeClient.get(url, headers: ["If-Modified-Since: Tue, 01 Dec 2026 09:59:59 GMT"]).status == 200)
+        #expect(try URLModeClient.get(url, headers: ["If-Modified-Since: garbage"]).status == 200)
+        #expect(try URLModeClient.get(url, headers: ["If-None-Match: \"other\"", "If-Modified-Since: Wed, 02 Dec 2026 10:00:00 GMT"]).status == 200)
         let head = try URLModeClient.get(url, head: true)
         #expect(head.status == 200 && head.header("etag") == etag && head.header("content-length") == String(answer.body.count))
         let (status, log) = server.stop()
@@ -134,6 +141,11 @@ struct URLModeTests {
             }
             #expect(Date().timeIntervalSince(started) < 4, "\(name) took \(Date().timeIntervalSince(started)) s")
         }
+        // A wrong method: 405 naming GET and HEAD, never the signed path
+        let signature = parts[parts.count - 3]
+        let post = try TestEnvironment.run("curl", ["-sS", "-X", "POST", "-D", "-", good])
+        #expect(post.stdout.contains("405") && post.stdout.contains("GET or HEAD") && post.stdout.contains("Allow: GET, HEAD"), "\(post.stdout)")
+        #expect(!post.stdout.contains(signature))
         let metrics = try Self.metrics(server)
         #expect(metrics.contains(#"attachkit_origin_fetches_total{outcome="timed-out"} 1"#), "\(metrics)")
         #expect(metrics.contains(#"attachkit_origin_fetches_total{outcome="over-cap"} 2"#))
@@ -232,8 +244,9 @@ struct URLModeTests {
         let source = origin.url + "/plain/png_palette_400x300.png"
         for edge in stride(from: 100, through: 280, by: 20) {
             #expect(try URLModeClient.get(try Self.url(server, source, [("maxEdge", String(edge))])).status == 200)
-            let bodies = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".body") }
-            let total = try bodies.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }
+            // Every byte the cache stores: bodies and metadata
+            let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+            let total = try files.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }
             #expect(total <= 40_000, "\(total) bytes after maxEdge \(edge)")
         }
         let metrics = try Self.metrics(server)
@@ -243,5 +256,131 @@ struct URLModeTests {
         #expect(try URLModeClient.get(try Self.url(server, source, [("maxEdge", "280")])).status == 200)
         #expect(metrics.contains("attachkit_cache_misses_total 10"))
         server.stop()
+    }
+
+    @Test("every origin answer is bounded and checked, whatever its status: a redirect's body is not read, bad framing and a huge header are 502, a Last-Modified that is no date is not passed on")
+    func originAnswersChecked() throws {
+        let origin = try URLModeOrigin(files: Self.files)
+        let server = try Self.server(origin)
+        let name = "png_palette_400x300.png"
+        // A 302 declaring 50 MB (over --max-body 2MB): the redirect is followed, its body never read
+        let started = Date()
+        let redirected = try URLModeClient.get(try Self.url(server, origin.url + "/redirbody/" + name))
+        #expect(redirected.status == 200, "\(String(decoding: redirected.body.prefix(300), as: UTF8.self))")
+        #expect(Date().timeIntervalSince(started) < 2)
+        for (path, text) in [("/twolengths/", "two different Content-Length"), ("/badlength/", "is not a number"), ("/hugehead/", "header is over"), ("/hugeline/", "header is too large")] {
+            let answer = try URLModeClient.get(try Self.url(server, origin.url + path + name))
+            let message = String(decoding: answer.body, as: UTF8.self)
+            #expect(answer.status == 502 && URLModeClient.code(answer) == "origin-failed" && message.contains(text), "\(path): \(answer.status) \(message)")
+        }
+        let garbage = try Self.url(server, origin.url + "/lmgarbage/" + name)
+        let answer = try URLModeClient.get(garbage)
+        #expect(answer.status == 200 && answer.header("last-modified") == nil)
+        #expect(try URLModeClient.get(garbage, headers: ["If-Modified-Since: garbage"]).status == 200)
+        #expect(server.stop().status == 0)
+    }
+
+    @Test("an IPv6-literal origin ([::1]) is fetched under --allow-private-origins")
+    func ipv6Origin() throws {
+        let origin = try URLModeOrigin(files: Self.files, bind: "::1")
+        let server = try Self.server(origin)
+        let answer = try URLModeClient.get(try Self.url(server, origin.url + "/media/gif_static_320x240.gif"))
+        #expect(answer.status == 200 && answer.header("content-type") == "image/gif", "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        #expect(try origin.count("/media/gif_static_320x240.gif") == 1)
+        server.stop()
+    }
+
+    @Test("a redirect from an allowed origin to a refused (loopback) address is 403 and never followed")
+    func redirectToPrivate() throws {
+        let origin = try URLModeOrigin(files: Self.files)
+        // public.test stands for a public origin (it resolves to the loopback origin, passed as public)
+        var fetch = OriginFetch(origins: try OriginList(["http://public.test:\(origin.port)/", origin.url + "/"]), allowPrivate: false, maxBytes: 1 << 20)
+        fetch.resolve = { host, allowPrivate throws(ServiceError) in
+            host == "public.test" ? [OriginAddress("127.0.0.1")!] : try OriginResolver.addresses(of: host, allowPrivate: allowPrivate)
+        }
+        #expect(try fetch.fetch(try OriginURL("http://public.test:\(origin.port)/media/gif_static_320x240.gif")) { _ in 0 }.length > 0)
+        do {
+            _ = try fetch.fetch(try OriginURL("http://public.test:\(origin.port)/toloopback/png_palette_400x300.png")) { _ in 0 }
+            Issue.record("the redirect to loopback was followed")
+        } catch let error as OriginError {
+            #expect(error.status == 403 && error.error.message.contains("loopback"), "\(error.error.message)")
+        }
+        #expect(try origin.count("/toloopback/png_palette_400x300.png") == 1 && origin.count("/media/png_palette_400x300.png") == 0)
+    }
+
+    @Test("a failed fetch answers every request waiting on it (one fetch); fetches hold no work slot, so other work goes on")
+    func flightFailureAndSlots() throws {
+        let origin = try URLModeOrigin(files: Self.files)
+        let (server, _) = try Self.cached(origin)
+        let slow = try Self.url(server, origin.url + "/slow/png_palette_400x300.png")
+        // A first preparation (the workers start), so that timings below are the service's own
+        #expect(try URLModeClient.get(try Self.url(server, origin.url + "/media/gif_static_320x240.gif")).status == 200)
+        let started = Date()
+        let statuses = Locked<[Int]>([])
+        // One curl making the 8 transfers at once (8 clients of TestEnvironment.run would take
+        // the dispatch threads the 9th needs)
+        let group = DispatchGroup()
+        group.enter()
+        Thread {
+            let arguments = ["-sS", "-Z", "--parallel-immediate", "--parallel-max", "8", "--max-time", "20", "-w", "%{http_code}\n"]
+                + (0..<8).flatMap { _ in ["-o", "/dev/null", slow] }
+            let run = try? TestEnvironment.run("curl", arguments)
+            statuses.withLock { $0 = run?.stdout.split(separator: "\n").compactMap { Int($0) } ?? [] }
+            group.leave()
+        }.start()
+        // While 8 requests wait on an origin that does not answer within --origin-timeout 2 (2 jobs)
+        Thread.sleep(forTimeInterval: 0.7)
+        let otherStarted = Date()
+        let other = try URLModeClient.get(try Self.url(server, origin.url + "/media/gif_static_320x240.gif", [("maxEdge", "100")]))
+        #expect(other.status == 200 && Date().timeIntervalSince(otherStarted) < 1.2, "\(other.status) after \(Date().timeIntervalSince(otherStarted)) s")
+        group.wait()
+        let all = statuses.withLock { $0 }
+        #expect(all.count == 8 && all.allSatisfy { $0 == 504 }, "\(all)")
+        #expect(Date().timeIntervalSince(started) < 3.5, "the last answer after \(Date().timeIntervalSince(started)) s")
+        #expect(try origin.count("/slow/png_palette_400x300.png") == 1)
+        server.stop()
+    }
+
+    @Test("the cache: files 0600 in a 0700 folder, the report's requestId the request's own, a damaged body fetched again, nothing served that the origin policy no longer allows")
+    func cacheIntegrity() throws {
+        let origin = try URLModeOrigin(files: Self.files)
+        let (first, cache) = try Self.cached(origin)
+        let source = origin.url + "/media/png_palette_400x300.png"
+        let url = try Self.url(first, source, [("maxEdge", "200")])
+        let fresh = try URLModeClient.get(url, headers: ["X-Request-Id: first-request"])
+        #expect(fresh.status == 200)
+        let manager = FileManager.default
+        #expect(try manager.attributesOfItem(atPath: cache.path)[.posixPermissions] as? Int == 0o700)
+        let files = try manager.contentsOfDirectory(atPath: cache.path)
+        for file in files {
+            #expect(try manager.attributesOfItem(atPath: cache.appendingPathComponent(file).path)[.posixPermissions] as? Int == 0o600, "\(file)")
+        }
+        // A cached answer's report names the request it answers
+        let second = try URLModeClient.get(url, headers: ["X-Request-Id: second-request"])
+        let report = try #require(second.header("attachkit-report").flatMap { Base64URL.decode($0) })
+        #expect(try JSONValue.parse(String(decoding: report, as: UTF8.self))["requestId"]?.stringValue == "second-request")
+        // A truncated body, then one of the right size with other bytes: dropped and fetched again
+        let body = cache.appendingPathComponent(try #require(files.first { $0.hasSuffix(".body") })).path
+        #expect(truncate(body, 100) == 0)
+        let repaired = try URLModeClient.get(url)
+        #expect(repaired.status == 200 && repaired.body == fresh.body)
+        try Data(repeating: 0x41, count: fresh.body.count).write(to: URL(fileURLWithPath: body))
+        let again = try URLModeClient.get(url)
+        #expect(again.status == 200 && again.body == fresh.body)
+        #expect(try origin.count("/media/png_palette_400x300.png") == 3)
+        // The access log has the path with its signature replaced by -
+        let (status, log) = first.stop()
+        #expect(status == 0)
+        let signature = url.split(separator: "/").dropLast(2).last.map(String.init) ?? "?"
+        let paths = log.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.compactMap { $0["path"]?.stringValue }
+        #expect(paths.contains { $0.hasPrefix("/v1/attach/-/maxEdge=200/") } && !log.contains(signature), "\(paths)")
+        // Restarted on the same cache without --allow-private-origins: the loopback answer is not served
+        let strict = try Self.server(origin, extra: ["--cache", cache.path], privateOrigins: false, sharing: first)
+        let strictURL = try Self.url(strict, source, [("maxEdge", "200")])
+        let refused = try URLModeClient.get(strictURL)
+        #expect(refused.status == 403 && String(decoding: refused.body, as: UTF8.self).contains("loopback"))
+        #expect(try URLModeClient.get(strictURL, headers: ["If-None-Match: \(fresh.header("etag") ?? "")"]).status == 403)
+        #expect(try origin.count("/media/png_palette_400x300.png") == 3)
+        #expect(strict.stop().status == 0)
     }
 }

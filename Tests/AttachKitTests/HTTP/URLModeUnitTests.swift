@@ -99,24 +99,55 @@ struct URLModeUnitTests {
     func addresses() throws {
         let refused = ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.100.100.200", "0.0.0.0", "224.0.0.1",
                        "255.255.255.255", "::1", "::", "fe80::1", "fd00:ec2::254", "ff02::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
-                       "64:ff9b::a9fe:a9fe", "::127.0.0.1"]
+                       "64:ff9b::a9fe:a9fe", "::127.0.0.1", "192.0.2.2", "198.51.100.7", "203.0.113.9", "2001:db8::1", "2002:a9fe:a9fe::", "2002:7f00:1::1"]
         for text in refused { #expect(try #require(OriginAddress(text)).privateKind != nil, "\(text)") }
-        for text in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8", "172.32.0.1"] {
+        for text in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8", "172.32.0.1", "192.0.3.1", "198.51.101.1", "2001:db9::1", "2002:808:808::1"] {
             #expect(try #require(OriginAddress(text)).privateKind == nil, "\(text)")
         }
         #expect(OriginAddress("2001:db8::1")?.text == "2001:db8::1" && OriginAddress("nonsense") == nil)
         #expect(throws: ServiceError.self) { try OriginResolver.addresses(of: "localhost", allowPrivate: false) }
+        do { _ = try OriginResolver.addresses(of: "0.0.0.0", allowPrivate: false) } catch { #expect(error.message.contains("an unspecified"), "\(error.message)") }
         #expect(try OriginResolver.addresses(of: "127.0.0.1", allowPrivate: true).map(\.text) == ["127.0.0.1"])
     }
 
-    @Test("If-None-Match (weak comparison, lists, *) and If-Modified-Since (exact) give 304")
+    @Test("If-None-Match (weak comparison, lists, *) wins; If-Modified-Since compares HTTP dates, never text")
     func conditions() {
         let etag = "\"abc\""
+        let date = "Mon, 01 Jun 2026 00:00:00 GMT"
         #expect(AttachConditions(ifNoneMatch: "\"abc\"", ifModifiedSince: nil).match(etag: etag, lastModified: nil))
         #expect(AttachConditions(ifNoneMatch: "\"x\", W/\"abc\"", ifModifiedSince: nil).match(etag: etag, lastModified: nil))
         #expect(AttachConditions(ifNoneMatch: "*", ifModifiedSince: nil).match(etag: etag, lastModified: nil))
-        #expect(!AttachConditions(ifNoneMatch: "\"x\"", ifModifiedSince: "D").match(etag: etag, lastModified: "D"))
-        #expect(AttachConditions(ifNoneMatch: nil, ifModifiedSince: "D").match(etag: etag, lastModified: "D"))
-        #expect(!AttachConditions(ifNoneMatch: nil, ifModifiedSince: "D").match(etag: etag, lastModified: nil))
+        #expect(!AttachConditions(ifNoneMatch: "\"x\"", ifModifiedSince: date).match(etag: etag, lastModified: date))
+        #expect(AttachConditions(ifNoneMatch: nil, ifModifiedSince: date).match(etag: etag, lastModified: date))
+        for later in ["Tue, 02 Jun 2026 00:00:00 GMT", "Monday, 01-Jun-26 00:00:00 GMT", "Mon Jun  1 00:00:00 2026"] {
+            #expect(AttachConditions(ifNoneMatch: nil, ifModifiedSince: later).match(etag: etag, lastModified: date), "\(later)")
+        }
+        #expect(!AttachConditions(ifNoneMatch: nil, ifModifiedSince: "Sun, 31 May 2026 23:59:59 GMT").match(etag: etag, lastModified: date))
+        #expect(!AttachConditions(ifNoneMatch: nil, ifModifiedSince: "garbage").match(etag: etag, lastModified: "garbage"))
+        #expect(!AttachConditions(ifNoneMatch: nil, ifModifiedSince: date).match(etag: etag, lastModified: nil))
+    }
+
+    @Test("HTTP dates: the three forms read, anything else refused; the origin's Last-Modified passed on only as a past date")
+    func httpDates() {
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784_111_777)
+        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        for bad in ["garbage", "", "a\u{01}b", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+                    "Sun, 06 Nov 1994 25:49:37 GMT", String(repeating: "x", count: 5000)] {
+            #expect(HTTPDate.parse(bad) == nil, "\(bad)")
+        }
+        #expect(OriginFetch.lastModified("Sunday, 06-Nov-94 08:49:37 GMT") == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(OriginFetch.lastModified("Fri, 01 Jan 2100 00:00:00 GMT") == nil && OriginFetch.lastModified("garbage") == nil)
+    }
+
+    @Test("a redirect's Location is resolved as RFC 3986 says", arguments: [
+        ("?q=1", "http://h/deep/dir/redir?q=1"), ("./c.jpg", "http://h/deep/dir/c.jpg"), ("../c.jpg", "http://h/deep/c.jpg"),
+        ("c.jpg", "http://h/deep/dir/c.jpg"), ("/a/./b/../x.jpg#frag", "http://h/a/x.jpg"), ("", "http://h/deep/dir/redir?to=1"),
+        ("../../../../x", "http://h/x"), ("//other:81/a/../b", "http://other:81/b"), ("HTTPS://h2/x/./y?z", "https://h2/x/y?z"),
+    ])
+    func redirects(_ location: String, _ expected: String) throws {
+        let base = try OriginURL("http://h/deep/dir/redir?to=1")
+        #expect(try OriginURL(OriginFetch.resolve(location, against: base)).text == expected)
     }
 }

@@ -34,8 +34,12 @@ struct CurlEasy: ~Copyable {
         let state = CurlTransferState(request)
         let context = Unmanaged.passUnretained(state).toOpaque()
         var resolve: UnsafeMutablePointer<curl_slist>? = nil
-        let entry = "\(request.host):\(request.port):\(request.pinnedAddresses.map { $0.contains(":") ? "[\($0)]" : $0 }.joined(separator: ","))"
-        resolve = curl_slist_append(resolve, entry)
+        // An IP-literal host is not resolved by libcurl (nothing to pin; the connected address is
+        // still checked), and libcurl 7.88 cannot read an IPv6 host in a CURLOPT_RESOLVE entry.
+        if OriginAddress(request.host) == nil {
+            let entry = "\(request.host):\(request.port):\(request.pinnedAddresses.map { $0.contains(":") ? "[\($0)]" : $0 }.joined(separator: ","))"
+            resolve = curl_slist_append(resolve, entry)
+        }
         var headers: UnsafeMutablePointer<curl_slist>? = nil
         for line in request.headers { headers = curl_slist_append(headers, line) }
         defer {
@@ -47,7 +51,11 @@ struct CurlEasy: ~Copyable {
         var reply = state.reply
         reply.status = Int(ak_curl_info_long(handle, CURLINFO_RESPONSE_CODE))
         reply.connectedAddress = ak_curl_info_text(handle, CURLINFO_PRIMARY_IP).map { String(cString: $0) }
-        if code != CURLE_OK, !state.endedAfterHead { reply.failure = state.failure ?? Self.failure(code) }
+        if code != CURLE_OK, !state.endedAfterHead {
+            // libcurl refuses a header line over 100 KiB as "Out of memory", before the callback sees it.
+            let tooLarge = code == CURLE_OUT_OF_MEMORY && !state.headEnded
+            reply.failure = state.failure ?? (tooLarge ? .malformed("its header is too large (over libcurl's 100 KiB for one line)") : Self.failure(code))
+        }
         return reply
     }
 
@@ -79,6 +87,7 @@ struct CurlEasy: ~Copyable {
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return .timedOut
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: return .cannotConnect(message)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY: return .malformed("its answer is not HTTP libcurl can read (\(message))")
         default: return .other(message)
         }
     }

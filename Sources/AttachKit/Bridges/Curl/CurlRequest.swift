@@ -15,8 +15,8 @@ struct CurlRequest: Sendable {
     /// Milliseconds to connect (default 5,000) and for the whole transfer (default 30,000).
     var connectTimeoutMs = 5_000
     var totalTimeoutMs = 30_000
-    /// Most bytes a `200` body may have: a `Content-Length` over it, or more bytes received,
-    /// aborts the transfer at once (``CurlFailure/tooLarge(_:)``).
+    /// Most bytes a body may have: a `Content-Length` over it (whatever the status), or more
+    /// bytes of a `200` received, aborts the transfer at once (``CurlFailure/tooLarge(_:)``).
     var maxBytes: Int64
     /// Extra request header lines (`If-None-Match: "x"`).
     var headers: [String] = []
@@ -57,6 +57,9 @@ enum CurlFailure: Sendable, Equatable {
     case addressRefused(String)
     /// The output could not be written (`errno`).
     case writeFailed(Int32)
+    /// The origin's answer is not well-formed HTTP (two lengths, a length that is no number, a
+    /// head too large): what is wrong with it.
+    case malformed(String)
     /// Anything else, with libcurl's message.
     case other(String)
 }

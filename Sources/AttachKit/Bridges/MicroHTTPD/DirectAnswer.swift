@@ -24,7 +24,7 @@ enum DirectAnswer {
     static func send(_ response: HTTPResponse, to fd: Int32) -> Bool {
         guard case .bytes(let body) = response.body else { return false }
         let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
-        var head = "HTTP/1.1 \(response.status) \(reason)\r\nDate: \(date(time(nil)))\r\n"
+        var head = "HTTP/1.1 \(response.status) \(reason)\r\nDate: \(HTTPDate.format(time(nil)))\r\n"
         for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
@@ -47,18 +47,6 @@ enum DirectAnswer {
             if count > 0 { drained += Int64(count) }
         }
         Glibc.close(fd)
-    }
-
-    /// IMF-fixdate (RFC 9110 §5.6.7): `Tue, 01 Dec 2026 21:52:43 GMT`.
-    static func date(_ seconds: time_t) -> String {
-        var parts = tm()
-        var copy = seconds
-        gmtime_r(&copy, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
     private static func sendAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {

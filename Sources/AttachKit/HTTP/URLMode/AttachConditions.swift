@@ -1,9 +1,9 @@
 /// A URL-mode request's validators (`If-None-Match`, `If-Modified-Since`) against an answer:
 /// `304 Not Modified` (with `ETag`, `Cache-Control` and `Last-Modified`, no body) when the client
 /// holds it already. `If-None-Match` wins when both are sent (RFC 9110 §13.2.2) and matches by
-/// the weak comparison (`W/` ignored, `*` matches any); `If-Modified-Since` matches when it is the
-/// answer's `Last-Modified` exactly (as nginx's default, `if_modified_since exact`: the date is
-/// the origin's, echoed back).
+/// the weak comparison (`W/` ignored, `*` matches any); `If-Modified-Since` matches when both it
+/// and the answer's `Last-Modified` are HTTP dates (``HTTPDate``: any of the three forms) and
+/// the answer was not modified after it (RFC 9110 §13.1.3); a date that does not parse never matches.
 struct AttachConditions: Sendable {
     let ifNoneMatch: String?
     let ifModifiedSince: String?
@@ -17,8 +17,9 @@ struct AttachConditions: Sendable {
                 return trimmed == "*" || Self.opaque(trimmed) == wanted
             }
         }
-        guard let ifModifiedSince, let lastModified else { return false }
-        return HTTPBytes.trimmed(Substring(ifModifiedSince)) == lastModified
+        guard let ifModifiedSince, let lastModified, let since = HTTPDate.parse(HTTPBytes.trimmed(Substring(ifModifiedSince))),
+              let modified = HTTPDate.parse(lastModified) else { return false }
+        return modified <= since
     }
 
     /// The 304 for `response` when the client holds it; `response` otherwise.

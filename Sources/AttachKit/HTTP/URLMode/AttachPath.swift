@@ -14,6 +14,16 @@ package struct AttachPath: Sendable {
     /// The source's base64url text, without `.ext`.
     package let source: Substring
 
+    /// `path` with a URL-mode signature replaced by `-` (`/v1/attach/-/maxEdge=1024/...`), for
+    /// logs and messages: a signed URL is a bearer URL, never written out whole. Other paths as
+    /// they are.
+    package static func redacted(_ path: String) -> String {
+        guard path.hasPrefix(prefix) else { return path }
+        let rest = path.dropFirst(prefix.count)
+        guard let slash = rest.firstIndex(of: "/") else { return prefix + "-" }
+        return prefix + "-" + rest[slash...]
+    }
+
     /// Splits the path; nothing is decoded yet, so that a path is checked against its signature
     /// before anything else is read from it.
     /// - Throws: ``ServiceError`` `access-denied` (403) for a path without its three segments.

@@ -19,8 +19,16 @@ package enum AttachShared: Sendable {
 /// prepared as an upload (``UploadPlan/run(in:server:requestID:)``) and answered with `ETag`,
 /// `Cache-Control` and `Last-Modified`.
 ///
+/// The fetch holds no work slot (the request holds an upload slot while it fetches or waits on a
+/// flight): a work slot is taken only to prepare (``takeSlot``), so slow origins cannot keep other
+/// work from the slots.
+///
+/// A cached entry is served only while the origin policy allows how it was fetched (its URLs
+/// under the origins, and private addresses allowed when it came from one: ``usable(_:_:)``), with
+/// its report's `requestId` set to the request's own.
+///
 /// With a cache (``ResultCache``): a fresh entry (confirmed within `--cache-max-age`) is served
-/// without a work slot (``freshAnswer(server:)``). Otherwise identical requests share one flight:
+/// without a work slot (``freshAnswer(_:server:requestID:)``). Otherwise identical requests share one flight:
 /// its leader revalidates a stale entry with the origin (`If-None-Match`/`If-Modified-Since`
 /// with the origin's validators; a `304` or the same identity confirms it; an origin that is
 /// down, `origin-failed`, leaves it served as it is), or fetches, prepares and stores; those that
@@ -48,16 +56,24 @@ struct AttachWork {
     let server: HTTPServer
     let folder: String
     let requestID: String
+    /// Takes the work slot the preparation runs in (once; the exchange gives it back): `nil`, or
+    /// why none could be taken (429 `busy`, 503 while draining).
+    let takeSlot: () -> ServiceError?
 
     /// The fresh cached answer to `request`, or `nil`.
-    static func freshAnswer(_ request: AttachRequest, server: HTTPServer) -> HTTPResponse? {
-        guard let mode = server.urlMode, let cache = mode.cache, let entry = cache.lookup(request.cacheKey),
-              entry.isFresh(maxAge: mode.maxAge), let response = served(entry, mode) else { return nil }
+    static func freshAnswer(_ request: AttachRequest, server: HTTPServer, requestID: String) -> HTTPResponse? {
+        guard let mode = server.urlMode, let cache = mode.cache, let entry = cache.lookup(request.cacheKey), usable(entry, mode),
+              entry.isFresh(maxAge: mode.maxAge), let response = served(entry, mode, requestID: requestID) else { return nil }
         mode.metrics.hit()
         return request.conditions.answer(response)
     }
 
-    /// The answer, once a work slot is held.
+    /// Whether `entry` may be served under the origin policy in force now.
+    static func usable(_ entry: CachedAnswer, _ mode: URLMode) -> Bool {
+        mode.fetch.allowsAgain(hops: entry.hops, reachedPrivate: entry.reachedPrivate)
+    }
+
+    /// The answer (a work slot is taken only to prepare).
     func answer() -> HTTPResponse {
         guard let cache = mode.cache else { return uncached() }
         var own: HTTPResponse?
@@ -79,7 +95,9 @@ struct AttachWork {
 
     /// The leader's work: what to share, and its own answer when nothing could be.
     private func lead(_ cache: ResultCache) -> (AttachShared, HTTPResponse?) {
-        guard let entry = cache.lookup(request.cacheKey) else {
+        // An entry the policy no longer allows is left alone (another server on the same folder may
+        // allow it): fetched as if it were not there, which the policy then refuses.
+        guard let entry = cache.lookup(request.cacheKey), Self.usable(entry, mode) else {
             mode.metrics.miss()
             return fetchAndPrepare(cache, conditional: [])
         }
@@ -116,7 +134,7 @@ struct AttachWork {
         var validators: [String] = []
         if let etag = answer.etag { validators.append("If-None-Match: \(etag)") }
         if let modified = answer.lastModified { validators.append("If-Modified-Since: \(modified)") }
-        let stored = phases.time("store") { cache.store(request.cacheKey, response: response, identity: identity, validators: validators) }
+        let stored = phases.time("store") { cache.store(request.cacheKey, response: response, identity: identity, validators: validators, origin: answer) }
         return stored.map { (.cached($0), nil) } ?? (.alone, response.adding(("Cache-Control", cacheControl)))
     }
 
@@ -138,6 +156,7 @@ struct AttachWork {
 
     /// Prepares the fetched original as an upload; a success gets `ETag` and `Last-Modified`.
     private func prepare(_ answer: OriginFetch.Answer, identity: AttachIdentity) -> HTTPResponse {
+        if let refusal = takeSlot() { return .error(refusal) }
         let response = request.plan.run(in: folder, server: server, requestID: requestID)
         guard response.status == 200 else { return response }
         var headers = [("ETag", identity.etag(options: request.plan.options))]
@@ -173,11 +192,18 @@ struct AttachWork {
 
     private var cacheControl: String { "public, max-age=\(mode.maxAge)" }
 
-    private func served(_ entry: CachedAnswer) -> HTTPResponse? { Self.served(entry, mode) }
+    private func served(_ entry: CachedAnswer) -> HTTPResponse? { Self.served(entry, mode, requestID: requestID) }
 
-    /// A cached entry's answer, with `Cache-Control` as configured now.
-    private static func served(_ entry: CachedAnswer, _ mode: URLMode) -> HTTPResponse? {
-        entry.response()?.adding(("Cache-Control", "public, max-age=\(mode.maxAge)"))
+    /// A cached entry's answer, with `Cache-Control` as configured now and its report's
+    /// `requestId` the request's own (not that of the request that prepared it).
+    private static func served(_ entry: CachedAnswer, _ mode: URLMode, requestID: String) -> HTTPResponse? {
+        guard var response = entry.response() else { return nil }
+        response.headers = response.headers.map { header in
+            guard header.name.lowercased() == "attachkit-report", let bytes = Base64URL.decode(header.value),
+                  let report = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)) else { return header }
+            return (header.name, Base64URL.encode(Array(JobWork.tagged(report, requestID: requestID).serialized.utf8)))
+        }
+        return response.adding(("Cache-Control", "public, max-age=\(mode.maxAge)"))
     }
 }
 

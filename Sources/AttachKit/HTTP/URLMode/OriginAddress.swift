@@ -7,8 +7,9 @@ import Glibc
 /// private (RFC 1918, IPv6 unique local), shared (100.64/10, RFC 6598, where cloud metadata such as
 /// 100.100.100.200 lives), link-local (169.254/16 with the cloud metadata address
 /// 169.254.169.254, fe80::/10), multicast, reserved and broadcast (240/4), benchmarking
-/// (198.18/15), IETF protocol assignments (192.0.0/24), and IPv4 inside IPv6 (mapped `::ffff:`,
-/// NAT64 `64:ff9b::`, compatible `::a.b.c.d`) by the IPv4 address inside.
+/// (198.18/15), IETF protocol assignments (192.0.0/24), documentation (192.0.2/24,
+/// 198.51.100/24, 203.0.113/24, 2001:db8::/32), and IPv4 inside IPv6 (mapped `::ffff:`,
+/// NAT64 `64:ff9b::`, compatible `::a.b.c.d`, 6to4 `2002:AABB:CCDD::`) by the IPv4 address inside.
 package struct OriginAddress: Sendable, Equatable {
     /// 4 or 16 bytes.
     package let bytes: [UInt8]
@@ -50,10 +51,12 @@ package struct OriginAddress: Sendable, Equatable {
         if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF { return Self.v4Kind(Array(b[12...])) }
         if b[0..<12].allSatisfy({ $0 == 0 }) { return Self.v4Kind(Array(b[12...])) ?? "IPv4-compatible" }
         if b[0..<12] == [0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return Self.v4Kind(Array(b[12...])) }
+        if b[0] == 0x20 && b[1] == 0x02 { return Self.v4Kind(Array(b[2..<6])) }   // 6to4: 2002:AABB:CCDD::/48
         if b[0] == 0xFF { return "multicast" }
         if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return "link-local" }
         if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return "site-local" }
         if b[0] & 0xFE == 0xFC { return "private (unique local, or cloud metadata)" }
+        if b[0..<4] == [0x20, 0x01, 0x0D, 0xB8] { return "documentation (2001:db8::/32)" }
         return nil
     }
 
@@ -66,6 +69,8 @@ package struct OriginAddress: Sendable, Equatable {
         case (169, 254): return "link-local (cloud metadata)"
         case (192, 0) where b[2] == 0: return "IETF protocol assignments (192.0.0/24)"
         case (198, 18...19): return "benchmarking (198.18/15)"
+        case (192, 0) where b[2] == 2, (198, 51) where b[2] == 100, (203, 0) where b[2] == 113:
+            return "documentation (192.0.2/24, 198.51.100/24, 203.0.113/24)"
         case (224...239, _): return "multicast"
         case (240...255, _): return "reserved or broadcast"
         default: return nil

@@ -16,10 +16,13 @@ package enum OriginResolver {
             throw ServiceError(code: .originFailed, message: "the origin's host \(host.debugDescription) does not resolve")
         }
         if !allowPrivate, let refused = found.first(where: { $0.privateKind != nil }) {
-            throw ServiceError(code: .accessDenied, message: "the origin's host \(host.debugDescription) resolves to \(refused.text), a \(refused.privateKind!) address: refused (--allow-private-origins allows it)")
+            throw ServiceError(code: .accessDenied, message: "the origin's host \(host.debugDescription) resolves to \(refused.text), \(Self.article(refused.privateKind!)) \(refused.privateKind!) address: refused (--allow-private-origins allows it)")
         }
         return found
     }
+
+    /// `an` before a vowel, else `a`.
+    static func article(_ word: String) -> String { "aeiouAEIOU".contains(word.first ?? "x") ? "an" : "a" }
 
     private static func resolve(_ host: String) -> [OriginAddress] {
         var hints = addrinfo()

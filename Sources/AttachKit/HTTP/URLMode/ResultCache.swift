@@ -11,11 +11,14 @@ import Glibc
 /// Writes are atomic (``AtomicOutput``: a temporary, `fsync`, rename, `fsync` of the folder), the
 /// body before the metadata that names it, so a crash leaves no half entry (a `*.tmp` at most,
 /// removed at the next start). Entries are evicted least-recently-used (each use sets the metadata
-/// file's modification time, so the order survives a restart) until the total is within the size.
-/// Everything is found again at start: the cache survives restarts.
+/// file's modification time, so the order survives a restart) until the total — bodies and
+/// metadata, every byte stored — is within the size. Everything is found again at start: the
+/// cache survives restarts. The folder is 0700 and its files 0600 (prepared media of other
+/// people's requests). An entry whose body is not the one stored (size or SHA-256) is dropped
+/// when looked up, so the request fetches anew.
 package final class ResultCache: Sendable {
     package let folder: String
-    /// Most bytes of bodies kept. Default 2 GB.
+    /// Most bytes kept (bodies and metadata). Default 2 GB.
     package let capacity: Int64
     private let ledger: AccessLedger
     private let index: Locked<[String: (size: Int64, lastUse: Double)]>
@@ -28,6 +31,7 @@ package final class ResultCache: Sendable {
         guard FileSystem.makeFolders(path), let resolved = PathResolver.realPath(path), let scope = try? AccessScope.folder(resolved) else {
             throw ServiceError(code: .writeFailed, message: "cannot create or open the cache folder \(path)")
         }
+        chmod(resolved, 0o700)
         folder = resolved
         self.capacity = capacity
         self.metrics = metrics
@@ -36,10 +40,15 @@ package final class ResultCache: Sendable {
         metrics.setBytes(index.withLock { $0.values.reduce(0) { $0 + $1.size } })
     }
 
-    /// The answer stored for `key`, marked as used; `nil` when none.
+    /// The answer stored for `key`, marked as used; `nil` when none. An entry whose metadata does
+    /// not read, or whose body is not the one stored (its size or SHA-256 differs), is removed.
     package func lookup(_ key: String) -> CachedAnswer? {
-        guard index.withLock({ $0[key] }) != nil, let text = TextFile.contents(metaPath(key)), let json = try? JSONValue.parse(text),
-              let answer = CachedAnswer(key: key, bodyPath: bodyPath(key), json: json) else { return nil }
+        guard index.withLock({ $0[key] }) != nil else { return nil }
+        guard let text = TextFile.contents(metaPath(key)), let json = try? JSONValue.parse(text),
+              let answer = CachedAnswer(key: key, bodyPath: bodyPath(key), json: json), Self.holds(answer) else {
+            remove(key)
+            return nil
+        }
         let now = CachedAnswer.wallClock
         index.withLock { $0[key]?.lastUse = now }
         utimensat(AT_FDCWD, metaPath(key), nil, 0)
@@ -51,36 +60,50 @@ package final class ResultCache: Sendable {
     /// be written (the answer is then served uncached), or is larger than the whole cache.
     /// - Parameter validators: the request header lines that ask the origin whether the original
     ///   changed (``CachedAnswer/validators``).
-    package func store(_ key: String, response: HTTPResponse, identity: AttachIdentity, validators: [String]) -> CachedAnswer? {
-        guard case .file(let file) = response.body, file.size <= capacity else { return nil }
+    /// - Parameter origin: how the original was fetched (``OriginFetch/Answer/hops``, ``OriginFetch/Answer/reachedPrivate``).
+    package func store(_ key: String, response: HTTPResponse, identity: AttachIdentity, validators: [String],
+                       origin: OriginFetch.Answer) -> CachedAnswer? {
+        guard case .file(let file) = response.body, file.size <= capacity, let reader = try? FileReader(path: file.path) else { return nil }
+        let checksum = SHA256.hex(file: reader)
         let kept = response.headers.filter { !["x-request-id", "connection"].contains($0.name.lowercased()) }
         let answer = CachedAnswer(key: key, bodyPath: bodyPath(key), headers: kept, identity: identity, validators: validators,
-                                  confirmedAt: CachedAnswer.wallClock, size: file.size)
+                                  confirmedAt: CachedAnswer.wallClock, size: file.size, checksum: checksum,
+                                  hops: origin.hops.map(\.text), reachedPrivate: origin.reachedPrivate)
         remove(key)
         do throws(OutputError) {
             let body = try AtomicOutput(folder: folder, stem: key, ledger: ledger)
             try body.copy(from: file.path)
-            _ = try body.commit(named: key + ".body")
+            chmod(try body.commit(named: key + ".body"), 0o600)
             try write(answer)
         } catch {
             remove(key)
             return nil
         }
-        index.withLock { $0[key] = (file.size, answer.confirmedAt) }
-        metrics.addBytes(file.size)
+        let size = storedSize(key)
+        guard size <= capacity else {
+            unlinkFiles(key)
+            return nil
+        }
+        index.withLock { $0[key] = (size, answer.confirmedAt) }
+        metrics.addBytes(size)
         evict(keeping: key)
         return answer
     }
 
     /// Marks `answer` as confirmed by the origin now (a `304`, or the same identity again).
     package func confirm(_ answer: CachedAnswer) -> CachedAnswer {
-        let renewed = CachedAnswer(key: answer.key, bodyPath: answer.bodyPath, headers: answer.headers, identity: answer.identity,
-                                   validators: answer.validators, confirmedAt: CachedAnswer.wallClock, size: answer.size)
+        let renewed = answer.confirmed(at: CachedAnswer.wallClock)
         do throws(OutputError) { try write(renewed) } catch { return answer }
+        let size = storedSize(answer.key)
+        let old = index.withLock { entries -> Int64? in
+            defer { entries[answer.key]?.size = size }
+            return entries[answer.key]?.size
+        }
+        if let old { metrics.addBytes(size - old) }
         return renewed
     }
 
-    /// Bytes of bodies held now.
+    /// Bytes held now (bodies and metadata).
     package var bytes: Int64 { index.withLock { $0.values.reduce(0) { $0 + $1.size } } }
 
     private func write(_ answer: CachedAnswer) throws(OutputError) {
@@ -89,7 +112,22 @@ package final class ResultCache: Sendable {
         // A rename never replaces (AtomicOutput): the old metadata goes first; a lookup in between
         // misses, and fetches as if the entry were not there.
         unlink(metaPath(answer.key))
-        _ = try meta.commit(named: answer.key + ".json")
+        chmod(try meta.commit(named: answer.key + ".json"), 0o600)
+    }
+
+    /// Whether `answer`'s body file is the body stored: its size and SHA-256.
+    private static func holds(_ answer: CachedAnswer) -> Bool {
+        guard let reader = try? FileReader(path: answer.bodyPath), reader.size == answer.size else { return false }
+        return SHA256.hex(file: reader) == answer.checksum
+    }
+
+    /// Bytes of `key`'s files (body and metadata).
+    private func storedSize(_ key: String) -> Int64 { Self.storedSize(folder, key) }
+
+    private static func storedSize(_ folder: String, _ key: String) -> Int64 {
+        var meta = stat(), body = stat()
+        guard stat(folder + "/" + key + ".json", &meta) == 0, stat(folder + "/" + key + ".body", &body) == 0 else { return 0 }
+        return Int64(meta.st_size) + Int64(body.st_size)
     }
 
     /// Removes the least recently used entries, never `key`, until the total is within the size.
@@ -132,7 +170,7 @@ package final class ResultCache: Sendable {
             let key = String(name.dropLast(5))
             var meta = stat(), body = stat()
             guard stat(folder + "/" + name, &meta) == 0, stat(folder + "/" + key + ".body", &body) == 0 else { continue }
-            found[key] = (Int64(body.st_size), Double(meta.st_mtim.tv_sec) + Double(meta.st_mtim.tv_nsec) / 1e9)
+            found[key] = (Int64(body.st_size) + Int64(meta.st_size), Double(meta.st_mtim.tv_sec) + Double(meta.st_mtim.tv_nsec) / 1e9)
         }
         for name in names where name.hasSuffix(".tmp") || (name.hasSuffix(".body") && found[String(name.dropLast(5))] == nil) {
             if name.hasSuffix(".tmp"), let owner = AtomicOutput.owner(ofTemporary: name, stem: String(name.dropFirst().prefix(64))), !Processes.isGone(owner) { continue }
