@@ -55,15 +55,6 @@ struct ModuleBoundaryTests {
             "pthread_mutex_t, the lock every layer (Bridges/System included) is built on",
         "AttachKit/Support/NativeThread.swift":
             "pthread_create with a chosen stack size and detached (the drain and spawner threads)",
-        // URL mode was written beside Bridges/System, not on it: its six files are to move onto
-        // it (getaddrinfo/inet_pton behind a Bridges/System address type; the cache's stat,
-        // unlink and utimensat through FileNames; the spool write through FileDescriptor).
-        "AttachKit/HTTP/URLMode/OriginResolver.swift": "getaddrinfo over IPv4 and IPv6, sockaddr_in/sockaddr_in6 (to move into Bridges/System)",
-        "AttachKit/HTTP/URLMode/OriginAddress.swift": "inet_pton/inet_ntop for address literals and what libcurl reports (to move into Bridges/System)",
-        "AttachKit/HTTP/URLMode/ResultCache.swift": "stat, unlink and utimensat on cache entries (to move onto FileNames)",
-        "AttachKit/HTTP/URLMode/CachedAnswer.swift": "clock_gettime for an entry's age (to move onto SystemClock)",
-        "AttachKit/HTTP/URLMode/OriginFetch.swift": "strerror for a failed spool write (to move onto SystemError)",
-        "AttachKit/HTTP/URLMode/AttachWork.swift": "open/close of the original in the spool (to move onto FileDescriptor)",
     ]
 
     @Test("outside Bridges/, only the allowlisted files import Glibc (or Foundation, which re-exports it), each with its reason")

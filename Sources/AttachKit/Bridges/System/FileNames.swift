@@ -21,6 +21,18 @@ enum FileNames {
         try? status(name, in: directory, followingLinks: followingLinks)
     }
 
+    /// `fchmodat(2)`: sets the permission bits of `name` (links followed); returns `name`.
+    @discardableResult
+    static func setPermissions(_ name: String, _ mode: UInt32, in directory: Int32 = workingDirectory) throws(SystemError) -> String {
+        try SystemCall.check { fchmodat(directory, name, mode_t(mode), 0) }
+        return name
+    }
+
+    /// `utimensat(2)` with no times: sets `name`'s access and modification times to now.
+    static func touch(_ name: String, in directory: Int32 = workingDirectory) throws(SystemError) {
+        try SystemCall.check { utimensat(directory, name, nil, 0) }
+    }
+
     /// `unlinkat(2)` of a file.
     static func remove(_ name: String, in directory: Int32 = workingDirectory) throws(SystemError) {
         try SystemCall.check { unlinkat(directory, name, 0) }

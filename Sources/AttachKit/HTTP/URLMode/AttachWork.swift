@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a flight's leader leaves for the identical requests that waited on it (``SingleFlight``).
 package enum AttachShared: Sendable {
     /// The answer is in the cache.
@@ -167,9 +163,13 @@ struct AttachWork {
     /// Fetches the original into the request folder (`in/NAME`), counted in the metrics.
     private func fetch(conditional: [String]) -> Result<OriginFetch.Answer, OriginError> {
         let started = HTTPServer.now
-        let fd = open(originalPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return .failure(OriginError(.writeFailed, "cannot create the original in the spool")) }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(originalPath, [.writeOnly, .create, .truncate, .noFollow], mode: 0o600)
+        } catch {
+            return .failure(OriginError(.writeFailed, "cannot create the original in the spool: \(error.description)"))
+        }
+        let fd = file.rawValue
         let result = phases.time("fetch") { () -> Result<OriginFetch.Answer, OriginError> in
             do throws(OriginError) {
                 return .success(try mode.fetch.fetch(request.source, conditional: conditional) { HTTPSpool.write($0, to: fd) })

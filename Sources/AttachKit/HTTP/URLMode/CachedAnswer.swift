@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One answer of the result cache (``ResultCache``): the prepared body in `KEY.body`, and in
 /// `KEY.json` the headers it is sent with (type, file name, report, `ETag`, `Last-Modified`), the
 /// original's identity (``AttachIdentity``) and when it was stored or last confirmed by the origin.
@@ -85,8 +81,7 @@ package struct CachedAnswer: Sendable {
 
     /// Seconds since the epoch (`CLOCK_REALTIME`: stored times must survive a restart).
     package static var wallClock: Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        let now = SystemClock.wall()
+        return Double(now.seconds) + Double(now.nanoseconds) / 1e9
     }
 }

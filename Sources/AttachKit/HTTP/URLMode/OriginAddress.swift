@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One address a source's host resolves to, and whether URL mode may connect to it. Refused
 /// unless `--allow-private-origins`: what is not the public Internet — unspecified, loopback,
 /// private (RFC 1918, IPv6 unique local), shared (100.64/10, RFC 6598, where cloud metadata such as
@@ -21,23 +17,12 @@ package struct OriginAddress: Sendable, Equatable {
 
     /// A numeric address (`192.0.2.1`, `2001:db8::1`); `nil` for anything else.
     package init?(_ text: String) {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            self.init(bytes: withUnsafeBytes(of: v4) { Array($0) })
-        } else if inet_pton(AF_INET6, text, &v6) == 1 {
-            self.init(bytes: withUnsafeBytes(of: v6) { Array($0) })
-        } else {
-            return nil
-        }
+        guard let bytes = NetworkAddress.parse(text) else { return nil }
+        self.init(bytes: bytes)
     }
 
     /// As `inet_ntop` writes it (what libcurl reports as the connected address).
-    package var text: String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        bytes.withUnsafeBytes { raw in _ = inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, raw.baseAddress, &buffer, socklen_t(buffer.count)) }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    package var text: String { NetworkAddress.text(bytes) }
 
     /// Why the address is not on the public Internet; `nil` when it is.
     package var privateKind: String? {

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Fetches an original from the media origin into a file, as URL mode allows: only under the
 /// origins (``OriginList``), every address of the host checked and the connection pinned to them
 /// (``OriginResolver``), redirects followed only within the origins (each hop checked the same
@@ -48,7 +44,7 @@ package struct OriginFetch: Sendable {
     /// The origin's `Last-Modified` as an IMF-fixdate when it is an HTTP date not in the future
     /// (RFC 9110 §8.8.2); else none: nothing the origin sends is passed on unchecked.
     static func lastModified(_ value: String?) -> String? {
-        guard let value, let seconds = HTTPDate.parse(value), seconds <= time(nil) else { return nil }
+        guard let value, let seconds = HTTPDate.parse(value), seconds <= SystemClock.wall().seconds else { return nil }
         return HTTPDate.format(seconds)
     }
 
@@ -184,7 +180,7 @@ package struct OriginFetch: Sendable {
         case .addressRefused(let address):
             return OriginError(.accessDenied, "the connection for \(url.text) reached \(address), an address that was not checked: refused")
         case .writeFailed(let code):
-            return OriginError(.writeFailed, "cannot write the original into the spool: \(String(cString: strerror(code)))")
+            return OriginError(.writeFailed, "cannot write the original into the spool: \(SystemError(code: code).description)")
         case .malformed(let why):
             return OriginError(.originFailed, "the origin's answer for \(url.text) is malformed: \(why)")
         case .other(let why):

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The addresses a source's host resolves to (`getaddrinfo`, IPv4 and IPv6), every one checked:
 /// a host with any address that is not public is refused unless private origins are allowed
 /// (``OriginAddress/privateKind``). The addresses checked are the ones the transfer is pinned to
@@ -25,34 +21,6 @@ package enum OriginResolver {
     static func article(_ word: String) -> String { "aeiouAEIOU".contains(word.first ?? "x") ? "an" : "a" }
 
     private static func resolve(_ host: String) -> [OriginAddress] {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
-        defer { freeaddrinfo(first) }
-        var found: [OriginAddress] = []
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let current = entry {
-            if let address = address(current.pointee), !found.contains(address) { found.append(address) }
-            entry = current.pointee.ai_next
-        }
-        return found
-    }
-
-    private static func address(_ info: addrinfo) -> OriginAddress? {
-        guard let raw = info.ai_addr else { return nil }
-        switch info.ai_family {
-        case AF_INET:
-            return raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                withUnsafeBytes(of: pointer.pointee.sin_addr) { OriginAddress(bytes: Array($0)) }
-            }
-        case AF_INET6:
-            return raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                withUnsafeBytes(of: pointer.pointee.sin6_addr) { OriginAddress(bytes: Array($0)) }
-            }
-        default:
-            return nil
-        }
+        NetworkAddress.resolve(host).compactMap(OriginAddress.init(bytes:))
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// URL mode's result cache (`--cache DIR --cache-size N`): prepared answers on disk, one per
 /// request key (``AttachWork/cacheKey``: the source URL, the options with the profile, and
 /// AttachKit's version, hashed), each with the identity of the original it was prepared from. An
@@ -31,7 +27,7 @@ package final class ResultCache: Sendable {
         guard FileSystem.makeFolders(path), let resolved = PathResolver.realPath(path), let scope = try? AccessScope.folder(resolved) else {
             throw ServiceError(code: .writeFailed, message: "cannot create or open the cache folder \(path)")
         }
-        chmod(resolved, 0o700)
+        try? FileNames.setPermissions(resolved, 0o700)
         folder = resolved
         self.capacity = capacity
         self.metrics = metrics
@@ -51,7 +47,7 @@ package final class ResultCache: Sendable {
         }
         let now = CachedAnswer.wallClock
         index.withLock { $0[key]?.lastUse = now }
-        utimensat(AT_FDCWD, metaPath(key), nil, 0)
+        try? FileNames.touch(metaPath(key))
         return answer
     }
 
@@ -73,7 +69,8 @@ package final class ResultCache: Sendable {
         do throws(OutputError) {
             let body = try AtomicOutput(folder: folder, stem: key, ledger: ledger)
             try body.copy(from: file.path)
-            chmod(try body.commit(named: key + ".body"), 0o600)
+            let committed = try body.commit(named: key + ".body")
+            try? FileNames.setPermissions(committed, 0o600)
             try write(answer)
         } catch {
             remove(key)
@@ -111,8 +108,9 @@ package final class ResultCache: Sendable {
         try meta.write(Array(answer.json.serialized.utf8))
         // A rename never replaces (AtomicOutput): the old metadata goes first; a lookup in between
         // misses, and fetches as if the entry were not there.
-        unlink(metaPath(answer.key))
-        chmod(try meta.commit(named: answer.key + ".json"), 0o600)
+        try? FileNames.remove(metaPath(answer.key))
+        let committed = try meta.commit(named: answer.key + ".json")
+        try? FileNames.setPermissions(committed, 0o600)
     }
 
     /// Whether `answer`'s body file is the body stored: its size and SHA-256.
@@ -125,9 +123,9 @@ package final class ResultCache: Sendable {
     private func storedSize(_ key: String) -> Int64 { Self.storedSize(folder, key) }
 
     private static func storedSize(_ folder: String, _ key: String) -> Int64 {
-        var meta = stat(), body = stat()
-        guard stat(folder + "/" + key + ".json", &meta) == 0, stat(folder + "/" + key + ".body", &body) == 0 else { return 0 }
-        return Int64(meta.st_size) + Int64(body.st_size)
+        guard let meta = FileNames.statusIfPresent(folder + "/" + key + ".json"),
+              let body = FileNames.statusIfPresent(folder + "/" + key + ".body") else { return 0 }
+        return meta.size + body.size
     }
 
     /// Removes the least recently used entries, never `key`, until the total is within the size.
@@ -154,8 +152,8 @@ package final class ResultCache: Sendable {
     }
 
     private func unlinkFiles(_ key: String) {
-        unlink(metaPath(key))
-        unlink(bodyPath(key))
+        try? FileNames.remove(metaPath(key))
+        try? FileNames.remove(bodyPath(key))
     }
 
     private func metaPath(_ key: String) -> String { folder + "/" + key + ".json" }
@@ -168,13 +166,13 @@ package final class ResultCache: Sendable {
         let names = HTTPSpool.entries(of: folder)
         for name in names where name.hasSuffix(".json") {
             let key = String(name.dropLast(5))
-            var meta = stat(), body = stat()
-            guard stat(folder + "/" + name, &meta) == 0, stat(folder + "/" + key + ".body", &body) == 0 else { continue }
-            found[key] = (Int64(body.st_size) + Int64(meta.st_size), Double(meta.st_mtim.tv_sec) + Double(meta.st_mtim.tv_nsec) / 1e9)
+            guard let meta = FileNames.statusIfPresent(folder + "/" + name),
+                  let body = FileNames.statusIfPresent(folder + "/" + key + ".body") else { continue }
+            found[key] = (body.size + meta.size, Double(meta.modified) / 1e9)
         }
         for name in names where name.hasSuffix(".tmp") || (name.hasSuffix(".body") && found[String(name.dropLast(5))] == nil) {
             if name.hasSuffix(".tmp"), let owner = AtomicOutput.owner(ofTemporary: name, stem: String(name.dropFirst().prefix(64))), !Processes.isGone(owner) { continue }
-            unlink(folder + "/" + name)
+            try? FileNames.remove(folder + "/" + name)
         }
         return found
     }
