@@ -44,7 +44,30 @@ extension ISOBMFFStructure {
         var seen = BoxSummary()
         do throws(StructureProblem) { try walk(reader, from: 0, to: reader.size, depth: 0, seen: &seen) } catch {}
         let entries = (try? sampleEntries(reader, in: seen.sampleDescriptions)) ?? []
-        return encryption(reader, entries: entries, marker: seen.encryptionMarker)
+        return encryption(reader, entries: entries, marker: seen.encryptionMarker) ?? protectionSchemeScan(reader)
+    }
+
+    /// Schemes of Common Encryption (ISO/IEC 23001-7) a `schm` box names.
+    static let encryptionSchemes: Set<String> = ["cenc", "cbcs", "cens", "cbc1"]
+
+    /// A `schm` box naming a Common Encryption scheme, found by its bytes (`schm`, 4 bytes of
+    /// version and flags, the scheme) in the first 64 MiB, wherever the damaged box tree hides
+    /// it (a `moov` claiming more than the file holds is never walked into); `nil` when none.
+    static func protectionSchemeScan(_ reader: borrowing FileReader) -> String? {
+        var offset: Int64 = 0
+        let piece = 1 << 20, overlap = 11
+        while offset < min(reader.size, 64 << 20) {
+            let bytes = reader.read(at: offset, count: piece + overlap)
+            guard bytes.count >= 12 else { return nil }
+            for i in 0...(bytes.count - 12) where bytes[i] == 0x73 && bytes.matches("schm", at: i) {
+                let scheme = bytes.ascii(i + 8, 4)
+                if encryptionSchemes.contains(scheme) {
+                    return "a 'schm' box at byte \(offset + Int64(i) - 4) names the protection scheme '\(scheme)'"
+                }
+            }
+            offset += Int64(piece)
+        }
+        return nil
     }
 
     /// Why the movie is encrypted: an encrypted sample entry (``encryptedSampleEntries``, its

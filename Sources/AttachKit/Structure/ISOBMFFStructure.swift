@@ -93,6 +93,8 @@ enum ISOBMFFStructure {
             }
             return .intact
         } catch {
+            // Damaged and encrypted: DRM decides (a clean download of it would not play either).
+            if let reason = encryptionReason(reader) { return .encrypted(reason: reason + "; the layout is damaged too: " + error.reason) }
             return .corrupt(reason: error.reason)
         }
     }

@@ -125,6 +125,28 @@ struct RecoverableDamageTests {
         try Self.expectCorruptEverywhere(try Self.write(flac.prefix(middle) + junk + flac.dropFirst(middle), "junk-in-frame.flac"))
     }
 
+    @Test("CENC-encrypted MP4s whose layout is damaged too (moov claiming more than the file holds, its end cut off) are encrypted from every verb, not corrupt (issue 29, from an outsider)")
+    func encryptedAndDamaged() throws {
+        var mp4 = [UInt8](try Self.fixture("malformed/mp4_encrypted_cenc_160x120.mp4"))
+        var offset = 0
+        while offset + 8 <= mp4.count, mp4[(offset + 4)..<(offset + 8)] != ArraySlice("moov".utf8) {
+            offset += Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
+        }
+        try #require(offset + 8 <= mp4.count, "no moov")
+        let size = Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
+        let cut = try Self.write(Data(mp4.prefix(offset + size - 100)), "encrypted-cut.mp4")  // the end of the moov lost
+        mp4[offset + 1] = mp4[offset + 1] &+ 1  // the moov claims 64 KiB more
+        let overclaim = try Self.write(Data(mp4), "encrypted-overclaim.mp4")
+        for path in [cut, overclaim] {
+            for verb in [["validate", "--deep"], ["prepare", "--out", Self.folder.appendingPathComponent("enc-out").path]] {
+                let run = try TestEnvironment.runAttachKit(verb + ["--json", path])
+                let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+                let code = report["error"]?["code"]?.stringValue ?? report["diagnostics"]?.arrayValue?.first?["code"]?.stringValue
+                #expect(code == "encrypted", "\(verb[0]) \(path): \(run.stdout)")
+            }
+        }
+    }
+
     @Test("MPEG-TS: a last packet cut short in stuffing is repaired; one cut inside the sound's last frame is corrupt")
     func transportStream() throws {
         let ts = try Self.fixture("video/ts_h264_aac_320x240_2s.ts")
