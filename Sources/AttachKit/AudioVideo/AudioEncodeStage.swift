@@ -28,13 +28,20 @@ final class AudioEncodeStage: ClipStage {
     private var encodedPosition: Int64 = 0
     private var lastTime: Double?
     private var decoderDone = false
+    /// Packets at or after this byte are trailing tags (see `init`).
+    private let audioEnd: Int64
 
     /// Opens the decoder for `plan.index` (bounded by `decoding`), the resampler and the AAC encoder for `encode`.
     /// - Throws: ``PrepareError/unsupported(reason:)`` when FFmpeg has no decoder for the stream,
     ///   ``PrepareError/corrupt(reason:)`` when its decoder refuses it,
     ///   ``PrepareError/processing(step:reason:)`` when the encoder cannot be set up.
+    /// - Parameter audioEnd: where the tags after the last audio frame start (ID3v1, APEv2,
+    ///   Lyrics3; the file's size without them): packets from there are metadata a demuxer hands
+    ///   on, not sound, and a packet reaching past it is cut there (a FLAC decoder on one thread
+    ///   refuses a last frame with an ID3v1 tag's 128 bytes behind it), as the deep check does.
     init(plan: AudioTrackPlan, encode: AudioTrackPlan.AudioEncode, input: borrowing AVInput,
-         globalHeader: Bool, timeline: ClipTimeline, decoding: DecoderBudget) throws(PrepareError) {
+         globalHeader: Bool, timeline: ClipTimeline, decoding: DecoderBudget, audioEnd: Int64 = .max) throws(PrepareError) {
+        self.audioEnd = audioEnd
         inputIndex = plan.index
         codecName = input.stream(plan.index).codec.rawValue
         inputTimeBase = input.timeBase(of: plan.index)
@@ -83,6 +90,12 @@ final class AudioEncodeStage: ClipStage {
 
     func accept(_ input: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished else { return }
+        if let position = input.position {
+            if position >= audioEnd { return }
+            // The last frame with the tags behind it in one packet (a parser that does not know
+            // them, FLAC's): the frame alone is decoded.
+            if position + Int64(input.byteCount) > audioEnd { input.keepFirst(Int(audioEnd - position)) }
+        }
         try ClipErrors.decoding(stream: inputIndex, codec: codecName, at: input.seconds(in: inputTimeBase), step: "audio") {
             while !finished, try decoder.send(input) == .outputPending {
                 try drainDecoder(output: output)

@@ -141,8 +141,9 @@ struct ClipWriter {
         }
         if let audio = plan.audio {
             if let encode = audio.encode {
+                let audioEnd = Self.trailingTagsStart(inputPath)
                 stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader,
-                                                   timeline: timeline, decoding: plan.decoding))
+                                                   timeline: timeline, decoding: plan.decoding, audioEnd: audioEnd))
             } else {
                 stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, tag: nil, timeline: timeline,
                                               framesOnly: plan.container == .mp3))
@@ -180,6 +181,13 @@ struct ClipWriter {
             guard let stage = stages.first(where: { $0.inputIndex == packet.streamIndex }) else { continue }
             try stage.accept(packet, output: output)
         }
+    }
+
+    /// Where the tags after an input's last audio frame start (its size without them; `.max`
+    /// when it cannot be read): see ``AudioEncodeStage``.
+    static func trailingTagsStart(_ path: String) -> Int64 {
+        guard let reader = try? FileReader(path: path) else { return .max }
+        return AudioTagStructure.trailingTagsStart(reader, floor: 0)
     }
 
     static func fileSize(_ path: String) -> Int64 {

@@ -49,6 +49,18 @@ struct RecoverableDamageTests {
         return frames
     }
 
+    /// The offset and size of the first top-level box of `type` in `bytes` (32-bit sizes only).
+    static func topLevelBox(_ type: String, in bytes: [UInt8]) -> (offset: Int, size: Int)? {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            if bytes[(offset + 4)..<(offset + 8)] == ArraySlice(type.utf8) { return (offset, size) }
+            guard size >= 8 else { return nil }
+            offset += size
+        }
+        return nil
+    }
+
     /// What `validate` and `validate --deep` find (codes), and `prepare`'s report.
     static func run(_ path: String) throws -> (plain: [String], deep: [String], prepare: JSONValue) {
         func codes(_ deep: Bool) throws -> [String] {
@@ -128,12 +140,7 @@ struct RecoverableDamageTests {
     @Test("CENC-encrypted MP4s whose layout is damaged too (moov claiming more than the file holds, its end cut off) are encrypted from every verb, not corrupt (issue 29, from an outsider)")
     func encryptedAndDamaged() throws {
         var mp4 = [UInt8](try Self.fixture("malformed/mp4_encrypted_cenc_160x120.mp4"))
-        var offset = 0
-        while offset + 8 <= mp4.count, mp4[(offset + 4)..<(offset + 8)] != ArraySlice("moov".utf8) {
-            offset += Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
-        }
-        try #require(offset + 8 <= mp4.count, "no moov")
-        let size = Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
+        let (offset, size) = try #require(Self.topLevelBox("moov", in: mp4), "no moov")
         let cut = try Self.write(Data(mp4.prefix(offset + size - 100)), "encrypted-cut.mp4")  // the end of the moov lost
         mp4[offset + 1] = mp4[offset + 1] &+ 1  // the moov claims 64 KiB more
         let overclaim = try Self.write(Data(mp4), "encrypted-overclaim.mp4")
@@ -170,12 +177,7 @@ struct RecoverableDamageTests {
     @Test("MP4: an mdat claiming 8 bytes more than the file holds with every sample inside is repaired; one cut into its samples is corrupt")
     func mediaDataOverclaim() throws {
         var mp4 = [UInt8](try Self.fixture("video/mp4_h264_aac_320x240_2s.mp4"))
-        var offset = 0
-        while offset + 8 <= mp4.count, mp4[(offset + 4)..<(offset + 8)] != ArraySlice("mdat".utf8) {
-            offset += Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
-        }
-        try #require(offset + 8 <= mp4.count, "no mdat found")
-        let size = Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
+        let (offset, size) = try #require(Self.topLevelBox("mdat", in: mp4), "no mdat found")
         try #require(offset + size == mp4.count, "the fixture's mdat is not last")
         for (i, byte) in [UInt8(truncatingIfNeeded: (size + 8) >> 24), UInt8(truncatingIfNeeded: (size + 8) >> 16),
                           UInt8(truncatingIfNeeded: (size + 8) >> 8), UInt8(truncatingIfNeeded: size + 8)].enumerated() {

@@ -154,6 +154,11 @@ struct AVPacketBuffer: ~Copyable {
     /// Bytes of data the packet carries.
     var byteCount: Int { Int(pointer.pointee.size) }
 
+    /// Shortens the packet to its first `count` bytes (no change when it is not longer).
+    func keepFirst(_ count: Int) {
+        if count >= 0, count < byteCount { pointer.pointee.size = Int32(count) }
+    }
+
     /// The packet's first `count` bytes of data (fewer when it is shorter).
     func leadingBytes(_ count: Int) -> [UInt8] {
         guard let data = pointer.pointee.data else { return [] }
