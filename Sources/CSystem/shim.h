@@ -238,6 +238,10 @@ static inline int ak_stream_socket_pair(int fds[2]) {
 /// MSG_NOSIGNAL: a send to a closed peer fails with EPIPE instead of raising SIGPIPE.
 static inline int ak_msg_nosignal(void) { return MSG_NOSIGNAL; }
 
+/* SOCK_STREAM as an int: glibc declares it in an enum that Swift's Glibc module does not always
+ * show (a release build with the static Swift runtime did not). */
+static inline int ak_sock_stream(void) { return SOCK_STREAM; }
+
 /* glibc's malloc_trim: returns freed heap memory to the kernel (a long-lived worker calls it
  * between jobs). */
 static inline int ak_malloc_trim(void) { return malloc_trim(0); }
