@@ -110,9 +110,10 @@ package final class HTTPExchange: @unchecked Sendable {
         maxBody = route.takesMedia ? server.limits.maxBodyBytes : Int64(ServiceRequest.maxLineBytes)
         if let length = head.framing.declaredLength, length > maxBody { return .error(tooLarge(length)) }
         guard server.hasWorkRoom else { return .error(workSlotsTaken()) }
-        // A URL-mode request's body comes from the origin: it holds an upload slot while it
-        // fetches (or waits on the flight fetching it), and a work slot only to prepare.
-        if head.framing.hasBody || route == .attach {
+        // A URL-mode request's body comes from the origin: it takes an upload slot (in
+        // ``finish()``) only when it must fetch, past a fresh cached answer, and holds it while
+        // it fetches (or waits on the flight fetching it); a work slot only to prepare.
+        if head.framing.hasBody {
             if let refusal = server.uploads.take(client) { return .error(uploadsTaken(refusal)) }
             holdsUpload = true
         }
@@ -164,6 +165,8 @@ package final class HTTPExchange: @unchecked Sendable {
         if let attach, let mode = server.urlMode {
             // A fresh answer of URL mode's cache is a file to send: no job is taken for it.
             if let cached = AttachWork.freshAnswer(attach, server: server, requestID: requestID) { return note(cached) }
+            if let refusal = server.uploads.take(client) { return note(.error(uploadsTaken(refusal))) }
+            holdsUpload = true
             guard let made = server.spool.makeRequestFolder() else {
                 return note(.error(ServiceError(code: .unavailable, message: "the spool \(server.spool.root) refuses writes")))
             }
@@ -230,7 +233,10 @@ package final class HTTPExchange: @unchecked Sendable {
         if !answerCounted.exchange(true, ordering: .acquiringAndReleasing) { server.answerMade() }
         var closing = response
         // URL mode's answers travel through caches: an error is never kept.
-        if route == .attach, response.status >= 400 { closing.headers.append(("Cache-Control", "no-store")) }
+        if route == .attach, response.status >= 400 {
+            closing.headers.removeAll { $0.name.lowercased() == "cache-control" }
+            closing.headers.append(("Cache-Control", "no-store"))
+        }
         closing.headers.append(("X-Request-Id", requestID))
         closing.headers.append(("Connection", "close"))
         return closing

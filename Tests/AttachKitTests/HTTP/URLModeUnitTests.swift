@@ -99,7 +99,9 @@ struct URLModeUnitTests {
     func addresses() throws {
         let refused = ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.100.100.200", "0.0.0.0", "224.0.0.1",
                        "255.255.255.255", "::1", "::", "fe80::1", "fd00:ec2::254", "ff02::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
-                       "64:ff9b::a9fe:a9fe", "::127.0.0.1", "192.0.2.2", "198.51.100.7", "203.0.113.9", "2001:db8::1", "2002:a9fe:a9fe::", "2002:7f00:1::1"]
+                       "64:ff9b::a9fe:a9fe", "::127.0.0.1", "192.0.2.2", "198.51.100.7", "203.0.113.9", "2001:db8::1", "2002:a9fe:a9fe::", "2002:7f00:1::1",
+                       // From a second outsider round: local-use NAT64, 6to4 relay anycast, benchmarking, Teredo, ORCHID, 3fff::/20, ::/8
+                       "64:ff9b:1::a00:1", "192.88.99.1", "2001:2::1", "2001::1", "2001:10::1", "2001:20::1", "3fff::1", "::ffff:0:a00:1", "100::1", "5f00::1"]
         for text in refused { #expect(try #require(OriginAddress(text)).privateKind != nil, "\(text)") }
         for text in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8", "172.32.0.1", "192.0.3.1", "198.51.101.1", "2001:db9::1", "2002:808:808::1"] {
             #expect(try #require(OriginAddress(text)).privateKind == nil, "\(text)")
