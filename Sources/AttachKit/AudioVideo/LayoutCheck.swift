@@ -11,10 +11,9 @@ enum LayoutCheck {
     /// Why the file at `path` should be remuxed, or `nil` when its layout is fine (or it is not
     /// an ISO-BMFF movie or sound file).
     static func remuxReason(path: String, info: MediaInfo) -> String? {
-        if info.container == .mp3, let reader = try? FileReader(path: path),
-           let audio = AudioSync.find(reader), let misleading = MPEGAudioStructure.misleadingEstimate(reader, from: audio.offset) {
-            return "a variable-bitrate MP3 without a Xing header: players estimate \(ClipText.seconds(misleading.estimated)) from its first frame, "
-                + "its frames last \(ClipText.seconds(misleading.counted)) (the copy carries the header)"
+        if info.container == .mp3, let estimated = info.estimatedDuration, let counted = info.duration {
+            return "a variable-bitrate MP3 without a Xing header: players estimate about \(ClipText.seconds(estimated)) from its first frame, "
+                + "its frames last \(ClipText.seconds(counted)) (the copy carries the header)"
         }
         guard info.kind == .video || info.kind == .audio,
               [.mp4, .m4a, .m4v].contains(info.container) else { return nil }

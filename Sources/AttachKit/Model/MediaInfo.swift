@@ -22,6 +22,10 @@ public struct MediaInfo: Sendable, Equatable {
     public var duration: Double?
     /// `true` when FFmpeg had to estimate ``duration`` from the bitrate (no header declares it).
     public var durationIsEstimate: Bool?
+    /// For an MP3 without a Xing/VBRI header whose frames last otherwise (more than 2 % and 0.1 s
+    /// apart): the duration libavformat estimated from its first frame's bitrate, as players do;
+    /// ``duration`` is then the frames' own. `prepare` rewrites such a file with a Xing header.
+    package var estimatedDuration: Double?
     /// EXIF orientation 1...8 of an image (1 = upright).
     public var orientation: Int?
     /// Clockwise rotation in degrees (0, 90, 180, 270) a player applies to the video track.

@@ -4,8 +4,6 @@ struct MPEGAudioFrame {
     let sampleRate: Int
     let samplesPerFrame: Int
     let layer: Int
-    /// Bits per second the header's bitrate index gives.
-    let bitRate: Int
 
     init?(_ h: [UInt8], at i: Int) {
         guard i + 4 <= h.count, h[i] == 0xFF, h[i + 1] & 0xE0 == 0xE0 else { return nil }
@@ -44,7 +42,6 @@ struct MPEGAudioFrame {
         self.sampleRate = sampleRate
         self.samplesPerFrame = samples
         self.layer = layer
-        self.bitRate = kbps * 1000
         guard length >= 4 else { return nil }
     }
 }

@@ -175,11 +175,14 @@ public struct Prober: Sendable {
 
     /// An MP3 (or MP2) whose duration libavformat estimated (no Xing/VBRI header: from the first
     /// frame's bitrate, which a variable-bitrate file does not keep) gets the duration its frames
-    /// add up to, counted header by header (a read per 64 KiB).
+    /// add up to, counted header by header (a read per 64 KiB); where the two differ, the estimate
+    /// is kept as ``MediaInfo/estimatedDuration`` (players estimate so too).
     private func countMPEGAudioFrames(_ reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) {
         guard [.mp3, .mp2].contains(info.container), info.durationIsEstimate == true,
               let seconds = MPEGAudioStructure.duration(reader, from: start) else { return }
-        info.duration = (seconds * 1000).rounded() / 1000
+        let counted = (seconds * 1000).rounded() / 1000
+        if let estimated = info.duration, abs(estimated - counted) > max(0.1, counted * 0.02) { info.estimatedDuration = estimated }
+        info.duration = counted
         info.durationIsEstimate = false
     }
 

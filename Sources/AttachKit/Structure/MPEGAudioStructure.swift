@@ -6,9 +6,9 @@
 ///   end of the file, are stepped over as players do and make the file recoverable
 ///   (``SkippedBytes``: a copy leaves them out). Junk between frames is corrupt: bytes inserted
 ///   into a frame cannot be told from bytes after it, and that frame is damaged.
-/// - the last frame may be cut off by the end of the file (decoders drop it; files in the wild
-///   end that way, e.g. mutagen's `xing.mp3` test file), but only the last: a frame that is
-///   followed by anything but the end of the file must be complete.
+/// - only the last frame may be cut off by the end of the file (decoders drop it; files in the
+///   wild end that way, e.g. mutagen's `xing.mp3` test file): a frame that is followed by
+///   anything but the end of the file must be complete.
 /// - a Xing/Info or VBRI header in the first frame must not declare much more than the file holds:
 ///   more than 10% (plus 2) more frames than counted, or more than 10% (plus 4 KiB) more bytes
 ///   than the frames occupy, is corrupt (a header copied from a longer file, or a cut-off file).
@@ -45,20 +45,6 @@ enum MPEGAudioStructure {
         let walked = walk(reader, from: start)
         guard walked.problem == nil, walked.sampleRate > 0, walked.frames > 0 else { return nil }
         return Double(walked.samples) / Double(walked.sampleRate)
-    }
-
-    /// The duration a reader estimates from the first frame's bitrate and the one the frames add
-    /// up to, when the stream has no Xing/Info or VBRI header and the two differ by more than 2 %
-    /// (and 0.1 s): a variable-bitrate file that players (and ffprobe) show at the wrong length;
-    /// `nil` otherwise. A remux writes the header (libavformat's MP3 muxer does).
-    static func misleadingEstimate(_ reader: borrowing FileReader, from start: Int64) -> (estimated: Double, counted: Double)? {
-        guard VBRHeader(reader, frameAt: start).name.isEmpty,
-              let frame = MPEGAudioFrame(reader.read(at: start, count: 4), at: 0), frame.bitRate > 0,
-              let counted = duration(reader, from: start) else { return nil }
-        let audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: start)
-        let estimated = Double(audioEnd - start) * 8 / Double(frame.bitRate)
-        guard abs(estimated - counted) > max(0.1, counted * 0.02) else { return nil }
-        return (estimated, counted)
     }
 
     /// Walks the frames from `start` to the trailing tags (see the type's rules).
