@@ -2,8 +2,8 @@
 /// (see ``Isolation``). Either way the outcome is the same report.
 enum BatchExecutor: Sendable {
     case inProcess(Preparer, AccessLedger)
-    /// The pool, and the request options every input shares (profile, budgets...).
-    case workers(WorkerProcessPool, [(String, JSONValue)])
+    /// The pool, and the options every input shares (profile, budgets...).
+    case workers(WorkerProcessPool, PrepareOptions)
 
     /// Sets the executor up for `options`: libvips/FFmpeg get cores ÷ jobs threads per job; worker
     /// processes may read beneath `inputRoot` only and write beneath `outputRoot` only, and hold
@@ -18,11 +18,12 @@ enum BatchExecutor: Sendable {
             VipsRuntime.setThreads(threads)
             self = .inProcess(Preparer(options: prepare, safety: options.safety), ledger)
         case .workers(let limits):
-            // The profile goes once, as each worker's default, not with every request.
+            // Each request carries its options, the profile too (an inline policy); the same profile
+            // is each worker's default.
             let arguments = ["--read-only", inputRoot, "--allow", outputRoot, "--threads", String(threads),
                              "--profile-json", prepare.profile.json.serialized]
             let pool = try WorkerProcessPool(count: options.jobs, arguments: arguments, limits: limits, inheriting: locks)
-            self = .workers(pool, prepare.requestOptions.filter { $0.0 != "profile" })
+            self = .workers(pool, prepare)
         }
     }
 
@@ -55,28 +56,19 @@ enum BatchExecutor: Sendable {
             let report = PrepareProgress.reporting(to: progress) { preparer.prepare(handle, ledger: ledger, outputStem: stem, replacing: replacing) }
             return PrepareOutcome(report: report)
         case .workers(let pool, let shared):
-            let request = JSONValue.object([
-                ("id", .number(0)), ("op", .string("prepare")), ("path", .string(handle.resolvedPath)),
-                ("options", .object(shared + [("out", .string(folder)), ("stem", .string(stem)),
-                                              ("replaces", .array(replacing.sorted().map { .string($0.text) }))]
-                                      + (progress == nil ? [] : [("progress", .bool(true))]))),
-            ])
-            switch pool.run(request.serialized, outputFolder: folder, progress: progress) {
-            case .failure(let failure):
-                return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: failure.code, message: failure.message),
-                                      sandbox: pool.sandbox)
-            case .success(let line):
-                guard let answer = try? JSONValue.parse(line) else {
-                    return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(code: .processingFailed, message: "the worker's answer is not JSON"))
-                }
-                guard case .object(var fields)? = answer["result"] else {
-                    return PrepareOutcome(input: handle.resolvedPath, error: ServiceError(
-                        code: answer["error"]?["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)) ?? .processingFailed,
-                        message: answer["error"]?["message"]?.stringValue ?? "the worker gave no report"))
-                }
-                if let sandbox = answer["sandbox"] { fields.append(("sandbox", sandbox)) }
-                return PrepareOutcome(json: .object(fields))
+            var options = shared
+            options.outputFolder = folder
+            var call = ServiceCall.prepare(handle.resolvedPath, options: options, id: .number(0))
+            call.outputStem = stem
+            call.replacing = replacing
+            let answer = pool.perform(call, progress: progress)
+            guard case .object(var fields)? = answer.report else {
+                return PrepareOutcome(input: handle.resolvedPath,
+                                      error: answer.error ?? ServiceError(code: .processingFailed, message: "the worker gave no report"),
+                                      sandbox: answer.sandbox)
             }
+            if let sandbox = answer.sandbox { fields.append(("sandbox", .string(sandbox))) }
+            return PrepareOutcome(json: .object(fields))
         }
     }
 }

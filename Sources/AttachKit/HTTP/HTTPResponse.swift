@@ -4,6 +4,9 @@ package struct HTTPResponse: Sendable {
     package var status: Int
     package var headers: [(name: String, value: String)]
     package var body: HTTPBody
+    /// The error code of an error answer (``error(_:status:report:headers:)``), for metrics and
+    /// the access log; `nil` for a success.
+    package private(set) var errorCode: ErrorCode?
 
     package init(status: Int, headers: [(name: String, value: String)] = [], body: HTTPBody) {
         self.status = status
@@ -25,14 +28,9 @@ package struct HTTPResponse: Sendable {
         if let report { pairs.append(("report", report)) }
         var extra = headers
         if error.code == .busy || error.code == .unavailable { extra.append(("Retry-After", "1")) }
-        return json(status ?? error.code.httpStatus, .object(pairs), headers: extra)
-    }
-
-    /// The error code of an error answer, for metrics; `nil` for a success.
-    package var errorCode: ErrorCode? {
-        guard status >= 400, case .bytes(let bytes) = body,
-              let json = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)) else { return nil }
-        return json["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:))
+        var response = json(status ?? error.code.httpStatus, .object(pairs), headers: extra)
+        response.errorCode = error.code
+        return response
     }
 
     /// Bytes the body holds.

@@ -198,19 +198,6 @@ package final class HTTPServer: Sendable {
         }
     }
 
-    /// Runs an async service call to its end from a connection's thread (not Swift's pool).
-    func blocking<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value {
-        let result = Locked<Value?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await work()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
-    }
-
     /// Seconds on the monotonic clock.
     static var now: Double {
         SystemClock.monotonicSeconds()

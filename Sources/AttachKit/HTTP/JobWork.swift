@@ -11,27 +11,22 @@ enum JobWork {
         guard let text = String(validating: body, as: UTF8.self) else {
             return .error(ServiceError(code: .malformedRequest, message: "the body is not UTF-8 text"))
         }
-        var request: ServiceRequest
+        let request: ServiceRequest
         do throws(RequestRejection) { request = try ServiceRequest.parse(text) } catch { return .error(error.error) }
-        let out = request.options.last { $0.0 == "out" }?.1.stringValue
-        for path in [request.path] + (out.map { [$0] } ?? []) where inside(server.spool.root, path) {
+        var call: ServiceCall
+        do throws(ServiceError) {
+            call = try ServiceCall.decode(request, defaultProfile: server.service.profile).call.capping(deadline: server.limits.deadline)
+        } catch {
+            return .error(error)
+        }
+        for path in [call.path] + (call.writes.map { [$0] } ?? []) where inside(server.spool.root, path) {
             return .error(ServiceError(code: .accessDenied, message: "\(path) is inside the server's spool, which requests may not name"))
         }
-        if request.operation == .prepare, let cap = server.limits.deadline {
-            let given = request.options.last { $0.0 == "deadline" }?.1.doubleValue
-            var options = request.options.filter { $0.0 != "deadline" }
-            options.append(("deadline", .number(min(given ?? cap, cap))))
-            request = ServiceRequest(id: .null, operation: request.operation, path: request.path, options: options)
-        }
-        let line = JSONValue.object([("id", .string(requestID)), ("op", .string(request.operation.rawValue)), ("path", .string(request.path)),
-                                     ("options", .object(request.options))]).serialized
+        call.id = .string(requestID)
         let service = server.service
-        let answerText = server.blocking { await service.respond(to: line) }
-        guard let answer = try? JSONValue.parse(answerText) else {
-            return .error(ServiceError(code: .processingFailed, message: "the service gave an answer that is not JSON"))
-        }
-        let result = answer["result"].map { tagged($0, requestID: requestID) }
-        guard answer["ok"]?.boolValue == true else { return .error(error(of: answer), report: result) }
+        let answer = Blocking.wait { [call] in await service.perform(call) }
+        let result = answer.report.map { tagged($0, requestID: requestID) }
+        if let error = answer.error { return .error(error, report: result) }
         return .json(200, result ?? .null)
     }
 
@@ -39,12 +34,6 @@ enum JobWork {
     static func tagged(_ report: JSONValue, requestID: String) -> JSONValue {
         guard case .object(let pairs) = report else { return report }
         return .object(pairs.filter { $0.0 != "requestId" } + [("requestId", .string(requestID))])
-    }
-
-    /// The `error` of a `serve` answer as a ``ServiceError`` (`processing-failed` when unreadable).
-    static func error(of answer: JSONValue) -> ServiceError {
-        let code = answer["error"]?["code"]?.stringValue.flatMap(ErrorCode.init(rawValue:)) ?? .processingFailed
-        return ServiceError(code: code, message: answer["error"]?["message"]?.stringValue ?? "the operation failed")
     }
 
     /// Whether `path` (made absolute, links resolved as far as it exists) lies in `root`.

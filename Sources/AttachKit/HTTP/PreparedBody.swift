@@ -11,14 +11,16 @@
 /// limit (Python's `http.client` allows 64 KiB per line). A thumbnail is a second file, so it
 /// needs a second part; multipart is used only then.
 enum PreparedBody {
-    static func response(answer: JSONValue, report: JSONValue, folder: String) -> HTTPResponse {
+    /// - Parameters: `output` and `thumbnail` are the files in the spool `folder`; `report` is
+    ///   what the client sees.
+    static func response(output: String?, thumbnail: String?, report: JSONValue, folder: String) -> HTTPResponse {
         let header = ("AttachKit-Report", Base64URL.encode(Array(report.serialized.utf8)))
-        guard let output = answer["output"]?.stringValue else {
+        guard let output else {
             return .error(ServiceError(code: .processingFailed, message: "the report names no output"))
         }
         let name = PathResolver.fileName(output)
         var parts = [(path: output, type: MediaTypes.type(ofFile: output), name: name)]
-        if let thumbnail = answer["thumbnail"]?.stringValue {
+        if let thumbnail {
             parts.append((thumbnail, "image/jpeg", PathResolver.fileName(thumbnail)))
         }
         var headers: [(name: String, value: String)] = [header]

@@ -8,11 +8,17 @@
 /// file; `POST /v1/jobs` takes an inline policy). `name` is the file name the media would have
 /// (default `upload`): iOS reads the type from its extension, so `validate` checks it.
 struct UploadPlan {
-    let operation: ServiceRequest.Operation
     /// The upload's file name.
     let name: String
-    /// The request's options, without `out`.
-    let options: [(String, JSONValue)]
+    /// The work asked for; where its input and output lie in the spool is set by
+    /// ``call(in:requestID:)``.
+    let work: ServiceCall.Work
+
+    var operation: ServiceRequest.Operation { ServiceCall(path: name, work: work).operation }
+
+    /// The request's options as a request line writes them, without `out` (what URL mode's cache
+    /// key and ETag hash).
+    var options: [(String, JSONValue)] { ServiceCall(path: name, work: work).request().options.filter { $0.0 != "out" } }
 
     /// - Throws: ``ServiceError`` `bad-options` for an unknown or invalid option (the decoder's
     ///   message) or a key given twice, `malformed-request` for a `name` that is no plain file name.
@@ -40,17 +46,14 @@ struct UploadPlan {
             case .prepare, .attach:
                 try decoder.refuseUnknownKeys(allowed: route == .attach ? OptionTable.keys(for: .sign) : OptionsDecoder.prepareKeys.subtracting(["out"]))
                 var prepare = try decoder.prepareOptions(defaultProfile: standard, defaultOutputFolder: "-")
-                if let cap = deadline { prepare.deadline = min(prepare.deadline ?? cap, cap) }
-                (operation, options) = route == .attach && prepare.thumbnail ? try Self.thumbnailOnly(decoder, prepare) : (.prepare, prepare.requestOptions)
+                prepare.capDeadline(at: deadline)
+                work = route == .attach && prepare.thumbnail ? .thumbnail(output: "-", try Self.thumbnailOnly(decoder, prepare)) : .prepare(prepare)
             case .validate:
-                operation = .validate
                 try decoder.refuseUnknownKeys(allowed: OptionTable.keys(for: .validate))
-                let profile = try decoder.profile(default: standard)
-                options = [("profile", profile.json), ("deep", .bool(try decoder.bool("deep")))]
+                work = .validate(profile: try decoder.profile(default: standard), deep: try decoder.bool("deep"))
             default:
-                operation = .probe
                 try decoder.refuseUnknownKeys(allowed: [])
-                options = []
+                work = .probe
             }
         } catch {
             throw ServiceError(error)
@@ -59,10 +62,9 @@ struct UploadPlan {
 
     /// A URL-mode URL with `thumbnail` is the thumbnail alone (a poster without the movie): a
     /// `thumbnail` request with the thumbnail's options (``OptionTable``'s for `thumbnail`), no other.
-    private static func thumbnailOnly(_ decoder: OptionsDecoder, _ prepare: PrepareOptions) throws(OptionsError) -> (ServiceRequest.Operation, [(String, JSONValue)]) {
-        let keys = OptionTable.keys(for: .thumbnail).subtracting(["out"])
-        try decoder.refuseUnknownKeys(allowed: keys.union(["thumbnail"]))
-        return (.thumbnail, prepare.requestOptions.filter { keys.contains($0.0) })
+    private static func thumbnailOnly(_ decoder: OptionsDecoder, _ prepare: PrepareOptions) throws(OptionsError) -> ThumbnailRequest {
+        try decoder.refuseUnknownKeys(allowed: OptionTable.keys(for: .thumbnail).subtracting(["out"]).union(["thumbnail"]))
+        return prepare.thumbnailRequest
     }
 
     /// `name`: 1 to 200 characters of letters, digits, `.`, `_`, `-` and space, not starting with
@@ -75,29 +77,38 @@ struct UploadPlan {
         return text
     }
 
+    /// The call on the upload in the spool `folder` (`in/NAME`), writing into `out/`.
+    /// `requestID` is its `id` and the report's `requestId`.
+    func call(in folder: String, requestID: String) -> ServiceCall {
+        let out = folder + "/out"
+        var work = self.work
+        switch work {
+        case .prepare(var options):
+            options.outputFolder = out
+            work = .prepare(options)
+        case .thumbnail(_, let request):
+            work = .thumbnail(output: out + "/" + Preparer.stem(of: name) + ".thumbnail.jpg", request)
+        case .probe, .validate:
+            break
+        }
+        return ServiceCall(id: .string(requestID), path: folder + "/in/" + name, work: work)
+    }
+
     /// Runs the request on the upload in `folder` and answers: the `--json` object (probe,
     /// validate) or the prepared file (prepare), with the spool's paths left out of everything
-    /// the client sees. `requestID` is the service request's `id` and the report's `requestId`.
+    /// the client sees. `requestID` is the call's `id` and the report's `requestId`.
     func run(in folder: String, server: HTTPServer, requestID: String) -> HTTPResponse {
-        let out = folder + "/out"
-        var pairs = options
-        if operation == .prepare { pairs.append(("out", .string(out))) }
-        if operation == .thumbnail { pairs.append(("out", .string(out + "/" + Preparer.stem(of: name) + ".thumbnail.jpg"))) }
-        let line = JSONValue.object([("id", .string(requestID)), ("op", .string(operation.rawValue)), ("path", .string(folder + "/in/" + name)),
-                                     ("options", .object(pairs))]).serialized
+        let call = call(in: folder, requestID: requestID)
         let service = server.service
-        let text = server.blocking { await service.respond(to: line) }
+        let answer = Blocking.wait { await service.perform(call) }
         // What the client sees names its files by name, never by their place in the spool.
-        let shown = text.replacing(folder + "/in/", with: "").replacing(out + "/", with: "")
-        guard let answer = try? JSONValue.parse(text), let visible = try? JSONValue.parse(shown) else {
-            return .error(ServiceError(code: .processingFailed, message: "the service gave an answer that is not JSON"))
-        }
-        let report = visible["result"].map { JobWork.tagged($0, requestID: requestID) }
-        guard answer["ok"]?.boolValue == true else {
+        let shown = answer.removing([folder + "/in/", folder + "/out/"])
+        let report = shown.report.map { JobWork.tagged($0, requestID: requestID) }
+        if let error = shown.error {
             let header = report.map { [("AttachKit-Report", Base64URL.encode(Array($0.serialized.utf8)))] } ?? []
-            return .error(JobWork.error(of: visible), report: report, headers: operation == .probe || operation == .validate ? [] : header)
+            return .error(error, report: report, headers: operation == .probe || operation == .validate ? [] : header)
         }
         guard operation == .prepare || operation == .thumbnail, let report else { return .json(200, report ?? .null) }
-        return PreparedBody.response(answer: answer["result"] ?? .null, report: report, folder: folder)
+        return PreparedBody.response(output: answer.output, thumbnail: answer.thumbnail, report: report, folder: folder)
     }
 }

@@ -48,6 +48,9 @@ public enum OptionLimits {
     /// hundred points; 4,096 is already a full-screen picture on any device.
     public static let thumbnailSize = OptionRange<Int>(key: "size", 16...4_096, noun: "a number of pixels")
 
+    /// `thumbnailQuality`: the thumbnail's JPEG quality, 1 ... 100 (default 80).
+    public static let thumbnailQuality = OptionRange<Int>(key: "thumbnailQuality", 1...100, noun: "a JPEG quality")
+
     /// `frame` of an animation to show: 0 ... 1,000,000 (`ThumbnailTimeKey` for animated images);
     /// a frame past the end of the animation shows its last.
     public static let frame = OptionRange<Int>(key: "frame", 0...1_000_000, noun: "a frame number")

@@ -53,6 +53,8 @@ package enum OptionTable {
         OptionSpec(.clip("clip", \ThumbnailRequest.clip), flag: "clip", verbs: thumbnail, refines: "thumbnail",
                    help: OptionHelp("x,y,w,h", "the region the thumbnail shows, normalized: 0...1 as ThumbnailClippingRectKey",
                                     "(e.g. .25,.25,.5,.5 is the centre)")),
+        OptionSpec(.whole(OptionLimits.thumbnailQuality, \ThumbnailRequest.quality), flag: "thumbnail-quality", verbs: thumbnail,
+                   refines: "thumbnail", help: OptionHelp("Q", "the thumbnail's JPEG quality, 1-100")),
         OptionSpec(.whole(OptionLimits.frame, \ThumbnailRequest.frame), flag: "frame", verbs: thumbnail, refines: "thumbnail",
                    help: OptionHelp("N", "the frame of an animated image the thumbnail shows, from 0 (as ThumbnailTimeKey)")),
         OptionSpec(.seconds(OptionLimits.at, \ThumbnailRequest.time), flag: "at", verbs: thumbnail, refines: "thumbnail",

@@ -25,3 +25,14 @@ extension PrepareOptions {
         }
     }
 }
+
+extension ThumbnailRequest {
+    /// The request as the options of a `thumbnail` request, under ``OptionTable``'s keys, each
+    /// only where it differs from its default (as ``PrepareOptions/requestOptions`` writes them).
+    var requestOptions: [(String, JSONValue)] {
+        OptionTable.specs.compactMap { spec in
+            guard case .thumbnail(let field)? = spec.field.binding, let value = field.write(self) else { return nil }
+            return (spec.key, value)
+        }
+    }
+}

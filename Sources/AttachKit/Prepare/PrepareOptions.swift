@@ -17,6 +17,12 @@ public struct PrepareOptions: Sendable {
     public var start: Double
     /// Time budget for one file, seconds; `nil` = none.
     public var deadline: Double?
+
+    /// Holds ``deadline`` to at most `cap` seconds (a server's `--deadline`), none meaning `cap`;
+    /// no cap leaves it as it is.
+    mutating func capDeadline(at cap: Double?) {
+        if let cap { deadline = min(deadline ?? cap, cap) }
+    }
     /// How audio/video is cut to the duration budget. Default ``TrimMode/fast``.
     public var trim: TrimMode
     /// Write a JPEG thumbnail beside each output (`STEM.thumbnail.jpg`) and put its options in the

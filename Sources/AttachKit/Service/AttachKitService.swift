@@ -26,11 +26,13 @@ public final class AttachKitService: Sendable {
     ///   - roots: folders requests may read from and write into.
     ///   - jobs: operations at once (default: the number of cores); libvips and FFmpeg get
     ///     cores ÷ jobs threads each.
-    ///   - isolation: where ``respond(to:)-(String)`` runs the work. Default ``Isolation/inProcess``;
-    ///     with ``Isolation/workers(_:)`` every request goes to one of `jobs` worker processes, so
-    ///     a request that crashes a decoder or breaks a limit fails alone (`crashed`, `over-memory`,
-    ///     `timed-out`) and the service goes on. The typed functions (``probe(path:)``...) always
-    ///     run in this process.
+    ///   - isolation: where ``perform(_:progress:)`` (and so ``respond(to:)-(String)`` and every
+    ///     front end) runs the work. Default ``Isolation/inProcess``, as for ``BatchOptions``; with
+    ///     ``Isolation/workers(_:)`` every call goes to one of `jobs` worker processes, so a call
+    ///     that crashes a decoder or breaks a limit fails alone (`crashed`, `over-memory`,
+    ///     `timed-out`) and the service goes on. The functions that give Swift values
+    ///     (``probe(path:)``...) run in this process: a report crosses from a worker as its JSON,
+    ///     which ``perform(_:progress:)`` hands back as it is.
     /// - Throws: ``AccessError/notFound(path:)`` when a root does not exist;
     ///   ``WorkerFailure/unavailable(reason:)`` when worker processes cannot be started.
     public convenience init(allow roots: [String], profile: Profile = .standard, jobs: Int = BatchOptions.coreCount,
@@ -173,9 +175,45 @@ public final class AttachKitService: Sendable {
         return try result.get()
     }
 
+    // MARK: Any call, where the service runs its work
+
+    /// Runs `call` where the service's isolation says: in one of its worker processes (the call
+    /// and its answer cross as lines, ``WorkerProcessPool``), or in this process through the typed
+    /// functions above. Every front end's work comes through here. Never throws: a failure is the
+    /// answer's ``ServiceAnswer/error`` (a failed prepare or thumbnail also carries its report).
+    /// - Parameter progress: receives the share of a prepare's output encoded (``PrepareProgress``).
+    public func perform(_ call: ServiceCall, progress: (@Sendable (Double) -> Void)? = nil) async -> ServiceAnswer {
+        guard let workers else { return await performHere(call, progress: progress) }
+        return await pool.run { workers.perform(call, progress: progress) }
+    }
+
+    private func performHere(_ call: ServiceCall, progress: (@Sendable (Double) -> Void)?) async -> ServiceAnswer {
+        do throws(ServiceError) {
+            switch call.work {
+            case .probe:
+                return answer(call, report: try await probe(path: call.path).json)
+            case .validate(let profile, let deep):
+                return answer(call, report: try await validate(path: call.path, profile: profile, deep: deep).json)
+            case .prepare(let options):
+                let report = try await prepare(path: call.path, options: options, outputStem: call.outputStem, replacing: call.replacing,
+                                               progress: progress)
+                return answer(call, report: report.json, error: report.error.map(ServiceError.init))
+            case .thumbnail(let output, let request):
+                let report = try await thumbnail(path: call.path, output: output, request: request)
+                return answer(call, report: report.json, error: report.error.map(ServiceError.init))
+            }
+        } catch {
+            return answer(call, error: error)
+        }
+    }
+
+    private func answer(_ call: ServiceCall, report: JSONValue? = nil, error: ServiceError? = nil) -> ServiceAnswer {
+        ServiceAnswer(id: call.id, report: report, error: error, sandbox: sandbox)
+    }
+
     // MARK: JSON Lines protocol
 
-    /// Answers one request line with exactly one response line (no trailing newline):
+    /// Answers one request line with exactly one answer line (no trailing newline):
     /// `{"id", "ok": true, "result": {...}}` or `{"id", "ok": false, "error": {"code", "message"}}`
     /// (a failed `prepare`/`thumbnail` also carries its report as `result`). Never throws.
     public func respond(to line: String) async -> String {
@@ -191,44 +229,10 @@ public final class AttachKitService: Sendable {
         do {
             request = try ServiceRequest.parse(line)
         } catch {
-            return response(id: error.id, result: nil, error: error.error)
+            return ServiceAnswer(id: error.id, error: error.error, sandbox: sandbox).line
         }
-        guard let workers else { return await respond(to: request, progressLines: progressLines) }
-        if let reserved = request.options.first(where: { Self.workerOnlyOptions.contains($0.0) }) {
-            return response(id: request.id, result: nil,
-                            error: ServiceError(OptionsError.unknown(key: reserved.0, allowed: Array(Self.optionKeys(request.operation)))))
-        }
-        let folder = Self.outputFolder(of: request)
-        let answer = await pool.run { workers.run(line, outputFolder: folder) }
-        switch answer {
-        case .success(let text):
-            return text
-        case .failure(let failure):
-            return response(id: request.id, result: nil, error: ServiceError(failure))
-        }
+        return await respond(to: request, progressLines: progressLines)
     }
-
-    /// The folder a request writes into (`out` of a prepare; the folder of a thumbnail's `out`).
-    static func outputFolder(of request: ServiceRequest) -> String? {
-        guard let out = request.options.last(where: { $0.0 == "out" })?.1.stringValue else { return nil }
-        switch request.operation {
-        case .prepare: return out
-        case .thumbnail: return PathResolver.directory(out)
-        case .probe, .validate: return nil
-        }
-    }
-
-    /// Removes, beneath every allowed root, the temporaries of processes that are gone (a killed
-    /// `serve` or worker), by their exact naming pattern. Returns how many were removed.
-    @discardableResult
-    package func removeStaleTemporaries() -> Int {
-        ledger.scopes.filter { $0.kind == .folder }.reduce(0) { $0 + AtomicOutput.removeStaleTemporaries(beneath: $1.root) }
-    }
-
-    /// Options only a worker's parent may send (never a client): the output's `stem`, the files
-    /// (``FileVersion/text``) already at its names that it `replaces` (the batch's earlier
-    /// outputs), and whether to write `progress` lines before the answer.
-    static let workerOnlyOptions: Set<String> = ["stem", "replaces", "progress"]
 
     /// Answers a parsed request (see ``respond(to:)-(String)``).
     public func respond(to request: ServiceRequest) async -> String {
@@ -236,75 +240,27 @@ public final class AttachKitService: Sendable {
     }
 
     private func respond(to request: ServiceRequest, progressLines: (@Sendable (String) -> Void)?) async -> String {
-        let profile = self.profile
+        let decoded: (call: ServiceCall, progress: Bool)
         do throws(ServiceError) {
-            switch request.operation {
-            case .probe:
-                try decode(request) { _ throws(OptionsError) in }
-                let info = try await probe(path: request.path)
-                return response(id: request.id, result: info.json, error: nil)
-            case .validate:
-                let (chosen, deep) = try decode(request) { options throws(OptionsError) in
-                    (try options.profile(default: profile), try options.bool("deep"))
-                }
-                let report = try await validate(path: request.path, profile: chosen, deep: deep)
-                return response(id: request.id, result: report.json, error: nil)
-            case .prepare:
-                let (options, stem, replacing, watched) = try decode(request) { options throws(OptionsError) in
-                    (try options.prepareOptions(defaultProfile: profile), try options.string("stem"), try options.fileVersions("replaces"),
-                     try options.bool("progress"))
-                }
-                var progress: (@Sendable (Double) -> Void)?
-                if watched, let write = progressLines {
-                    let id = request.id
-                    progress = { fraction in
-                        let rounded: Double = (fraction * 1000).rounded() / 1000
-                        write(JSONValue.object([("progress", JSONValue.number(rounded)), ("id", id)]).serialized)
-                    }
-                }
-                let report = try await prepare(path: request.path, options: options, outputStem: stem, replacing: replacing, progress: progress)
-                return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
-            case .thumbnail:
-                let (out, wanted) = try decode(request) { options throws(OptionsError) in
-                    guard let out = try options.string("out") else { throw .missing(key: "out", expected: "the JPEG path to write") }
-                    return (out, try options.thumbnailRequest())
-                }
-                let report = try await thumbnail(path: request.path, output: out, request: wanted)
-                return response(id: request.id, result: report.json, error: report.error.map(ServiceError.init))
+            decoded = try ServiceCall.decode(request, defaultProfile: profile, asWorker: isWorker)
+        } catch {
+            return ServiceAnswer(id: request.id, error: error, sandbox: sandbox).line
+        }
+        var progress: (@Sendable (Double) -> Void)?
+        if decoded.progress, let write = progressLines {
+            let id = request.id
+            progress = { fraction in
+                let rounded: Double = (fraction * 1000).rounded() / 1000
+                write(JSONValue.object([("progress", JSONValue.number(rounded)), ("id", id)]).serialized)
             }
-        } catch {
-            return response(id: request.id, result: nil, error: error)
         }
+        return await perform(decoded.call, progress: progress).line
     }
 
-    /// Reads a request's options strictly (an unknown key is refused) through ``OptionsDecoder``;
-    /// what is wrong is a `bad-options` error naming the key.
-    private func decode<Value>(_ request: ServiceRequest,
-                               _ read: (OptionsDecoder) throws(OptionsError) -> Value) throws(ServiceError) -> Value {
-        let decoder = OptionsDecoder(JSONOptions(request.options))
-        do throws(OptionsError) {
-            try decoder.refuseUnknownKeys(allowed: Self.optionKeys(request.operation), unlisted: isWorker ? Self.workerOnlyOptions : [])
-            return try read(decoder)
-        } catch {
-            throw ServiceError(error)
-        }
-    }
-
-    /// The options each operation takes (``OptionTable``'s for the command of the same name).
-    static func optionKeys(_ operation: ServiceRequest.Operation) -> Set<String> {
-        switch operation {
-        case .probe: return []
-        case .validate: return OptionTable.keys(for: .validate)
-        case .prepare: return OptionTable.keys(for: .prepare)
-        case .thumbnail: return OptionTable.keys(for: .thumbnail)
-        }
-    }
-
-    func response(id: JSONValue, result: JSONValue?, error: ServiceError?) -> String {
-        var pairs: [(String, JSONValue)] = [("id", id), ("ok", .bool(error == nil))]
-        if let result { pairs.append(("result", result)) }
-        if let error { pairs.append(("error", error.json)) }
-        if let sandbox { pairs.append(("sandbox", .string(sandbox))) }
-        return JSONValue.object(pairs).serialized
+    /// Removes, beneath every allowed root, the temporaries of processes that are gone (a killed
+    /// `serve` or worker), by their exact naming pattern. Returns how many were removed.
+    @discardableResult
+    package func removeStaleTemporaries() -> Int {
+        ledger.scopes.filter { $0.kind == .folder }.reduce(0) { $0 + AtomicOutput.removeStaleTemporaries(beneath: $1.root) }
     }
 }

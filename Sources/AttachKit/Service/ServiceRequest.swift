@@ -25,6 +25,12 @@ public struct ServiceRequest: Sendable {
         self.options = options
     }
 
+    /// The request as one line (no newline): `{"id", "op", "path", "options"}`, which
+    /// ``parse(_:)`` reads back equal.
+    public var line: String {
+        JSONValue.object([("id", id), ("op", .string(operation.rawValue)), ("path", .string(path)), ("options", .object(options))]).serialized
+    }
+
     /// Nesting a request may have (the options object holds plain values).
     static let maxDepth = 16
 

@@ -86,7 +86,7 @@ struct WorkerCommand: Command {
             }
             armCPULimit()
             FaultInjection.apply(to: text)
-            Output.json(Self.blocking { await service.respond(to: text, progressLines: { Output.json($0) }) })
+            Output.json(Blocking.wait { await service.respond(to: text, progressLines: { Output.json($0) }) })
             // Hand freed memory back to the kernel, so what one file needed is not resident
             // (and counted against the memory limit) while the next one runs.
             WorkerHousekeeping.releaseFreedMemory()
@@ -98,18 +98,6 @@ struct WorkerCommand: Command {
     private func armCPULimit() {
         let used = SystemProcess.cpuSecondsUsed + 1
         SystemProcess.setLimit(.cpuSeconds, soft: UInt64(used + cpuSeconds), hard: SystemProcess.unlimited)
-    }
-
-    private static func blocking(_ work: @escaping @Sendable () async -> String) -> String {
-        final class Box: @unchecked Sendable { var value = "" }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await work()
-            done.signal()
-        }
-        done.wait()
-        return box.value
     }
 }
 

@@ -11,7 +11,7 @@ struct OptionTableTests {
     static func everyOption() throws -> PrepareOptions {
         PrepareOptions(profile: .apple, outputFolder: "/o", maxBytes: 5_000_000, maxEdge: 1024, maxFrames: 20, maxDuration: 2.5,
                        start: 1, deadline: 30, trim: .exact, thumbnail: true,
-                       thumbnailRequest: ThumbnailRequest(size: 200, clip: try ClippingRect(parsing: "0,0.25,1,0.5"), frame: 3, time: 1.5),
+                       thumbnailRequest: ThumbnailRequest(size: 200, clip: try ClippingRect(parsing: "0,0.25,1,0.5"), frame: 3, time: 1.5, quality: 65),
                        keepMetadata: true, qualityFloor: 40, verifySeconds: 12, verify: .full)
     }
 
@@ -59,9 +59,9 @@ struct OptionTableTests {
 
     @Test("serve's operations take the table's keys, and a worker takes every option a batch sends it")
     func operationKeys() {
-        #expect(AttachKitService.optionKeys(.prepare) == OptionTable.keys(for: .prepare))
-        #expect(AttachKitService.optionKeys(.thumbnail) == OptionTable.keys(for: .thumbnail))
-        #expect(AttachKitService.optionKeys(.validate) == OptionTable.keys(for: .validate))
+        #expect(ServiceCall.optionKeys(.prepare) == OptionTable.keys(for: .prepare))
+        #expect(ServiceCall.optionKeys(.thumbnail) == OptionTable.keys(for: .thumbnail))
+        #expect(ServiceCall.optionKeys(.validate) == OptionTable.keys(for: .validate))
         #expect(OptionsDecoder.prepareKeys == OptionTable.keys(for: .prepare))
         // Every option a batch hands its workers; `report` is the batch's own (drawn when it ends).
         #expect(OptionTable.keys(for: .batch).subtracting(["report"]).isSubset(of: OptionTable.keys(for: .prepare)))
