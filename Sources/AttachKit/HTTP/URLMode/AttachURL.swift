@@ -11,10 +11,10 @@ public enum AttachURL {
     /// - Parameters:
     ///   - base: the service's URL (`https://attach.example.com`; a trailing `/` is dropped).
     ///   - source: the original's `http(s)` URL (checked as the server reads it, ``OriginURL``).
-    ///   - options: prepare options under their library keys (``OptionTable``: `maxBytes`,
-    ///     `maxEdge`, `maxDuration`, `start`, `trim`, `qualityFloor`, `profile` (a built-in name),
-    ///     `thumbnail`...), each with its text, or `nil` for a yes/no option given alone; checked
-    ///     as the server checks them (default profile `ios`).
+    ///   - options: prepare options under their library keys (``OptionTable``'s for `sign`:
+    ///     `maxBytes`, `maxEdge`, `profile` as a built-in name, `thumbnail`...), each with its
+    ///     text, or `nil` for a yes/no option given alone; checked as the server checks them
+    ///     (default profile `ios`).
     ///   - key: the signing key (``SigningKeys/signing``).
     ///   - fileExtension: an extension to end the path with (`jpg`, without the dot); default none.
     /// - Throws: ``ServiceError``: `bad-options` for an unknown key or a value out of range,
