@@ -405,6 +405,46 @@ samples = struct.pack('>22sHBBHH', b'square', len(square) // 2, 0, 64, 0, len(sq
 pattern = bytearray(1024)
 pattern[0:4] = bytes([0x00 | (1 >> 4) << 4 | 428 >> 8, 428 & 0xFF, (1 & 0xF) << 4, 0])
 wr('mod_protracker.mod', b'attachkit test'.ljust(20, b'\0') + samples + bytes([1, 127]) + bytes(128) + b'M.K.' + bytes(pattern) + square)
+# Scream Tracker 3, FastTracker 2 and Impulse Tracker modules (libopenmpt renders them): one
+# 8-bit sample of 2,000 bytes (a square wave), one pattern of 64 rows playing it on the first row.
+# At speed 6 and 125 BPM a pattern lasts 64 x 6 x 20 ms = 7.68 s.
+wave = bytes(([0x40] * 50 + [0xC0] * 50) * 20)
+def s3m():
+    head = b'attachkit test'.ljust(28, b'\0') + bytes([0x1A, 16, 0, 0]) + struct.pack('<HHHHHH', 2, 1, 1, 0, 0x1320, 1)
+    head += b'SCRM' + bytes([64, 6, 125, 0xB0, 0, 0]) + bytes(8) + struct.pack('<H', 0) + bytes([0, 8] + [255] * 30)
+    head += bytes([0, 255]) + struct.pack('<HH', 0x70 // 16, 0xC0 // 16)
+    instrument = bytes([1]) + b'square'.ljust(12, b'\0') + bytes([0]) + struct.pack('<HIIIBBBBI', 0x110 // 16, len(wave), 0, 0, 64, 0, 0, 0, 8363)
+    instrument += bytes(12) + b'square'.ljust(28, b'\0') + b'SCRS'
+    rows = bytes([0x20, 0x50, 1, 0]) + bytes(63)
+    pattern = struct.pack('<H', len(rows) + 2) + rows
+    data = head.ljust(0x70, b'\0') + instrument
+    data = data.ljust(0xC0, b'\0') + pattern
+    return data.ljust(0x110, b'\0') + bytes(b ^ 0x80 for b in wave)  # ST3 samples are unsigned
+def xm():
+    head = b'Extended Module: ' + b'attachkit test'.ljust(20, b'\0') + b'\x1a' + b'attachkit'.ljust(20, b'\0')
+    head += struct.pack('<HIHHHHHHHH', 0x0104, 276, 1, 0, 2, 1, 1, 1, 6, 125) + bytes(256)
+    rows = bytes([0x83, 49, 1, 0x80]) + bytes([0x80, 0x80]) * 63
+    pattern = struct.pack('<IBHH', 9, 0, 64, len(rows)) + rows
+    instrument = struct.pack('<I22sBHI', 263, b'square', 0, 1, 40) + bytes(263 - 33)
+    sample = struct.pack('<IIIBbBBbB22s', len(wave), 0, 0, 64, 0, 0, 128, 0, 0, b'square')
+    signed = [b - 256 if b > 127 else b for b in wave]
+    deltas = bytes((signed[i] - (signed[i - 1] if i else 0)) & 0xFF for i in range(len(signed)))
+    return head + pattern + instrument + sample + deltas
+def it():
+    head = b'IMPM' + b'attachkit test'.ljust(26, b'\0') + bytes([4, 16]) + struct.pack('<HHHHHHHH', 2, 0, 1, 1, 0x0214, 0x0200, 1, 0)
+    head += bytes([128, 48, 6, 125, 128, 0]) + struct.pack('<HII', 0, 0, 0) + bytes([32] * 64) + bytes([64] * 64)
+    head += bytes([0, 255]) + struct.pack('<II', 0xD0, 0x120)
+    sample = b'IMPS' + b'square'.ljust(12, b'\0') + bytes([0, 64, 1, 64]) + b'square'.ljust(26, b'\0') + bytes([1, 0])
+    sample += struct.pack('<IIIIIII', len(wave), 0, 0, 8363, 0, 0, 0x200) + bytes(4)
+    rows = bytes([0x81, 0x03, 60, 1, 0]) + bytes(63)
+    pattern = struct.pack('<HH', len(rows), 64) + bytes(4) + rows
+    data = head.ljust(0xD0, b'\0') + sample
+    data = data.ljust(0x120, b'\0') + pattern
+    signed = bytes((b - 256 if b > 127 else b) & 0xFF for b in wave)
+    return data.ljust(0x200, b'\0') + signed
+wr('s3m_screamtracker.s3m', s3m())
+wr('xm_fasttracker.xm', xm())
+wr('it_impulsetracker.it', it())
 # BMP with every DIB header size FFmpeg reads: 24-bit bottom-up rows of a gradient.
 w, h = 64, 48
 rows = b''.join(bytes(sum(([x * 4 % 256, y * 5 % 256, (x + y) * 2 % 256] for x in range(w)), [])) for y in range(h))

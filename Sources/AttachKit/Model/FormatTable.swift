@@ -10,7 +10,8 @@ enum FormatReader: Sendable, Equatable {
 
 /// The cheap structural check that applies to a format (see ``StructureChecker``).
 enum StructureCheck: Sendable, Equatable {
-    case jpeg, png, gif, riff, aiff, isoBaseMedia, matroska, mpegAudio, adts, flac, ogg, transportStream, tiff, bmp, qoi, sunRaster, proTracker
+    case jpeg, png, gif, riff, aiff, isoBaseMedia, matroska, mpegAudio, adts, flac, ogg, transportStream, tiff, bmp, qoi, sunRaster, proTracker,
+         screamTracker, fastTracker, impulseTracker
     /// No checker: the probe and the decoders are the only judges.
     case none
 }
@@ -172,9 +173,9 @@ enum FormatTable {
         // libopenmpt renders each module to sound (32-bit float PCM); its detection maps back to
         // the first of them only (the sniffer tells them apart).
         .init(.mod, "ProTracker module", .audio, demuxers: ["libopenmpt"], type: .mod, structure: .proTracker),
-        .init(.s3m, "Scream Tracker 3 module", .audio, demuxers: ["libopenmpt"], type: .s3m),
-        .init(.xm, "FastTracker 2 module", .audio, demuxers: ["libopenmpt"], type: .xm),
-        .init(.impulseTracker, "Impulse Tracker module", .audio, demuxers: ["libopenmpt"], type: .impulseTracker),
+        .init(.s3m, "Scream Tracker 3 module", .audio, demuxers: ["libopenmpt"], type: .s3m, structure: .screamTracker),
+        .init(.xm, "FastTracker 2 module", .audio, demuxers: ["libopenmpt"], type: .xm, structure: .fastTracker),
+        .init(.impulseTracker, "Impulse Tracker module", .audio, demuxers: ["libopenmpt"], type: .impulseTracker, structure: .impulseTracker),
         .init(.wavPack, "WavPack", .audio, demuxers: ["wv"], type: .wavPack),
         .init(.tta, "True Audio", .audio, demuxers: ["tta"], type: .tta),
         .init(.dsf, "DSD Stream File", .audio, demuxers: ["dsf"], type: .dsf),

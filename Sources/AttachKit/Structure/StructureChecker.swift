@@ -35,6 +35,9 @@ enum StructureChecker {
         case .qoi: return RasterStructure.checkQOI(reader)
         case .sunRaster: return RasterStructure.checkSunRaster(reader)
         case .proTracker: return ProTrackerStructure.check(reader)
+        case .screamTracker: return TrackerModuleStructure.checkScreamTracker(reader)
+        case .fastTracker: return TrackerModuleStructure.checkFastTracker(reader)
+        case .impulseTracker: return TrackerModuleStructure.checkImpulseTracker(reader)
         case .none: return .notChecked
         }
     }

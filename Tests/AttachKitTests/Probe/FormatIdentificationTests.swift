@@ -29,6 +29,7 @@ struct FormatIdentificationTests {
         ("bmp_v3_56.bmp", .image, .bmp), ("bmp_v4_108.bmp", .image, .bmp), ("bmp_v5_124.bmp", .image, .bmp),
         ("pcx_rgb.pcx", .image, .pcx), ("sgi_rgb.sgi", .image, .sgi), ("sunrast_rgb.ras", .image, .sunRaster),
         ("xwd_rgb.xwd", .image, .xwd), ("dpx_rgb.dpx", .image, .dpx), ("mod_protracker.mod", .audio, .mod),
+        ("s3m_screamtracker.s3m", .audio, .s3m), ("xm_fasttracker.xm", .audio, .xm), ("it_impulsetracker.it", .audio, .impulseTracker),
     ]
 
     /// Fixtures the sniffer has no signature for: libavformat's detection names them.
@@ -192,20 +193,41 @@ struct FormatIdentificationTests {
         #expect(sniff(Array("MP+".utf8) + [0x17]) == .musepack && Container.musepack.facts?.demuxer == "mpc")
     }
 
-    @Test("a ProTracker module cut short (past its header, into its patterns or samples) is corrupt, not rendered as silence; the whole one is intact (from an outsider)")
-    func proTrackerCut() throws {
-        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("mod_protracker.mod"))))
-        let sniff = FormatSniffer.Result(.mod)
-        let folder = TestEnvironment.temporaryFolder("protracker-cut")
-        #expect(StructureChecker.check(path: Self.path("mod_protracker.mod"), sniff: sniff) == .intact)
-        for length in [1090, 1084 + 1024, whole.count - 1] {
-            let cut = folder.appendingPathComponent("cut-\(length).mod")
+    @Test("a tracker module cut short (in its header, tables, patterns or samples) is corrupt, not rendered as silence; the whole one is intact", arguments: [
+        ("mod_protracker.mod", Container.mod, [1090, 1084 + 1024]),
+        ("s3m_screamtracker.s3m", .s3m, [0x50, 0x64, 0x80, 0xD0, 0x200]),
+        ("xm_fasttracker.xm", .xm, [70, 300, 400, 480, 700]),
+        ("it_impulsetracker.it", .impulseTracker, [0x80, 0xC4, 0xF0, 0x150, 0x300]),
+    ])
+    func trackerModuleCut(file: String, container: Container, lengths: [Int]) throws {
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path(file))))
+        let sniff = FormatSniffer.Result(container)
+        let folder = TestEnvironment.temporaryFolder("tracker-cut")
+        #expect(StructureChecker.check(path: Self.path(file), sniff: sniff) == .intact)
+        for length in lengths + [whole.count - 1] {
+            let cut = folder.appendingPathComponent("cut-\(length)-\(file)")
             try Data(whole.prefix(length)).write(to: cut)
             guard case .corrupt(let reason) = StructureChecker.check(path: cut.path, sniff: sniff) else {
-                Issue.record("cut at \(length): \(StructureChecker.check(path: cut.path, sniff: sniff))")
+                Issue.record("\(file) cut at \(length): \(StructureChecker.check(path: cut.path, sniff: sniff))")
                 continue
             }
             #expect(reason.contains("(truncated)"), "\(reason)")
+        }
+    }
+
+    @Test("a tracker module whose header counts are hostile (65,535 of every part) is checked in bounded reads, and corrupt")
+    func trackerModuleHostileCounts() throws {
+        let folder = TestEnvironment.temporaryFolder("tracker-hostile")
+        for (file, container, offsets) in [("s3m_screamtracker.s3m", Container.s3m, [0x20, 0x22, 0x24]), ("xm_fasttracker.xm", .xm, [70, 72]),
+                                           ("it_impulsetracker.it", .impulseTracker, [0x20, 0x22, 0x24, 0x26])] {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path(file))))
+            for offset in offsets { bytes[offset] = 0xFF; bytes[offset + 1] = 0xFF }
+            let path = folder.appendingPathComponent(file).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let start = ContinuousClock.now
+            let verdict = StructureChecker.check(path: path, sniff: FormatSniffer.Result(container))
+            guard case .corrupt = verdict else { Issue.record("\(file): \(verdict)"); continue }
+            #expect(ContinuousClock.now - start < .seconds(5), "\(file)")
         }
     }
 
