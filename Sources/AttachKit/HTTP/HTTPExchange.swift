@@ -286,8 +286,8 @@ package final class HTTPExchange: @unchecked Sendable {
         return ServiceError(code: .busy, message: message + "; try again shortly")
     }
 
-    /// 32 random hexadecimal digits.
-    private static func newRequestID() -> String {
+    /// 32 random hexadecimal digits (a request's id, a multipart boundary).
+    static func newRequestID() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let hex = String(generator.next() as UInt64, radix: 16)
@@ -296,6 +296,7 @@ package final class HTTPExchange: @unchecked Sendable {
     }
 
     private func tooLarge(_ bytes: Int64) -> ServiceError {
-        ServiceError(code: .overCap, message: "a request body of \(bytes) bytes or more is over the \(maxBody)-byte limit (--max-body)")
+        let limit = route?.takesMedia == false ? "a /v1/jobs body is one serve request line" : "--max-body"
+        return ServiceError(code: .overCap, message: "a request body of \(bytes) bytes or more is over the \(maxBody)-byte limit (\(limit))")
     }
 }

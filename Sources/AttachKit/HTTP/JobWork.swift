@@ -19,6 +19,10 @@ enum JobWork {
         } catch {
             return .error(error)
         }
+        // No file path is longer than PATH_MAX; the spool check walks a path's folders one by one.
+        for path in [call.path] + (call.writes.map { [$0] } ?? []) where path.utf8.count > 4096 {
+            return .error(ServiceError(code: .malformedRequest, message: "a path of \(path.utf8.count) bytes is longer than any file path can be (4096 bytes)"))
+        }
         for path in [call.path] + (call.writes.map { [$0] } ?? []) where inside(server.spool.root, path) {
             return .error(ServiceError(code: .accessDenied, message: "\(path) is inside the server's spool, which requests may not name"))
         }

@@ -29,7 +29,8 @@ enum PreparedBody {
             path = output
             headers += [("Content-Type", parts[0].type), ("Content-Disposition", "attachment; filename=\"\(name)\"")]
         } else {
-            let boundary = "attachkit-" + PathResolver.fileName(folder)
+            // Random: nothing of the spool (its folder's name) in what the client sees.
+            let boundary = "attachkit-" + HTTPExchange.newRequestID()
             path = folder + "/body.multipart"
             guard writeParts(parts, boundary: boundary, to: path) else {
                 return .error(ServiceError(code: .writeFailed, message: "cannot write the multipart body into the spool"))

@@ -7,7 +7,8 @@ extension PrepareOptions {
     public var requestOptions: [(String, JSONValue)] { json(changingOutputOnly: false) }
 
     /// A short hash of every option that changes what `prepare` produces (profile, budgets, trim,
-    /// thumbnail settings...: those ``OptionTable`` marks so), not of where outputs go, written
+    /// thumbnail settings when a thumbnail is made...: those ``OptionTable`` marks so), not of
+    /// where outputs go, written
     /// as ``requestOptions`` writes them. Batch resume only skips inputs finished with the same
     /// fingerprint. An option at its default is not written, so adding an option leaves earlier
     /// fingerprints as they were.
@@ -17,10 +18,14 @@ extension PrepareOptions {
         return String(SHA256.hex(Array(hashed.serialized.utf8)).prefix(16))
     }
 
-    /// Each option of ``OptionTable`` with a field here that is not at its default, under its key.
+    /// Each option of ``OptionTable`` with a field here that is not at its default, under its key;
+    /// `changingOutputOnly`, only those that change the output: not an option refining a flag
+    /// that is off (`size` without `thumbnail`), which changes nothing.
     private func json(changingOutputOnly: Bool) -> [(String, JSONValue)] {
-        OptionTable.specs.compactMap { spec in
-            guard spec.changesOutput || !changingOutputOnly, let value = spec.field.prepareBinding?.write(self) else { return nil }
+        let written = OptionTable.specs.compactMap { spec in spec.field.prepareBinding?.write(self).map { (spec, $0) } }
+        let given = Set(written.map(\.0.key))
+        return written.compactMap { spec, value in
+            guard !changingOutputOnly || (spec.changesOutput && spec.refines.map(given.contains) != false) else { return nil }
             return (spec.key, value)
         }
     }

@@ -227,7 +227,7 @@ public final class AttachKitService: Sendable {
     package func respond(to line: String, progressLines: (@Sendable (String) -> Void)?) async -> String {
         let request: ServiceRequest
         do {
-            request = try ServiceRequest.parse(line)
+            request = try ServiceRequest.parse(line, maxBytes: isWorker ? ServiceRequest.maxWorkerLineBytes : ServiceRequest.maxLineBytes)
         } catch {
             return ServiceAnswer(id: error.id, error: error.error, sandbox: sandbox).line
         }

@@ -5,10 +5,11 @@ public struct ServiceRequest: Sendable {
         case probe, validate, prepare, thumbnail
     }
 
-    /// Echoed in the response exactly as it was sent; any JSON value (a number keeps its text:
-    /// `1.50`, `1e3`, `9007199254740993` come back as written). `null` when absent. A line that is
-    /// not valid JSON is still answered under its `id` when the `id` member parses before the
-    /// problem (`{"id": 7, "op": "probe", "op": ...}`); otherwise under `null`.
+    /// Echoed in the response as the same JSON value, any (a number keeps its text: `1.50`,
+    /// `1e3`, `9007199254740993` come back as written; a string or array is written anew, so
+    /// `"\u00e9"` may come back as `"é"`). `null` when absent. A line that is not valid JSON is
+    /// still answered under its `id` when the `id` member, and what ends it, parse before the
+    /// problem (`{"id": 7, "op": "probe", "op": ...}`); otherwise under `null` (`{"id": 01, ...}`).
     public let id: JSONValue
     public let operation: Operation
     public let path: String
@@ -17,6 +18,12 @@ public struct ServiceRequest: Sendable {
 
     /// Longest request line accepted, in bytes. Longer lines get a `malformed-request` error.
     public static let maxLineBytes = 1 << 20
+
+    /// Longest request line an `attachkit worker` takes from its parent, in bytes: the parent
+    /// writes a client's line (at most ``maxLineBytes``) anew from its decoded call, with every
+    /// option it implies (a profile's name becomes its inline policy), so the line a worker gets
+    /// may be longer than the one the client sent.
+    package static let maxWorkerLineBytes = 8 << 20
 
     public init(id: JSONValue, operation: Operation, path: String, options: [(String, JSONValue)] = []) {
         self.id = id
@@ -39,7 +46,12 @@ public struct ServiceRequest: Sendable {
     /// - Throws: ``RequestRejection`` carrying the request's `id` when it could be read (also from a
     ///   line that is not valid JSON, when the `id` comes before the problem).
     public static func parse(_ line: String) throws(RequestRejection) -> ServiceRequest {
-        guard line.utf8.count <= maxLineBytes else { throw .tooLong(bytes: line.utf8.count) }
+        try parse(line, maxBytes: maxLineBytes)
+    }
+
+    /// ``parse(_:)`` with a longer limit (``maxWorkerLineBytes``, in a worker).
+    package static func parse(_ line: String, maxBytes: Int) throws(RequestRejection) -> ServiceRequest {
+        guard line.utf8.count <= maxBytes else { throw .tooLong(bytes: line.utf8.count, limit: maxBytes) }
         let json: JSONValue
         do {
             json = try JSONValue.parse(line, maxDepth: maxDepth)
@@ -97,9 +109,9 @@ public struct RequestRejection: Error, Sendable {
         self.error = ServiceError(code: code, message: message)
     }
 
-    /// A line of `bytes` bytes, over ``ServiceRequest/maxLineBytes``: refused unread.
-    package static func tooLong(bytes: Int) -> RequestRejection {
-        RequestRejection(id: .null, code: .malformedRequest, message: "line of \(bytes) bytes is longer than \(ServiceRequest.maxLineBytes)")
+    /// A line of `bytes` bytes, over `limit` (default ``ServiceRequest/maxLineBytes``): refused unread.
+    package static func tooLong(bytes: Int, limit: Int = ServiceRequest.maxLineBytes) -> RequestRejection {
+        RequestRejection(id: .null, code: .malformedRequest, message: "line of \(bytes) bytes is longer than \(limit)")
     }
 
     /// The response line: `{"id", "ok": false, "error": {"code", "message"}}`.

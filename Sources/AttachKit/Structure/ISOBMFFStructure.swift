@@ -72,18 +72,21 @@ enum ISOBMFFStructure {
                     return .noSamples("the 'moov' sample tables are empty and no 'moof' fragment follows (a fragmented MP4's init segment alone)")
                 }
             }
+            // Every sample is known to be inside the file when a movie's sample tables, holding
+            // samples, say so and so do its fragments' runs (``ISOBMFFFragments``), if it has any.
+            let fragmentsVouch = !types.contains("moof") || ISOBMFFFragments.samplesEnd(reader, topLevel: topLevel).map { $0 <= reader.size } == true
+            let samplesVouch = types.contains("moov") && !container.isHEIF && fragmentsVouch && (tablesVouch || types.contains("moof"))
             if let overclaim = seen.overclaim {
-                // Only a movie's sample tables, holding samples, vouch for every sample: fragments,
-                // items and empty tables do not.
-                guard types.contains("moov"), !types.contains("moof"), !container.isHEIF, tablesVouch else {
+                // Items and empty tables do not vouch for the samples.
+                guard samplesVouch else {
                     return .corrupt(reason: "the 'mdat' box at byte \(topLevel.last?.offset ?? 0) claims more bytes than the file holds (truncated)")
                 }
                 return .recoverable(reason: overclaim)
             }
             if let junk = seen.trailingJunk {
-                // Junk after the last box: harmless when what came before holds every sample (a
-                // movie's tables, unfragmented) or every item (a HEIF's item locations, checked above).
-                let vouched = container.isHEIF ? types.contains("meta") : (tablesVouch && !types.contains("moof"))
+                // Junk after the last box: harmless when what came before holds every sample or
+                // every item (a HEIF's item locations, checked above).
+                let vouched = container.isHEIF ? types.contains("meta") : samplesVouch
                 guard vouched else {
                     return .corrupt(reason: "\(reader.size - junk) stray byte(s) at byte \(junk) where a box header should be (truncated box)")
                 }

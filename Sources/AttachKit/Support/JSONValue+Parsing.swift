@@ -98,7 +98,12 @@ private struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            pairs.append((key, try parseValue(depth: depth + 1)))
+            let value = try parseValue(depth: depth + 1)
+            // A value counts once its token has ended: `{"id": 01` holds no id 0.
+            guard index == bytes.count || [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "}")].contains(bytes[index]) else {
+                throw fail("expected ',' or '}'")
+            }
+            pairs.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw fail("unterminated object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -74,12 +74,12 @@ struct WorkerCommand: Command {
                                             ("sandbox", .string(sandbox.name))]
         if case .none(let reason) = sandbox { hello.append(("sandboxReason", .string(reason))) }
         Output.json(JSONValue.object(hello).serialized)
-        var reader = LineReader(fd: SystemProcess.standardInput, maxBytes: ServiceRequest.maxLineBytes)
+        var reader = LineReader(fd: SystemProcess.standardInput, maxBytes: ServiceRequest.maxWorkerLineBytes)
         while let line = reader.next() {
             let text: String
             switch line {
             case .tooLong(let bytes):
-                Output.json(RequestRejection.tooLong(bytes: bytes).response)
+                Output.json(RequestRejection.tooLong(bytes: bytes, limit: ServiceRequest.maxWorkerLineBytes).response)
                 continue
             case .text(let line):
                 text = line

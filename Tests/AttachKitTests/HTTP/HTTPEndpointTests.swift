@@ -116,6 +116,24 @@ struct HTTPEndpointTests {
         #expect(server.stop().status == 0)
     }
 
+    @Test("nothing of the spool reaches the client: a multipart answer's boundary is random; a /v1/jobs path longer than PATH_MAX is refused at once", .needsCurl)
+    func spoolStaysPrivate() throws {
+        let server = try HTTPServerProcess(["--jobs", "1"])
+        let headers = server.folder.appendingPathComponent("boundary-headers")
+        _ = try TestEnvironment.run("curl", ["-s", "-o", "/dev/null", "-D", headers.path, "--data-binary", "@" + server.file("jpeg_named_as.png"),
+                                             server.url + "/v1/prepare?name=photo.jpg&thumbnail=1&size=64"])
+        let type = try String(contentsOf: headers, encoding: .utf8).split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
+        let boundary = try #require(type?.split(separator: "boundary=").last.map(String.init), "\(String(describing: type))")
+        #expect(boundary.wholeMatch(of: /attachkit-[0-9a-f]{32}/) != nil, "\(boundary)")
+        // No path longer than PATH_MAX is walked (the spool check goes folder by folder).
+        let body = server.folder.appendingPathComponent("long-job.json")
+        try Data((#"{"op": "probe", "path": ""# + String(repeating: "a/", count: 300_000) + #"x"}"#).utf8).write(to: body)
+        let answer = try TestEnvironment.run("curl", ["-s", "--data-binary", "@" + body.path, server.url + "/v1/jobs"])
+        #expect(try JSONValue.parse(answer.stdout)["code"] == .string("malformed-request"), "\(answer.stdout.prefix(300))")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+    }
+
     // MARK: Clients
 
     /// Sends a case with `curl`.

@@ -137,4 +137,39 @@ struct OptionTableTests {
             #expect(manual.contains("\\-\\-quality\\-floor Q"))
         }
     }
+
+    @Test("an option refining a flag that is off (size without thumbnail) changes no output, so not the fingerprint")
+    func refinementsOfAnUnsetFlag() {
+        var options = PrepareOptions(outputFolder: "/o")
+        let plain = options.fingerprint
+        options.thumbnailRequest = ThumbnailRequest(size: 200, quality: 50)
+        #expect(options.fingerprint == plain)
+        options.thumbnail = true
+        let thumbnails = options.fingerprint
+        options.thumbnailRequest = ThumbnailRequest()
+        #expect(options.fingerprint != thumbnails && options.fingerprint != plain)
+    }
+
+    /// The keys a doc lists between `start` and `end`: each backticked word (or, in braces, each
+    /// comma-separated one), without a `=value` or a parenthesized remark.
+    static func listedKeys(_ doc: String, from start: String, to end: String, backticked: Bool = true) throws -> Set<String> {
+        let text = try String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("docs/" + doc), encoding: .utf8)
+        let from = try #require(text.range(of: start), "\(doc): \(start) not found")
+        let to = try #require(text.range(of: end, range: from.upperBound..<text.endIndex), "\(doc): \(end) not found")
+        let list = text[from.upperBound..<to.lowerBound].replacing(/\([^)]*\)/, with: "")
+        let words = backticked ? list.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+                               : list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return Set(words.map { String($0.prefix { $0 != "=" }) })
+    }
+
+    @Test("the option lists of the docs (serve, the HTTP query, URL mode) are the table's")
+    func docsListTheTable() throws {
+        #expect(try Self.listedKeys("cli.md", from: "`prepare {", to: "}`", backticked: false) == OptionTable.keys(for: .prepare))
+        #expect(try Self.listedKeys("cli.md", from: "`thumbnail {", to: "}`", backticked: false) == OptionTable.keys(for: .thumbnail))
+        #expect(try Self.listedKeys("cli.md", from: "`validate {", to: "}`", backticked: false) == OptionTable.keys(for: .validate))
+        #expect(try Self.listedKeys("http.md", from: "as `serve` names them", to: "; `validate`:")
+                == OptionTable.keys(for: .prepare).subtracting(["out", "profile"]))
+        let urlKeys = try Self.listedKeys("url-mode.md", from: "but `out`: ", to: ", read by")
+        #expect(urlKeys == OptionTable.keys(for: .sign), "\(urlKeys.symmetricDifference(OptionTable.keys(for: .sign)))")
+    }
 }

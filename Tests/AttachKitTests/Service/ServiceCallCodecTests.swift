@@ -152,4 +152,22 @@ struct ServiceCallCodecTests {
             }
         }
     }
+
+    @Test("a request line just under the limit is answered by a worker as in-process, though the line the worker gets is longer (the profile's name becomes its policy)")
+    func longLinesReachTheWorker() async throws {
+        let root = TestEnvironment.temporaryFolder("codec-long-line")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("photo.jpg").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/jpeg_exif_orientation6_600x400.jpg"), toPath: input)
+        let isolated = try AttachKitService(allow: [root.path], profile: .ios, jobs: 1, isolation: .workers(WorkerLimits()))
+        defer { isolated.shutDownWorkers() }
+        let tail = #"", "op": "validate", "path": "\#(input)", "options": {"profile": "ios"}}"#
+        let id = String(repeating: "i", count: ServiceRequest.maxLineBytes - 100 - tail.utf8.count)
+        let line = #"{"id": ""# + id + tail
+        #expect(line.utf8.count < ServiceRequest.maxLineBytes)
+        let answer = try ServiceAnswer(line: await isolated.respond(to: line))
+        #expect(answer.error == nil, "\(String(describing: answer.error))")
+        #expect(answer.id == .string(id))
+    }
 }
+

@@ -27,6 +27,8 @@ struct ServiceProtocolTests {
         (#"{"id": 10, "op": "probe", "path": "/x", oops}"#, "malformed-request", .number(10)),
         (#"{"op": "probe", "id": [1, 2], "path": "/x""#, "malformed-request", .array([.number(1), .number(2)])),
         (#"{"op": "probe", "path": "/x", "options": {"a": tru}, "id": 11}"#, "malformed-request", .null),
+        // A value the parser stops inside is no member: `01` is not the id 0.
+        (#"{"id":01,"op":"probe","path":"/x"}"#, "malformed-request", .null),
     ])
     func rejects(line: String, code: ErrorCode, id: JSONValue) {
         do {

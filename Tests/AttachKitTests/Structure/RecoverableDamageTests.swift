@@ -186,4 +186,25 @@ struct RecoverableDamageTests {
         try Self.expectRepaired(try Self.write(Data(mp4), "overclaim.mp4"), naming: "claims \(size + 8) bytes where the file holds \(size)")
         try Self.expectCorruptEverywhere(try Self.write(Data(mp4.dropLast(2000)), "overclaim-cut.mp4"))
     }
+
+    @Test("fragmented MP4: a last mdat claiming 8 bytes more than the file holds, or junk after the last box, with every fragment's run of samples inside is repaired; one cut into its samples is corrupt")
+    func fragmentedOverclaim() throws {
+        var mp4 = [UInt8](try Self.fixture("video/mp4_fragmented_h264_160x120_2s.mp4"))
+        var offset = 0, last: (offset: Int, size: Int)?
+        while offset + 8 <= mp4.count {
+            let size = Int(mp4[offset]) << 24 | Int(mp4[offset + 1]) << 16 | Int(mp4[offset + 2]) << 8 | Int(mp4[offset + 3])
+            if mp4[(offset + 4)..<(offset + 8)] == ArraySlice("mdat".utf8) { last = (offset, size) }
+            guard size >= 8 else { break }
+            offset += size
+        }
+        let mdat = try #require(last, "no mdat found")
+        // The fixture ends with an `mfra` (the random-access index, which players do without):
+        // the last mdat is made the last box.
+        mp4 = Array(mp4.prefix(mdat.offset + mdat.size))
+        try Self.expectRepaired(try Self.write(Data(mp4) + Data([7, 7, 7]), "fragmented-junk.mp4"), naming: "after the last box")
+        let claim = mdat.size + 8
+        for i in 0..<4 { mp4[mdat.offset + i] = UInt8(truncatingIfNeeded: claim >> (24 - 8 * i)) }
+        try Self.expectRepaired(try Self.write(Data(mp4), "fragmented-overclaim.mp4"), naming: "claims \(claim) bytes where the file holds \(mdat.size)")
+        try Self.expectCorruptEverywhere(try Self.write(Data(mp4.dropLast(300)), "fragmented-overclaim-cut.mp4"))
+    }
 }
