@@ -40,9 +40,11 @@ struct OptionsDecoderTests {
     func fingerprint() throws {
         let variants: [TextOptions] = [
             ("maxBytes", "5MB"), ("maxEdge", "100"), ("maxFrames", "5"), ("maxDuration", "2"), ("start", "1"), ("deadline", "5"),
-            ("trim", "exact"), ("qualityFloor", "60"), ("size", "100"), ("clip", "0,0,0.5,0.5"), ("frame", "2"), ("at", "1"),
-            ("profile", "apple"),
+            ("trim", "exact"), ("qualityFloor", "60"), ("profile", "apple"),
         ].map { TextOptions(values: [("out", "/o"), $0]) } + ["thumbnail", "keepMetadata"].map { TextOptions(values: [("out", "/o")], flags: [$0]) }
+        // A thumbnail's options change the output when a thumbnail is made.
+        + [("size", "100"), ("clip", "0,0,0.5,0.5"), ("thumbnailQuality", "50"), ("frame", "2"), ("at", "1")]
+            .map { TextOptions(values: [("out", "/o"), $0], flags: ["thumbnail"]) }
         let base = try Self.prepare(TextOptions(values: [("out", "/o")])).fingerprint
         let prints = try variants.map { try Self.prepare($0).fingerprint }
         #expect(Set(prints + [base]).count == variants.count + 1)
