@@ -110,6 +110,25 @@ enum PathResolver {
         FileNames.realPath(path)
     }
 
+    /// Longest path a file can have (Linux's `PATH_MAX`, in bytes, the terminating NUL included).
+    static let maxPathBytes = 4096
+
+    /// The absolute, normalized `path` with its links resolved as far as it exists: the real path
+    /// of its longest existing ancestor, then the missing components (`missing`, outermost first).
+    /// `nil` for a path over ``maxPathBytes``, which no file can have (and whose walk, one
+    /// `realpath` per component, would cost a client's choosing).
+    static func resolvedAsFarAsItExists(_ path: String) -> (existing: String, missing: [String])? {
+        let absolute = normalized(absolute(path))
+        guard absolute.utf8.count < maxPathBytes else { return nil }
+        var existing = absolute
+        var missing: [String] = []
+        while realPath(existing) == nil, existing != "/" {
+            missing.insert(fileName(existing), at: 0)
+            existing = directory(existing)
+        }
+        return (realPath(existing) ?? existing, missing)
+    }
+
     /// The last path component.
     static func fileName(_ path: String) -> String {
         String(path.split(separator: "/", omittingEmptySubsequences: true).last ?? "")

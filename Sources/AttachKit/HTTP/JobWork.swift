@@ -19,12 +19,12 @@ enum JobWork {
         } catch {
             return .error(error)
         }
-        // No file path is longer than PATH_MAX; the spool check walks a path's folders one by one.
-        for path in [call.path] + (call.writes.map { [$0] } ?? []) where path.utf8.count > 4096 {
-            return .error(ServiceError(code: .malformedRequest, message: "a path of \(path.utf8.count) bytes is longer than any file path can be (4096 bytes)"))
-        }
-        for path in [call.path] + (call.writes.map { [$0] } ?? []) where inside(server.spool.root, path) {
-            return .error(ServiceError(code: .accessDenied, message: "\(path) is inside the server's spool, which requests may not name"))
+        for path in [call.path] + (call.writes.map { [$0] } ?? []) {
+            guard let inSpool = inside(server.spool.root, path) else {
+                return .error(ServiceError(code: .malformedRequest,
+                                           message: "a path of \(path.utf8.count) bytes is longer than any file path can be (\(PathResolver.maxPathBytes) bytes)"))
+            }
+            if inSpool { return .error(ServiceError(code: .accessDenied, message: "\(path) is inside the server's spool, which requests may not name")) }
         }
         call.id = .string(requestID)
         let service = server.service
@@ -40,16 +40,11 @@ enum JobWork {
         return .object(pairs.filter { $0.0 != "requestId" } + [("requestId", .string(requestID))])
     }
 
-    /// Whether `path` (made absolute, links resolved as far as it exists) lies in `root`.
-    static func inside(_ root: String, _ path: String) -> Bool {
-        let absolute = PathResolver.normalized(PathResolver.absolute(path))
-        var existing = absolute
-        var rest: [String] = []
-        while PathResolver.realPath(existing) == nil, existing != "/" {
-            rest.insert(PathResolver.fileName(existing), at: 0)
-            existing = PathResolver.directory(existing)
-        }
-        let resolved = ([PathResolver.realPath(existing) ?? existing] + rest).joined(separator: "/")
-        return [absolute, resolved].contains { $0 == root || $0.hasPrefix(root + "/") }
+    /// Whether `path` (made absolute, links resolved as far as it exists) lies in `root`; `nil`
+    /// for a path longer than any file path can be.
+    static func inside(_ root: String, _ path: String) -> Bool? {
+        guard let (existing, rest) = PathResolver.resolvedAsFarAsItExists(path) else { return nil }
+        let resolved = ([existing] + rest).joined(separator: "/")
+        return [PathResolver.normalized(PathResolver.absolute(path)), resolved].contains { $0 == root || $0.hasPrefix(root + "/") }
     }
 }

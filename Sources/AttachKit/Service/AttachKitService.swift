@@ -151,15 +151,8 @@ public final class AttachKitService: Sendable {
     /// inside an allowed folder root, as `attachkit prepare` makes `--out`; outside the roots
     /// nothing is made (the write is then refused as `access-denied`).
     private func makeFolderIfMissing(_ folder: String) {
-        let absolute = PathResolver.normalized(PathResolver.absolute(folder))
-        guard !FileSystem.isDirectory(absolute) else { return }
-        var existing = absolute
-        var rest: [String] = []
-        while PathResolver.realPath(existing) == nil, existing != "/" {
-            rest.insert(PathResolver.fileName(existing), at: 0)
-            existing = PathResolver.directory(existing)
-        }
-        guard !rest.isEmpty, !rest.contains(".."), let real = PathResolver.realPath(existing) else { return }
+        guard !FileSystem.isDirectory(PathResolver.normalized(PathResolver.absolute(folder))),
+              let (real, rest) = PathResolver.resolvedAsFarAsItExists(folder), !rest.isEmpty, PathResolver.realPath(real) != nil else { return }
         let resolved = ([real] + rest).joined(separator: "/")
         guard ledger.scopes.contains(where: { $0.kind == .folder && $0.contains(resolvedPath: resolved) }) else { return }
         _ = FileSystem.makeFolders(resolved)

@@ -110,12 +110,18 @@ struct ServiceCallCodecTests {
         #expect(answer.output == folder + "/out/photo.jpg")
     }
 
-    @Test("perform gives the same answer in a worker process as in this process, for every operation")
-    func workersAnswerAsInProcess() async throws {
-        let root = TestEnvironment.temporaryFolder("codec-workers")
-        defer { try? FileManager.default.removeItem(at: root) }
+    /// A new folder holding `photo.jpg` (a TestMedia JPEG); the folder and the photo's path.
+    static func folderWithPhoto(_ name: String) throws -> (URL, String) {
+        let root = TestEnvironment.temporaryFolder(name)
         let input = root.appendingPathComponent("photo.jpg").path
         try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/jpeg_exif_orientation6_600x400.jpg"), toPath: input)
+        return (root, input)
+    }
+
+    @Test("perform gives the same answer in a worker process as in this process, for every operation")
+    func workersAnswerAsInProcess() async throws {
+        let (root, input) = try Self.folderWithPhoto("codec-workers")
+        defer { try? FileManager.default.removeItem(at: root) }
         let here = try AttachKitService(allow: [root.path], profile: .ios, jobs: 1, isolation: .inProcess)
         let isolated = try AttachKitService(allow: [root.path], profile: .ios, jobs: 1, isolation: .workers(WorkerLimits()))
         defer { isolated.shutDownWorkers() }
@@ -155,10 +161,8 @@ struct ServiceCallCodecTests {
 
     @Test("a request line just under the limit is answered by a worker as in-process, though the line the worker gets is longer (the profile's name becomes its policy)")
     func longLinesReachTheWorker() async throws {
-        let root = TestEnvironment.temporaryFolder("codec-long-line")
+        let (root, input) = try Self.folderWithPhoto("codec-long-line")
         defer { try? FileManager.default.removeItem(at: root) }
-        let input = root.appendingPathComponent("photo.jpg").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.fixture("images/jpeg_exif_orientation6_600x400.jpg"), toPath: input)
         let isolated = try AttachKitService(allow: [root.path], profile: .ios, jobs: 1, isolation: .workers(WorkerLimits()))
         defer { isolated.shutDownWorkers() }
         let tail = #"", "op": "validate", "path": "\#(input)", "options": {"profile": "ios"}}"#
