@@ -96,6 +96,9 @@ struct AVStreamInfo: Sendable {
     enum Kind: Sendable { case video, audio, subtitle, data, other }
 
     let index: Int
+    /// The container's own identifier of the stream (`AVStream.id`): a transport stream's PID, a
+    /// Matroska track number, an MP4 track ID.
+    let identifier: Int
     let kind: Kind
     let codec: Codec
     let width: Int
@@ -131,6 +134,7 @@ struct AVStreamInfo: Sendable {
     init(_ stream: UnsafeMutablePointer<AVStream>, index: Int) {
         let parameters = stream.pointee.codecpar.pointee
         self.index = index
+        identifier = Int(stream.pointee.id)
         reorderDelay = Int(max(0, parameters.video_delay))
         switch parameters.codec_type {
         case AVMEDIA_TYPE_VIDEO: kind = .video
