@@ -119,7 +119,7 @@ struct ClipSource: Sendable {
             case .video: dropped.append(s.isAttachedPicture ? "cover art" : "video stream \(s.index) (\(s.codec))")
             case .audio: dropped.append("audio stream \(s.index) (\(s.codec))")
             case .subtitle: dropped.append("subtitles (\(s.codec))")
-            case .data, .other: dropped.append("data stream \(s.index)")
+            case .data, .other: dropped.append("data stream \(s.index)" + (s.codec == .unidentified ? "" : " (\(s.codec))"))
             }
         }
         let longest = streams.compactMap(\.duration).max()

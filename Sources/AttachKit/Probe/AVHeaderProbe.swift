@@ -89,7 +89,8 @@ enum AVHeaderProbe {
                                  sounds: [Int: CodecConfiguration.Sound] = [:], declared: [Int: DeclaredCodec] = [:],
                                  into info: inout MediaInfo) throws(FFmpegError) {
         var streams = count(input, into: &info)
-        info.duration = input.duration
+        info.duration = MediaSpan.duration(container: input.duration, start: input.startTime, streams: streams.all,
+                                           timelineFromZero: info.container.isISOBaseMedia)
         info.durationIsEstimate = input.durationIsEstimate
         let refused = undecodable(streams.all, declared: declared)
         info.undecodableStreams = refused.isEmpty ? nil : streams.all.compactMap { refused[$0.index] }

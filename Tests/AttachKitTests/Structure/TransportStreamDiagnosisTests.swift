@@ -8,7 +8,8 @@ import Testing
 /// "transcode MP3→AAC" and `prepare` failed with "write header: Invalid argument". The PMT says
 /// what each stream is: such a stream is named by it, refused from every verb as a codec that
 /// cannot be decoded here (`unsupported-codec` / `unsupported`), and left out with a note where
-/// other streams decode.
+/// other streams decode. And a data stream (SCTE-35 cues) that widens the container's span is not
+/// media the deep check can miss: the declared span is the media's.
 ///
 /// The files are made here: MP2 (or AAC, DTS) muxed by ffmpeg, the PMT then rewritten
 /// (``TransportStreamEditor``). The payload stays what ffmpeg wrote, which is what a misread is:
@@ -241,5 +242,52 @@ struct TransportStreamDiagnosisTests {
             #expect(Self.codes(validated) == ["unsupported-type"] && Self.codes(validated, severity: "warning").isEmpty, "\(validated.serialized)")
             #expect(prepared["ok"]?.boolValue == true, "\(prepared.serialized)")
         }
+    }
+
+    // MARK: Data streams and the declared span
+
+    /// A 2 s MP2 stream with SCTE-35 cues 0.7 s before the sound and 0.9 s after it; what
+    /// ffprobe says of the sound (start, end) and of the whole.
+    static func withCues(_ name: String) throws -> (path: String, audioStart: Double, audioEnd: Double, container: Double) {
+        let source = folder.appendingPathComponent("cues-source-\(name)").path
+        try Editor.mp2(seconds: 2, to: source)
+        let plain = try FFprobeReport.of(source)
+        let audio = try #require(plain.audio)
+        let start = try #require(audio.start), end = start + (try #require(audio.duration))
+        let path = folder.appendingPathComponent(name).path
+        try Editor.addingCues(try Data(contentsOf: URL(fileURLWithPath: source)), end: end, tail: 0.9).write(to: URL(fileURLWithPath: path))
+        return (path, start, end, try #require(try FFprobeReport.of(path).duration))
+    }
+
+    @Test("SCTE-35 cues outside the sound: the container's span is wider (ffprobe), the declared duration is the sound's; validate --deep passes it, prepare leaves the cues out; with half its sound removed it is still corrupt")
+    func cuesOutsideTheMedia() throws {
+        // Given 2 s of sound with cues before and after it
+        let cues = try Self.withCues("cues.ts")
+        let report = try FFprobeReport.of(cues.path)
+        #expect(report.streams.map(\.codec) == ["mp2", "scte_35"], "\(report.streams.map(\.codec))")
+        #expect(cues.container > cues.audioEnd - cues.audioStart + 1, "the cues widen the container's span: \(cues)")
+        // When it is probed, validated in depth and prepared
+        let probed = try Self.json(["probe", "--json", cues.path])
+        let validated = try Self.json(["validate", "--deep", "--json", cues.path])
+        let prepared = try Self.json(["prepare", "--json", "--out", Self.folder.appendingPathComponent("cues").path, cues.path])
+        // Then the duration is the sound's, nothing is missing, and the output is the sound alone
+        let duration = try #require(probed["duration"]?.doubleValue)
+        #expect(abs(duration - (cues.audioEnd - cues.audioStart)) < 0.002, "probe \(duration), ffprobe's sound \(cues)")
+        #expect(Self.codes(validated) == ["unsupported-type"], "\(validated.serialized)")
+        #expect(prepared["ok"]?.boolValue == true, "\(prepared.serialized)")
+        #expect((prepared["notes"]?.arrayValue ?? []).contains { $0.stringValue == "dropped data stream 1 (scte_35)" }, "\(prepared.serialized)")
+        let output = try FFprobeReport.of(try #require(prepared["output"]?.stringValue))
+        #expect(output.streams.map(\.codec) == ["aac"] && abs((output.duration ?? 0) - 2) < 0.1, "\(String(describing: output.duration))")
+
+        // Given the same stream with the sound's middle PES packets removed (a second of sound missing)
+        let packets = Editor.packets(try Data(contentsOf: URL(fileURLWithPath: cues.path)))
+        let starts = packets.indices.filter { Editor.pid(packets[$0]) == 0x100 && packets[$0][1] & 0x40 != 0 }
+        let cut = starts[starts.count / 4]..<starts[starts.count * 3 / 4]
+        let holed = Self.folder.appendingPathComponent("cues-holed.ts")
+        try Data(packets.indices.filter { !cut.contains($0) || Editor.pid(packets[$0]) != 0x100 }.map { packets[$0] }.joined()).write(to: holed)
+        // Then the deep check still finds the data missing
+        let deep = try Self.json(["validate", "--deep", "--json", holed.path])
+        let corrupt = (deep["diagnostics"]?.arrayValue ?? []).first { $0["code"]?.stringValue == "corrupt" }
+        #expect(corrupt?["message"]?.stringValue?.hasSuffix("(data missing)") == true, "\(deep.serialized)")
     }
 }

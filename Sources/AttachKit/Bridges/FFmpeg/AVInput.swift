@@ -71,6 +71,13 @@ struct AVInput: ~Copyable {
         return Double(d) / Double(ak_time_base())
     }
 
+    /// When the container's timeline starts (`AVFormatContext.start_time`), in seconds; `nil` when unknown.
+    var startTime: Double? {
+        let t = context.pointee.start_time
+        guard t != ak_nopts_value() else { return nil }
+        return Double(t) / Double(ak_time_base())
+    }
+
     /// Whether libavformat derived ``duration`` from the bitrate rather than from timestamps or a header.
     var durationIsEstimate: Bool { context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE }
 
