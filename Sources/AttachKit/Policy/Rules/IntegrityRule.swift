@@ -25,8 +25,8 @@ struct IntegrityRule: ValidationRule {
         case .undecodable(let reason):
             return [Diagnostic(.unsupportedCodec, reason, fix: "attach a version in a codec FFmpeg decodes (AAC-LC, H.264...)")]
         case .recoverable(let reason):
-            return [Diagnostic(.recoverableDamage, "damage outside the media, which players skip: \(reason)",
-                               fix: "prepare writes a clean copy without it (a remux: no re-encode)", severity: .warning)]
+            return [Diagnostic(.recoverableDamage, "damage players step over: \(reason)",
+                               fix: "prepare writes a clean copy (a remux where the codecs allow it: no re-encode)", severity: .warning)]
         case .intact, .overCap, .notChecked:
             return []
         }
