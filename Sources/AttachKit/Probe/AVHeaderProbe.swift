@@ -89,11 +89,20 @@ enum AVHeaderProbe {
                                  sounds: [Int: CodecConfiguration.Sound] = [:], declared: [Int: DeclaredCodec] = [:],
                                  into info: inout MediaInfo) throws(FFmpegError) {
         var streams = count(input, into: &info)
-        info.duration = MediaSpan.duration(container: input.duration, start: input.startTime, streams: streams.all,
-                                           timelineFromZero: info.container.isISOBaseMedia)
-        info.durationIsEstimate = input.durationIsEstimate
         let refused = undecodable(streams.all, declared: declared)
         info.undecodableStreams = refused.isEmpty ? nil : streams.all.compactMap { refused[$0.index] }
+        // A stream FFmpeg could not even call sound or picture (no prober knew its payload) is
+        // what the PMT declares it to be: a file of AC-4 alone is sound nothing here decodes, not
+        // a file without streams.
+        let unnamed = streams.all.filter { $0.kind != .audio && $0.kind != .video && refused[$0.index] != nil }
+        streams.video += unnamed.filter { refused[$0.index]?.kind == .video }
+        streams.audio += unnamed.filter { refused[$0.index]?.kind == .audio }
+        (info.videoStreams, info.audioStreams) = (streams.video.count, streams.audio.count)
+        // (Such a stream is the PMT's sound or picture, not a data stream widening the span.)
+        info.duration = MediaSpan.duration(container: input.duration, start: input.startTime,
+                                           streams: streams.all.filter { stream in !unnamed.contains { $0.index == stream.index } },
+                                           timelineFromZero: info.container.isISOBaseMedia)
+        info.durationIsEstimate = input.durationIsEstimate
         let usable: (AVStreamInfo) -> Bool = { refused[$0.index] == nil }
         streams.video = streams.video.filter(usable) + streams.video.filter { !usable($0) }
         streams.audio = streams.audio.filter(usable) + streams.audio.filter { !usable($0) }
@@ -149,11 +158,14 @@ enum AVHeaderProbe {
     }
 
     /// The streams (by index) FFmpeg cannot decode as it reads them, by what `declared` (by PID)
-    /// says they are (``DeclaredCodec/refusal(readAs:pid:)``).
+    /// says they are (``DeclaredCodec/refusal(readAs:pid:)``): FFmpeg's sound and pictures, and
+    /// streams it left as data or of no known kind that the PMT declares sound or picture.
     private static func undecodable(_ streams: [AVStreamInfo], declared: [Int: DeclaredCodec]) -> [Int: UndecodableStream] {
         var refused: [Int: UndecodableStream] = [:]
-        for stream in streams where stream.kind == .audio || stream.kind == .video && !stream.isAttachedPicture {
-            guard let codec = declared[stream.identifier], let reason = codec.refusal(readAs: stream.codec, pid: stream.identifier) else { continue }
+        for stream in streams where !stream.isAttachedPicture {
+            guard let codec = declared[stream.identifier],
+                  let reason = codec.refusal(readAs: stream.codec, media: stream.kind == .audio || stream.kind == .video, pid: stream.identifier)
+            else { continue }
             refused[stream.index] = UndecodableStream(id: stream.identifier, kind: codec.kind, codec: codec.codec, reason: reason)
         }
         return refused

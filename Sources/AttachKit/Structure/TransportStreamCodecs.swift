@@ -89,15 +89,16 @@ struct DeclaredCodec: Sendable, Equatable {
     /// Why the stream on `pid`, which FFmpeg's reader names `codec`, cannot be decoded here: the
     /// PMT declares a codec FFmpeg 5.1 has no decoder for (whatever FFmpeg takes it for), or one
     /// it decodes but reads as something else (``readAs``: DTS-HD taken for MP2 goes to the wrong
-    /// decoder). `nil` when FFmpeg reads it as what it is.
-    func refusal(readAs codec: Codec, pid: Int) -> String? {
-        let taken = codec == .unidentified ? "which FFmpeg 5.1's MPEG-TS reader does not identify"
+    /// decoder). `nil` when FFmpeg reads it as what it is. `media`: FFmpeg's reader made it a
+    /// sound or picture stream at all (else it left it as data: nothing it knows matched the payload).
+    func refusal(readAs codec: Codec, media: Bool = true, pid: Int) -> String? {
+        let taken = codec == .unidentified || !media ? "which FFmpeg 5.1's MPEG-TS reader does not identify"
             : "which FFmpeg 5.1's MPEG-TS reader takes for \(codec)"
         let what = "\(name) (\(evidence), PID \(Self.hex(pid)))"
         if !decodable {
-            return StructureVerdict.cannotDecodeReason(codec == self.codec ? what : "\(what), \(taken)")
+            return StructureVerdict.cannotDecodeReason(codec == self.codec && media ? what : "\(what), \(taken)")
         }
-        guard !readAs.contains(codec) else { return nil }
+        guard !media || !readAs.contains(codec) else { return nil }
         return "\(what), \(taken): FFmpeg 5.1 decodes \(name) only when its reader identifies it, so it cannot be verified or converted here"
     }
 
