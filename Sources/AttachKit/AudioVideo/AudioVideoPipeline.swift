@@ -56,7 +56,7 @@ struct AudioVideoPipeline: MediaPipeline {
     /// An input that passes validation is still rewritten rather than copied when `--start` asks
     /// for a cut, or its layout is one iOS handles badly (``LayoutCheck``: moov last).
     func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
-        if job.repairNote != nil { return "damage outside the media is left out of a clean copy" }
+        if job.repairNote != nil { return "a clean copy is written instead of the damaged file" }
         return Self.rewriteReason(path: job.inputPath, info: job.info, options: job.options)
     }
 

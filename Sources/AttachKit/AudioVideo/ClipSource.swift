@@ -69,8 +69,12 @@ struct ClipSource: Sendable {
     private static func describe(_ input: borrowing AVInput, path: String, demuxer: String, info: MediaInfo, decoding: DecoderBudget) -> ClipSource {
         let streams = input.streams
         var dropped: [String] = []
-        let pictures = streams.filter { $0.kind == .video && !$0.isAttachedPicture }
-        let sounds = streams.filter { $0.kind == .audio }
+        // A stream FFmpeg cannot decode as it reads it (``MediaInfo/undecodableStreams``) is left
+        // out, saying why; the probe refuses a file with nothing else of its kind.
+        let refused = streams.compactMap { stream in info.undecodableStreams?.first { $0.id == stream.identifier }.map { (stream.index, $0) } }
+        let usable = streams.filter { stream in !refused.contains { $0.0 == stream.index } }
+        let pictures = usable.filter { $0.kind == .video && !$0.isAttachedPicture }
+        let sounds = usable.filter { $0.kind == .audio }
         var video: Video?
         if let v = pictures.first {
             let sar = input.sampleAspectRatio(of: v.index)
@@ -107,12 +111,15 @@ struct ClipSource: Sendable {
                 cover = Cover(index: art.index, bytes: input.attachedPictureSize(of: art.index))
             }
         }
-        for s in streams where s.index != video?.index && s.index != audio?.index && s.index != cover?.index && s.index != brokenCover {
+        for (index, stream) in refused {
+            dropped.append("\(stream.kind == .video ? "video" : "audio") stream \(index) (\(stream.codec)): \(stream.reason)")
+        }
+        for s in usable where s.index != video?.index && s.index != audio?.index && s.index != cover?.index && s.index != brokenCover {
             switch s.kind {
             case .video: dropped.append(s.isAttachedPicture ? "cover art" : "video stream \(s.index) (\(s.codec))")
             case .audio: dropped.append("audio stream \(s.index) (\(s.codec))")
             case .subtitle: dropped.append("subtitles (\(s.codec))")
-            case .data, .other: dropped.append("data stream \(s.index)")
+            case .data, .other: dropped.append("data stream \(s.index)" + (s.codec == .unidentified ? "" : " (\(s.codec))"))
             }
         }
         let longest = streams.compactMap(\.duration).max()

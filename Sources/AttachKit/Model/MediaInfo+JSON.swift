@@ -52,6 +52,12 @@ extension MediaInfo {
         o.set("channelLayout", channelLayout)
         o.set("streams", streams)
         o.set("attachedPictures", attachedPictures.flatMap { $0 > 0 ? $0 : nil })
+        if let undecodableStreams {
+            o.set("undecodableStreams", .array(undecodableStreams.map {
+                JSONValue.object([("id", .number(Double($0.id))), ("kind", .string($0.kind.rawValue)),
+                                  ("codec", .string($0.codec.rawValue)), ("reason", .string($0.reason))])
+            }))
+        }
         if let type = uniformType {
             o.set("uti", type.identifier)
             o.set("extension", type.preferredExtension)

@@ -78,6 +78,11 @@ public struct MediaInfo: Sendable, Equatable {
     public var streams: Int?
     /// Audio files with cover art carry it as an attached picture.
     public var attachedPictures: Int?
+    /// Streams the container declares in a codec the decoders here cannot decode as they are read
+    /// (a transport stream's PMT naming MPEG-H 3D Audio, AC-4, or DTS-HD that FFmpeg's reader
+    /// takes for MP2): never handed to a decoder, left out of an output with a note, and the file
+    /// refused as `unsupported` when no stream of its kind is left. `nil` when there are none.
+    public var undecodableStreams: [UndecodableStream]?
     /// What decoding the picture takes in memory, estimated from the header (images; `nil` for
     /// audio and video, whose decoders are estimated where a decode is planned). See
     /// ``SafetyLimits/maxDecodeBytes``.
@@ -88,6 +93,21 @@ public struct MediaInfo: Sendable, Equatable {
         self.bytes = bytes
         self.kind = kind
         self.container = container
+    }
+
+    /// The reasons of ``undecodableStreams`` of `kind` when every audio (or video) stream of the
+    /// file is one of them; `nil` when some stream of that kind is left to decode, or there is none.
+    func undecodableReasons(of kind: MediaKind) -> [String]? {
+        let refused = (undecodableStreams ?? []).filter { $0.kind == kind }
+        let all = kind == .video ? videoStreams : audioStreams
+        guard !refused.isEmpty, let all, refused.count >= all else { return nil }
+        return refused.map(\.reason)
+    }
+
+    /// Whether the stream FFmpeg identifies as `identifier` (``AVStreamInfo/identifier``) is one of
+    /// ``undecodableStreams``.
+    func isUndecodable(streamID identifier: Int) -> Bool {
+        undecodableStreams?.contains { $0.id == identifier } ?? false
     }
 
     /// The upright width: ``width`` and ``height`` swapped when orientation or rotation turns the
@@ -123,5 +143,20 @@ public struct MediaInfo: Sendable, Equatable {
     public var isAnimated: Bool {
         guard kind == .image, let frames, frames > 1 else { return false }
         return [.gif, .apng, .webp].contains(codec) || container == .heifSequence
+    }
+}
+
+/// A stream whose codec the decoders here cannot decode as it is read (``MediaInfo/undecodableStreams``).
+public struct UndecodableStream: Sendable, Equatable {
+    /// The container's identifier of the stream: a transport stream's PID.
+    public var id: Int
+    public var kind: MediaKind
+    /// The codec the container declares (`mpegh_3d_audio`, `ac4`, `dts`).
+    public var codec: Codec
+    /// Why it cannot be decoded here, naming the codec and where the container says so.
+    public var reason: String
+
+    public init(id: Int, kind: MediaKind, codec: Codec, reason: String) {
+        (self.id, self.kind, self.codec, self.reason) = (id, kind, codec, reason)
     }
 }

@@ -16,10 +16,10 @@ struct PrepareJob: Sendable {
     /// Whether the input has a finding with this code.
     func has(_ code: Diagnostic.Code) -> Bool { findings.contains { $0.code == code && $0.severity == .error } }
 
-    /// The note of a rewrite that left out damage players skip (``Diagnostic/Code/recoverableDamage``:
+    /// The note of a rewrite that left out damage players step over (``Diagnostic/Code/recoverableDamage``:
     /// such an input is never handed back as it is); `nil` without such damage.
     var repairNote: String? {
-        findings.first { $0.code == .recoverableDamage }.map { "repaired: \($0.message); the output is a clean copy without it" }
+        findings.first { $0.code == .recoverableDamage }.map { "repaired: \($0.message); the output is a clean copy" }
     }
 }
 

@@ -24,9 +24,10 @@ public struct Diagnostic: Sendable, Equatable {
         /// iOS shows no picture (or plays no sound) of it, though every decoder here reads it.
         /// `prepare` remuxes it, which enables the tracks.
         case disabledTrack = "disabled-track"
-        /// Damage outside the media which players skip (junk between Ogg pages or MP3 frames, a
-        /// last transport stream packet cut short, an `mdat` claiming more than the file holds
-        /// while every sample is inside it): a warning; `prepare` writes a clean remux without it.
+        /// Damage players step over (junk between Ogg pages or MP3 frames, a last transport stream
+        /// packet cut short, an `mdat` claiming more than the file holds while every sample is
+        /// inside it, an Ogg stream whose whole pages stop without its end-of-stream page): a
+        /// warning; `prepare` writes a clean copy of what is there.
         case recoverableDamage = "recoverable-damage"
         /// Broken layout or undecodable data, or no samples at all; iOS: 105 attachment corrupt.
         case corrupt = "corrupt"

@@ -12,13 +12,16 @@ enum AVHeaderProbe {
     ///     A header-only read then still knows the pixel format and level (a thumbnail's memory
     ///     estimate needs them: without, a 4K poster frame was counted at 16 references of 4 B/px
     ///     and refused). Default `false`.
+    ///   - declared: the codecs a transport stream's PMT declares, by PID (``DeclaredCodec``): a
+    ///     stream FFmpeg cannot decode as it reads it is named by its declared codec and recorded
+    ///     in ``MediaInfo/undecodableStreams``. Default none.
     /// - Throws: ``FFmpegError`` when libavformat cannot read the header, or it has no audio or
     ///   video stream (``FFmpegOperation/streamInfo``).
     static func readAudioVideo(path: String, demuxer: String, limits: AVInputLimits, streamInfo: Bool = true,
-                               configuration: Bool = false, into info: inout MediaInfo) throws(FFmpegError) {
+                               configuration: Bool = false, declared: [Int: DeclaredCodec] = [:], into info: inout MediaInfo) throws(FFmpegError) {
         if configuration, try readConfiguredHeader(path: path, demuxer: demuxer, limits: limits, into: &info) { return }
         let input = try AVInput(path: path, demuxer: demuxer, limits: limits, readStreamInfo: streamInfo)
-        try describe(input, into: &info)
+        try describe(input, declared: declared, into: &info)
         settleMPEGAudioLayer(input, path: path, into: &info)
     }
 
@@ -79,12 +82,35 @@ enum AVHeaderProbe {
     /// Fills `info` from an opened input: the first picture that is not cover art and the first
     /// sound, with what `pictures` and `sounds` (by stream index) say in place of the pixel
     /// format, profile, level, chroma, bit depth and channel mask the input has not decoded.
+    /// Streams `declared` says FFmpeg cannot decode as it reads them come after the others, and
+    /// one chosen all the same (none other of its kind) is described by its declared codec alone:
+    /// what FFmpeg read of a stream it misidentified (a sample rate, channels) is not the file's.
     private static func describe(_ input: borrowing AVInput, pictures: [Int: CodecConfiguration.Picture] = [:],
-                                 sounds: [Int: CodecConfiguration.Sound] = [:], into info: inout MediaInfo) throws(FFmpegError) {
-        let streams = count(input, into: &info)
-        info.duration = input.duration
+                                 sounds: [Int: CodecConfiguration.Sound] = [:], declared: [Int: DeclaredCodec] = [:],
+                                 into info: inout MediaInfo) throws(FFmpegError) {
+        var streams = count(input, into: &info)
+        let refused = undecodable(streams.all, declared: declared)
+        info.undecodableStreams = refused.isEmpty ? nil : streams.all.compactMap { refused[$0.index] }
+        // A stream FFmpeg could not even call sound or picture (no prober knew its payload) is
+        // what the PMT declares it to be: a file of AC-4 alone is sound nothing here decodes, not
+        // a file without streams.
+        let unnamed = streams.all.filter { $0.kind != .audio && $0.kind != .video && refused[$0.index] != nil }
+        streams.video += unnamed.filter { refused[$0.index]?.kind == .video }
+        streams.audio += unnamed.filter { refused[$0.index]?.kind == .audio }
+        (info.videoStreams, info.audioStreams) = (streams.video.count, streams.audio.count)
+        // (Such a stream is the PMT's sound or picture, not a data stream widening the span.)
+        info.duration = MediaSpan.duration(container: input.duration, start: input.startTime,
+                                           streams: streams.all.filter { stream in !unnamed.contains { $0.index == stream.index } },
+                                           timelineFromZero: info.container.isISOBaseMedia)
         info.durationIsEstimate = input.durationIsEstimate
-        if let picture = streams.video.first {
+        let usable: (AVStreamInfo) -> Bool = { refused[$0.index] == nil }
+        streams.video = streams.video.filter(usable) + streams.video.filter { !usable($0) }
+        streams.audio = streams.audio.filter(usable) + streams.audio.filter { !usable($0) }
+        if let picture = streams.video.first, let refusal = refused[picture.index] {
+            info.kind = .video
+            info.codec = refusal.codec
+            if let sound = streams.audio.first { info.audioCodec = refused[sound.index]?.codec ?? sound.codec }
+        } else if let picture = streams.video.first {
             let configured = pictures[picture.index]
             info.kind = .video
             info.codec = picture.codec
@@ -101,7 +127,9 @@ enum AVHeaderProbe {
             info.frameRate = picture.frameRate
             info.rotation = picture.rotation
             info.videoBitRate = picture.bitRate
-            if let sound = streams.audio.first {
+            if let sound = streams.audio.first, let refusal = refused[sound.index] {
+                info.audioCodec = refusal.codec
+            } else if let sound = streams.audio.first {
                 info.audioCodec = sound.codec
                 info.audioCodecTag = input.codecTag(of: sound.index)
                 info.audioProfile = sounds[sound.index]?.profile ?? sound.profile
@@ -110,6 +138,9 @@ enum AVHeaderProbe {
                 info.channels = sound.channels
                 info.channelLayout = ChannelLayout.name(mask: sounds[sound.index]?.channelMask ?? sound.channelMask, channels: sound.channels)
             }
+        } else if let sound = streams.audio.first, let refusal = refused[sound.index] {
+            info.kind = .audio
+            info.codec = refusal.codec
         } else if let sound = streams.audio.first {
             info.kind = .audio
             info.codec = sound.codec
@@ -124,6 +155,20 @@ enum AVHeaderProbe {
             throw FFmpegError(operation: .streamInfo, message: "no audio or video stream")
         }
         if info.container == .m4a, info.kind == .video { info.container = .mp4 }
+    }
+
+    /// The streams (by index) FFmpeg cannot decode as it reads them, by what `declared` (by PID)
+    /// says they are (``DeclaredCodec/refusal(readAs:pid:)``): FFmpeg's sound and pictures, and
+    /// streams it left as data or of no known kind that the PMT declares sound or picture.
+    private static func undecodable(_ streams: [AVStreamInfo], declared: [Int: DeclaredCodec]) -> [Int: UndecodableStream] {
+        var refused: [Int: UndecodableStream] = [:]
+        for stream in streams where !stream.isAttachedPicture {
+            guard let codec = declared[stream.identifier],
+                  let reason = codec.refusal(readAs: stream.codec, media: stream.kind == .audio || stream.kind == .video, pid: stream.identifier)
+            else { continue }
+            refused[stream.index] = UndecodableStream(id: stream.identifier, kind: codec.kind, codec: codec.codec, reason: reason)
+        }
+        return refused
     }
 
     /// Fills `info` from the header of a picture the sniffer already knows is an image but libvips

@@ -196,7 +196,8 @@ public struct Prober: Sendable {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
                                              streamInfo: !(limits.headerOnly && info.container.isISOBaseMedia),
-                                             configuration: limits.readsCodecConfiguration && info.container.isISOBaseMedia, into: &info)
+                                             configuration: limits.readsCodecConfiguration && info.container.isISOBaseMedia,
+                                             declared: declaredCodecs(reader, demuxer: demuxer), into: &info)
         } catch {
             // Encrypted media libavformat cannot read the header of is DRM, not damage.
             if info.container.isISOBaseMedia, let reason = ISOBMFFStructure.encryptionReason(reader) {
@@ -208,6 +209,18 @@ public struct Prober: Sendable {
             info.duration = fragmentDuration
             info.durationIsEstimate = false
         }
+    }
+
+    /// The codecs a transport stream's PMT declares (``DeclaredCodec``), by PID: FFmpeg's MPEG-TS
+    /// reader guesses the codec of a stream type it does not know from the payload, and the
+    /// table is held against its guess. Empty for other demuxers.
+    private func declaredCodecs(_ reader: borrowing FileReader, demuxer: String) -> [Int: DeclaredCodec] {
+        guard demuxer == Demuxers.name(for: .mpegTS), let programs = TransportStreamPrograms.read(reader) else { return [:] }
+        var declared: [Int: DeclaredCodec] = [:]
+        for stream in programs.streams {
+            if let codec = DeclaredCodec(stream) { declared[stream.pid] = codec }
+        }
+        return declared
     }
 
     /// What libavformat would build reading the header, held against ``safety`` first: for the

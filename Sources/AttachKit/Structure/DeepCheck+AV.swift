@@ -21,7 +21,8 @@ extension DeepCheck {
     /// by its own structure check).
     /// - Parameter chosen: the demuxer to read with; default the container's (``Demuxers``).
     /// - Returns: ``StructureVerdict/notChecked`` when FFmpeg cannot be loaded on this machine, or
-    ///   has no decoder (or a "not implemented" one) for a stream (the file may be fine); "no
+    ///   has no decoder (or a "not implemented" one) for a stream, or the stream is one of
+    ///   ``MediaInfo/undecodableStreams`` (never decoded: the file may be fine); "no
     ///   samples" (corrupt) when every stream decodes to no frame at all.
     /// - Parameter videoBudget: seconds of each video stream to decode at most, GOPs spread evenly
     ///   (``GOPSampler``); `nil` = all. The coverage returned says what was decoded when GOPs were
@@ -41,14 +42,16 @@ extension DeepCheck {
         } catch {
             return (.corrupt(reason: "libavformat cannot read the file: \(error)"), nil)
         }
-        let decodable = streams.filter { ($0.kind == .audio || $0.kind == .video) && !$0.isAttachedPicture }
-        guard !decodable.isEmpty else { return (.corrupt(reason: "no audio or video stream to decode"), nil) }
+        let media = streams.filter { ($0.kind == .audio || $0.kind == .video) && !$0.isAttachedPicture }
+        // A stream FFmpeg misreads (``MediaInfo/undecodableStreams``) would fail the decoder it is handed to.
+        let decodable = media.filter { !info.isUndecodable(streamID: $0.identifier) }
+        guard !media.isEmpty else { return (.corrupt(reason: "no audio or video stream to decode"), nil) }
         // A picture too large to decode safely is not checked (it is not thereby corrupt).
         for stream in decodable where stream.kind == .video && Double(stream.width) * Double(stream.height) > Double(maximumPixels) {
             return (.notChecked, nil)
         }
         var longest: Double?
-        var undecodable = false
+        var undecodable = decodable.count < media.count
         var frames = 0
         var coverage: [String] = []
         for stream in decodable {

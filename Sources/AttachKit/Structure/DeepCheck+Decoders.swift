@@ -6,7 +6,9 @@ extension DeepCheck {
     /// A decoder AttachKit lacks is not corruption: when no stream of the file's kind can be
     /// decoded (no decoder: VVC, IAMF; or one that says "not implemented": xHE-AAC, an Opus
     /// channel mapping FFmpeg 5.1 lacks) the file is ``StructureVerdict/undecodable(reason:)``
-    /// (`unsupported` from every verb: it can be neither verified nor converted). A movie whose
+    /// (`unsupported` from every verb: it can be neither verified nor converted). So is a file whose
+    /// every such stream is one of ``MediaInfo/undecodableStreams`` (a transport stream's MPEG-H
+    /// 3D Audio), whatever decoder FFmpeg would open for what it takes it for. A movie whose
     /// picture decodes but whose sound does not is prepared without that sound, as before.
     ///
     /// - Returns: ``StructureVerdict/intact`` when a stream of the file's kind opens a decoder;
@@ -15,6 +17,8 @@ extension DeepCheck {
     static func decodersOpen(path: String, info: MediaInfo) -> StructureVerdict {
         guard info.kind == .audio || info.kind == .video, let demuxer = Demuxers.name(for: info.container) else { return .notChecked }
         let wanted: AVStreamInfo.Kind = info.kind == .video ? .video : .audio
+        // Every stream of the kind misread (FFmpeg's reader may not even call it audio yet).
+        if let reasons = info.undecodableReasons(of: info.kind) { return .undecodable(reason: reasons.joined(separator: "; ")) }
         let input: AVInput
         do {
             input = try AVInput(path: path, demuxer: demuxer, readStreamInfo: false)
@@ -23,8 +27,10 @@ extension DeepCheck {
         }
         let streams = input.streams.filter { $0.kind == wanted && !$0.isAttachedPicture }
         guard !streams.isEmpty else { return .notChecked }
+        // Streams the probe found FFmpeg cannot decode as it reads them are never handed to a decoder.
+        let declared = streams.compactMap { stream in info.undecodableStreams?.first { $0.id == stream.identifier }?.reason }
         var refusals: [String] = []
-        for stream in streams {
+        for stream in streams where !info.isUndecodable(streamID: stream.identifier) {
             do {
                 _ = try AVDecoder(input: input, streamIndex: stream.index, options: decoding.decoderOptions)
                 return .intact
@@ -40,6 +46,7 @@ extension DeepCheck {
                 return .intact  // Refused for another reason: the decode check judges the data.
             }
         }
-        return .cannotDecode(refusals.joined(separator: "; "))
+        let undecoded = refusals.isEmpty ? [] : [StructureVerdict.cannotDecodeReason(refusals.joined(separator: "; "))]
+        return .undecodable(reason: (declared + undecoded).joined(separator: "; "))
     }
 }

@@ -8,12 +8,22 @@
 /// Each logical stream's pages are numbered 0, 1, 2... (`page_sequence_number`, RFC 3533 §6): a
 /// number skipped means pages were lost, which decoders step over without a word (a Vorbis file
 /// missing a second of its sound passed `validate --deep`).
+///
+/// Each logical stream's last page carries the end-of-stream flag (EOS, header type `0x04`; RFC
+/// 3533 §6). A stream whose last page lacks it was cut at a page boundary (or its writer never
+/// finished): every page there is whole and players play them all, stopping where the pages
+/// stop, so it is recoverable, as a last MP3 frame cut short is: `validate` warns that the end is
+/// missing, and `prepare`'s output (a transcode: Ogg is not an attachment type) ends where the
+/// sound does. It is not corrupt: nothing that is there is damaged, and how much is missing is
+/// unknown (no Ogg header declares a length to hold it against).
 enum OggStructure {
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
         var position: Int64 = 0
         var pages = 0
         /// The next page number each logical stream (by serial number) expects; bounded by the pages.
         var expected: [UInt32: UInt32] = [:]
+        /// The last page of each logical stream not yet ended by an EOS page: its number and offset.
+        var open: [UInt32: (sequence: UInt32, offset: Int64)] = [:]
         var skipped = SkippedBytes()
         while position < reader.size {
             let header = reader.read(at: position, count: 27 + 255)
@@ -51,10 +61,19 @@ enum OggStructure {
                 return .corrupt(reason: "page \(sequence) of logical stream \(serial) (byte \(position)) follows page \(next &- 1): \(sequence > next ? "pages are missing" : "pages are repeated or out of order")")
             }
             if expected.count < 1024 || expected[serial] != nil { expected[serial] = sequence &+ 1 }
+            if page[5] & 0x04 != 0 {
+                open[serial] = nil
+            } else if open.count < 1024 || open[serial] != nil {
+                open[serial] = (sequence, position)
+            }
             pages += 1
             position += Int64(pageLength)
         }
-        return pages > 0 ? skipped.verdict : .corrupt(reason: "no Ogg page")
+        guard pages > 0 else { return .corrupt(reason: "no Ogg page") }
+        guard let unended = open.min(by: { $0.value.offset < $1.value.offset }) else { return skipped.verdict }
+        let end = "the last page of logical stream \(unended.key) (page \(unended.value.sequence), at byte \(unended.value.offset)) has no end-of-stream flag: the stream stops without its end (cut at a page boundary, or never finished); every page there is whole"
+        guard case .recoverable(let junk) = skipped.verdict else { return .recoverable(reason: end) }
+        return .recoverable(reason: "\(junk); \(end)")
     }
 
     /// The offset of the first whole page (capture pattern, header, segments and body inside the

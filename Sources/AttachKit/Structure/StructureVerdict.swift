@@ -10,8 +10,9 @@ enum StructureVerdict: Sendable, Equatable {
     case corrupt(reason: String)
     /// Damage outside every frame, page or sample, which players skip (``SkippedBytes``): junk
     /// between or around them, a last packet cut short, a box claiming more bytes than the file
-    /// holds while every sample is inside it. `reason` says what and where. Not broken for a
-    /// player: `validate` warns, `prepare` writes a clean remux without it.
+    /// holds while every sample is inside it; or an end cut off between whole pages (an Ogg
+    /// stream without its end-of-stream page: players play the pages there). `reason` says what
+    /// and where. Not broken for a player: `validate` warns, `prepare` writes a clean copy.
     case recoverable(reason: String)
     /// The layout holds more parts than a cap allows (a TIFF's pages over
     /// ``SafetyLimits/maxFrames``): not broken, refused before decoding.

@@ -20,4 +20,12 @@ struct CRCTests {
         #expect(FLACCRC.crc8(Self.digits[...]) == 0xF4)
         #expect(FLACCRC.crc16(Self.digits[...]) == 0xFEE8)
     }
+
+    @Test("MPEG-2's CRC-32 (0x04C11DB7, unreflected, from all ones: CRC-32/MPEG-2), and 0 over a section with its CRC")
+    func mpeg2() {
+        #expect(MPEG2CRC.checksum(Self.digits[...]) == 0x0376_E6E7)
+        // The PAT ffmpeg writes (one program, number 1, PMT on PID 0x1000), its CRC included.
+        let pat: [UInt8] = [0x00, 0xB0, 0x0D, 0x00, 0x01, 0xC1, 0x00, 0x00, 0x00, 0x01, 0xF0, 0x00, 0x2A, 0xB1, 0x04, 0xB2]
+        #expect(MPEG2CRC.checksum(pat[...]) == 0)
+    }
 }

@@ -112,6 +112,25 @@ struct RecoverableDamageTests {
         try Self.expectCorruptEverywhere(try Self.write(ogg.prefix(pages[5]) + Data("JUNK".utf8) + ogg.dropFirst(pages[6]), "lost.ogg"))
     }
 
+    @Test("Ogg cut exactly at a page boundary (no end-of-stream page; Vorbis and Opus) is recoverable: validate warns that the end is missing, prepare hands back the whole pages there (issue 29)",
+          arguments: ["audio/ogg_vorbis_5s.ogg", "audio/ogg_opus_5s.opus"])
+    func oggWithoutItsEnd(fixture: String) throws {
+        // Given the fixture cut after its middle page: every page whole, the last one without EOS
+        let ogg = try Self.fixture(fixture)
+        let pages = Self.oggPages(ogg)
+        let name = "no-eos-" + URL(fileURLWithPath: fixture).lastPathComponent
+        let cut = try Self.write(ogg.prefix(pages[pages.count / 2]), name)
+        let whole = try Self.write(ogg, "whole-" + URL(fileURLWithPath: fixture).lastPathComponent)
+        #expect(SyntheticMedia.check([UInt8](try Data(contentsOf: URL(fileURLWithPath: whole))), as: .ogg) == .intact)
+        // Then every verb says the end is missing, and prepare's copy is what is there, decoded clean
+        try Self.expectRepaired(cut, naming: "(page \(pages.count / 2 - 1), at byte \(pages[pages.count / 2 - 1])) has no end-of-stream flag")
+        let there = try #require(try FFprobeReport.of(cut).duration)
+        let prepared = try TestEnvironment.runAttachKit(["prepare", "--json", "--out", Self.folder.appendingPathComponent("no-eos").path, cut])
+        let output = try #require(try JSONValue.parse(prepared.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["output"]?.stringValue)
+        let duration = try #require(try FFprobeReport.of(output).duration)
+        #expect(there < 4 && abs(duration - there) < 0.1, "the cut input lasts \(there) s, the output \(duration) s")
+    }
+
     @Test("MP3: one junk byte after the last frame, a last frame cut short and a 100 kB binary prefix are repaired into a clean copy; junk between frames and a frame cut short mid-stream are corrupt")
     func mp3() throws {
         let mp3 = try Self.fixture("audio/mp3_stereo_44k_5s.mp3")

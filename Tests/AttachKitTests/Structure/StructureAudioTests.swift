@@ -194,12 +194,23 @@ struct StructureAudioTests {
         expectCorrupt(bytes, as: .ogg, mentioning: "CRC mismatch in the page at byte 0")
     }
 
+    @Test("Ogg: a stream whose last page lacks the end-of-stream flag is recoverable, saying which page (with junk before it, both are said); a BOS-only page stream with EOS is intact")
+    func oggWithoutEndOfStream() {
+        let first = SyntheticMedia.oggPage(flags: 0x02, sequence: 0, body: [1, 2, 3])
+        let second = SyntheticMedia.oggPage(flags: 0, sequence: 1, body: [4, 5, 6])
+        let end = "the last page of logical stream 4660 (page 1, at byte \(first.count)) has no end-of-stream flag: the stream stops without its end (cut at a page boundary, or never finished); every page there is whole"
+        #expect(SyntheticMedia.check(first + second, as: .ogg) == .recoverable(reason: end))
+        #expect(SyntheticMedia.check(first + second + [7], as: .ogg)
+                == .recoverable(reason: "1 junk byte after the last Ogg page at byte \(first.count + second.count); " + end))
+        #expect(SyntheticMedia.check(SyntheticMedia.oggPage(flags: 0x06, sequence: 0, body: [1]), as: .ogg) == .intact)
+    }
+
     @Test("Ogg: junk after the last page or between pages is recoverable; junk before the first page is corrupt")
     func oggTrailingGarbage() {
         let ogg = SyntheticMedia.ogg()
         #expect(SyntheticMedia.check(ogg + [1, 2, 3, 4], as: .ogg) == .recoverable(reason: "4 junk bytes after the last Ogg page at byte \(ogg.count)"))
         let first = SyntheticMedia.oggPage(flags: 0x02, sequence: 0, body: [1, 2, 3])
-        let second = SyntheticMedia.oggPage(flags: 0, sequence: 1, body: [4, 5, 6])
+        let second = SyntheticMedia.oggPage(flags: 0x04, sequence: 1, body: [4, 5, 6])
         #expect(SyntheticMedia.check(first + [9, 9] + second, as: .ogg) == .recoverable(reason: "2 junk bytes between Ogg pages at byte \(first.count)"))
         expectCorrupt([1, 2] + ogg, as: .ogg, mentioning: "no Ogg page at byte 0")
     }

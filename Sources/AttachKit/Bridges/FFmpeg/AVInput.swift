@@ -71,6 +71,13 @@ struct AVInput: ~Copyable {
         return Double(d) / Double(ak_time_base())
     }
 
+    /// When the container's timeline starts (`AVFormatContext.start_time`), in seconds; `nil` when unknown.
+    var startTime: Double? {
+        let t = context.pointee.start_time
+        guard t != ak_nopts_value() else { return nil }
+        return Double(t) / Double(ak_time_base())
+    }
+
     /// Whether libavformat derived ``duration`` from the bitrate rather than from timestamps or a header.
     var durationIsEstimate: Bool { context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE }
 
@@ -96,6 +103,9 @@ struct AVStreamInfo: Sendable {
     enum Kind: Sendable { case video, audio, subtitle, data, other }
 
     let index: Int
+    /// The container's own identifier of the stream (`AVStream.id`): a transport stream's PID, a
+    /// Matroska track number, an MP4 track ID.
+    let identifier: Int
     let kind: Kind
     let codec: Codec
     let width: Int
@@ -131,6 +141,7 @@ struct AVStreamInfo: Sendable {
     init(_ stream: UnsafeMutablePointer<AVStream>, index: Int) {
         let parameters = stream.pointee.codecpar.pointee
         self.index = index
+        identifier = Int(stream.pointee.id)
         reorderDelay = Int(max(0, parameters.video_delay))
         switch parameters.codec_type {
         case AVMEDIA_TYPE_VIDEO: kind = .video

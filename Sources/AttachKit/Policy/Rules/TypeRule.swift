@@ -9,6 +9,10 @@ struct TypeRule: ValidationRule {
         guard info.kind != .unknown else { return [Diagnostic(.unrecognizedType, "no media content", fix: nil)] }
         guard !profile.allowsContent(info) else { return [] }
         let what = "\(info.kind.rawValue) type \(type.identifier) (\(info.container)) is not allowed by profile \(profile.name)"
+        if case .undecodable = subject.structure {
+            // No conversion can start from what nothing here decodes (IntegrityRule says why).
+            return [Diagnostic(.unsupportedType, what, fix: "none here: its \(info.kind.rawValue) cannot be decoded here")]
+        }
         return [Diagnostic(.unsupportedType, what, fix: fix(for: info, profile: profile))]
     }
 
@@ -29,12 +33,15 @@ struct TypeRule: ValidationRule {
             // What `prepare` copies into MP4 (``Playability``), when the profile allows it.
             let videoOK = info.codec.map { Profile.allows(profile.video.videoCodecs, codec: $0) } ?? false
                 && Playability.video(info) == .copyable
-            let audioOK = info.audioCodec.map {
+            // Sound nothing here decodes (``MediaInfo/undecodableStreams``) is left out, not converted.
+            let soundLeftOut = info.undecodableReasons(of: .audio) != nil
+            let without = soundLeftOut ? ", without the \(info.audioCodec.map { Fix.name($0) } ?? "") sound (it cannot be decoded here)" : ""
+            let audioOK = soundLeftOut || info.audioCodec.map {
                 Profile.allows(profile.video.audioCodecs, codec: $0) && Playability.sound($0, profile: info.audioProfile, in: .mp4) == .plays
             } ?? true
-            if videoOK && audioOK { return "remux \(info.container.rawValue.uppercased())→MP4 (no re-encode)" }
+            if videoOK && audioOK { return "remux \(info.container.rawValue.uppercased())→MP4 (no re-encode)\(without)" }
             if videoOK { return "remux the picture into MP4 (no re-encode), transcode the sound→AAC" }
-            return "transcode to H.264 + AAC in MP4"
+            return soundLeftOut ? "transcode to H.264 in MP4\(without)" : "transcode to H.264 + AAC in MP4"
         case .unknown:
             return "replace with a supported file"
         }
@@ -49,6 +56,8 @@ struct CodecRule: ValidationRule {
     func check(_ subject: ValidationSubject, against profile: Profile) -> [Diagnostic] {
         let info = subject.info
         guard let type = info.uniformType else { return [] }
+        // Nothing here decodes it: IntegrityRule names the codec, and no transcode can be offered.
+        if case .undecodable = subject.structure { return [] }
         switch info.kind {
         case .image:
             guard Profile.allows(profile.image.types, type), let reason = Playability.picture(info) else { return [] }
@@ -81,7 +90,7 @@ struct CodecRule: ValidationRule {
         } else if let codec = info.codec {
             out += sampleEntry(codec, tag: info.codecTag, in: info.container, fix: "remux into MP4 (no re-encode)")
         }
-        if let codec = info.audioCodec {
+        if let codec = info.audioCodec, info.undecodableReasons(of: .audio) == nil {
             // The sound alone fails, yet `prepare` writes MP4 and re-encodes a picture it cannot
             // copy there: the fix says so (an MPEG-2 program stream under `apple`).
             let picture = verdict == .transcodedWhenRewritten && out.isEmpty ? info.codec.map { " and \(Fix.name($0))→H.264 in MP4" } ?? "" : ""

@@ -48,6 +48,9 @@ enum Fix {
         case .mpeg1video: return "MPEG-1 video"
         case .mpeg2video: return "MPEG-2 video"
         case .mjpeg: return "Motion JPEG"
+        case "mpegh_3d_audio": return "MPEG-H 3D Audio"
+        case "ac4": return "AC-4"
+        case "dts": return "DTS"
         default: return codec.rawValue.uppercased()
         }
     }
