@@ -461,6 +461,41 @@ rnd = random.Random(18)
 wr('random_bytes.bin', bytes(rnd.getrandbits(8) for _ in range(8192)))
 PY
 
+# --- issue 29: formats ---
+# QCP (RFC 3625, Qualcomm PureVoice) written byte by byte, since FFmpeg encodes none of its codecs:
+# a RIFF 'QLCM' form with the 150-byte 'fmt ' chunk (codec GUID, rate map), 'vrat' (variable
+# rate, packet count) and 'data' holding 50 eighth-rate packets of zero bits (1 s of comfort
+# noise, 20 ms per packet): QCELP-13K and EVRC decode; SMV (no decoder in FFmpeg 5.1) is refused.
+step "issue 29: QCP"
+python3 - "$FMT" <<'PY'
+import struct, sys
+out = sys.argv[1]
+QCELP = bytes([0x41, 0x6d, 0x7f, 0x5e, 0x15, 0xb1, 0xd0, 0x11, 0xba, 0x91, 0x00, 0x80, 0x5f, 0xb4, 0xb9, 0x7e])
+EVRC = bytes([0x8d, 0xd4, 0x89, 0xe6, 0x76, 0x90, 0xb5, 0x46, 0x91, 0xef, 0x73, 0x6a, 0x51, 0x00, 0xce, 0xb4])
+SMV = bytes([0x75, 0x2b, 0x7c, 0x8d, 0x97, 0xa7, 0x49, 0xed, 0x98, 0x5e, 0xd5, 0x3c, 0x8c, 0xc7, 0x5f, 0x84])
+def qcp(guid, name, bps, rates, packets):
+    # 'fmt ': version 1.0, GUID, codec version, 80-byte name, average bit rate, largest packet
+    # (rate octet included), 160 samples per block, 8000 Hz, 16-bit, the rate map (packet bytes
+    # after the rate octet, rate octet) in 8 entries, 20 reserved bytes.
+    table = b''.join(struct.pack('<BB', size, octet) for size, octet in rates).ljust(16, b'\0')
+    fmt = struct.pack('<BB', 1, 0) + guid + struct.pack('<H', 1) + name.ljust(80, b'\0') \
+        + struct.pack('<HHHHHI', bps, max(s for s, _ in rates) + 1, 160, 8000, 16, len(rates)) + table + bytes(20)
+    assert len(fmt) == 150
+    data = b''.join(packets)
+    body = b'QLCM' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'vrat' + struct.pack('<III', 8, 1, len(packets)) \
+        + b'data' + struct.pack('<I', len(data)) + data + (b'\0' if len(data) % 2 else b'')
+    return b'RIFF' + struct.pack('<I', len(body)) + body
+def wr(name, data): open(f'{out}/{name}', 'wb').write(data)
+# QCELP-13K packets: 34, 16, 7 or 3 bytes after the rate octet (full to eighth rate); EVRC: 22, 10, 2.
+wr('qcp_qcelp.qcp', qcp(QCELP, b'Qcelp 13K', 13000, [(34, 4), (16, 3), (7, 2), (3, 1), (0, 0)], [b'\x01' + bytes(3)] * 50))
+wr('qcp_evrc.qcp', qcp(EVRC, b'TIA IS-127 Enhanced Variable Rate Codec, Speech Service Option 3', 8500,
+                       [(22, 4), (10, 3), (2, 1), (0, 0)], [b'\x01' + bytes(2)] * 50))
+wr('qcp_smv.qcp', qcp(SMV, b'SMV', 8500, [(22, 4), (10, 3), (4, 2), (2, 1), (0, 0)], [b'\x01' + bytes(2)] * 50))
+PY
+for f in qcp_qcelp qcp_evrc; do
+    ffmpeg -nostdin -v error -i "$FMT/$f.qcp" -f null - || { echo "generate.sh: $f.qcp does not decode" >&2; exit 1; }
+done
+
 # --- issue 18: nothing to show ---
 # Files a notification could not show although their layout is sound: no samples at all (fragmented
 # MP4 init segments, an AIFF whose SSND holds no sound, a WAV whose data chunk is empty), encrypted

@@ -108,6 +108,8 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let wave64: Container = "wave64"
     /// Creative Voice (`.voc`).
     public static let voc: Container = "voc"
+    /// Qualcomm PureVoice (RFC 3625): a RIFF `QLCM` form holding QCELP-13K, EVRC or SMV speech.
+    public static let qcp: Container = "qcp"
     public static let flv: Container = "flv"
     /// Advanced Systems Format: Windows Media video (`.wmv`) and audio (`.wma`).
     public static let asf: Container = "asf"

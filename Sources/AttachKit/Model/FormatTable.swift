@@ -183,6 +183,7 @@ enum FormatTable {
         .init(.au, "Sun/NeXT audio", .audio, demuxers: ["au"], type: .au),
         .init(.wave64, "Wave64", .audio, demuxers: ["w64"], type: .wave64),
         .init(.voc, "Creative Voice", .audio, demuxers: ["voc"], type: .voc),
+        .init(.qcp, "QCP (Qualcomm PureVoice)", .audio, demuxers: ["qcp"], type: .qcp, structure: .riff),
     ]
 
     private static let notMedia: [FormatFacts] = [

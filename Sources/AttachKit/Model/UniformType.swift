@@ -95,6 +95,7 @@ public struct UniformType: Hashable, Sendable {
     public static let au = UniformType("public.ulaw-audio", ["au", "snd"])
     public static let wave64 = UniformType("com.sony.wave64", ["w64"])
     public static let voc = UniformType("com.creative.voc-audio", ["voc"])
+    public static let qcp = UniformType("com.qualcomm.qcp", ["qcp"])
 
     /// The types AttachKit hands back, in the order an extension is looked up (`.mp4` is a movie
     /// before it is MPEG-4 audio).

@@ -170,6 +170,7 @@ struct FormatSniffer {
         if h.matches("RIFF", at: 0) {
             if h.matches("WAVE", at: 8) { return .wav }
             if h.matches("AVI ", at: 8) { return .avi }
+            if h.matches("QLCM", at: 8) { return .qcp }
             return nil
         }
         if (h.matches("RF64", at: 0) || h.matches("BW64", at: 0)), h.matches("WAVE", at: 8) { return .rf64 }

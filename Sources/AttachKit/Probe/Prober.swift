@@ -93,6 +93,7 @@ public struct Prober: Sendable {
         case .video, .audio:
             try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
             countMPEGAudioFrames(reader, from: sniff.audioOffset, into: &info)
+            countQCPPackets(reader, into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
             try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
@@ -183,6 +184,14 @@ public struct Prober: Sendable {
         let counted = (seconds * 1000).rounded() / 1000
         if let estimated = info.duration, abs(estimated - counted) > max(0.1, counted * 0.02) { info.estimatedDuration = estimated }
         info.duration = counted
+        info.durationIsEstimate = false
+    }
+
+    /// A QCP whose duration libavformat estimated from the nominal bit rate gets the duration its
+    /// packets last (``QCPHeader``).
+    private func countQCPPackets(_ reader: borrowing FileReader, into info: inout MediaInfo) {
+        guard info.container == .qcp, info.durationIsEstimate == true, let seconds = QCPHeader.read(reader)?.duration else { return }
+        info.duration = seconds
         info.durationIsEstimate = false
     }
 
