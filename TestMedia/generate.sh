@@ -496,6 +496,67 @@ for f in qcp_qcelp qcp_evrc; do
     ffmpeg -nostdin -v error -i "$FMT/$f.qcp" -f null - || { echo "generate.sh: $f.qcp does not decode" >&2; exit 1; }
 done
 
+# Tracks iOS does not need (issue 29): a timecode track (tmcd), a chapter text track, a mov_text
+# subtitle, and a QuickTime movie with three timed-metadata tracks (an iPhone's 'meta'
+# tracks with 'mebx' sample entries: made from the timecode track, its handler and sample entry
+# rewritten, with a 'keys' table). prepare maps the picture and the sound only, and notes each drop.
+step "issue 29: tracks iOS does not need"
+TRK=(-f lavfi -i "$(clip 25)" -f lavfi -i "$(tone 44100)")
+ff "${TRK[@]}" "${BX[@]}" "${X264[@]}" -c:a aac -b:a 64k -timecode 01:00:00:00 -f mp4 "$FMT/mp4_h264_timecode_tmcd.mp4"
+printf ';FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=250\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=250\nEND=500\ntitle=Two\n' > "$S/chapters.txt"
+printf '1\n00:00:00,000 --> 00:00:00,400\nhello\n' > "$S/subtitle.srt"
+# (-map_metadata:g, not -1: without their titles the chapters get no text track, only a dangling reference.)
+ff "${TRK[@]}" -i "$S/chapters.txt" -map 0 -map 1 -map_metadata:g -1 -map_chapters 2 -fflags +bitexact \
+   -flags:v +bitexact -flags:a +bitexact -threads 1 "${X264[@]}" -c:a aac -b:a 64k -f mp4 "$FMT/mp4_h264_chapters_text.mp4"
+ff "${TRK[@]}" -i "$S/subtitle.srt" "${BX[@]}" "${X264[@]}" -c:a aac -b:a 64k -c:s mov_text -f mp4 "$FMT/mp4_h264_mov_text_subtitles.mp4"
+ff "${TRK[@]}" "${BX[@]}" "${X265[@]}" -c:a aac -b:a 64k -timecode 01:00:00:00 -f mov "$S/hevc_timecode.mov"
+python3 - "$S/hevc_timecode.mov" "$FMT/mov_hevc_mebx_metadata_x3.mov" <<'PY'
+import copy, struct, sys
+src, dst = sys.argv[1:3]
+def box(t, body): return struct.pack('>I4s', 8 + len(body), t) + body
+CONTAINERS = {b'moov', b'trak', b'mdia', b'minf', b'stbl', b'edts', b'dinf', b'udta'}
+def parse(b):
+    nodes, i = [], 0
+    while i + 8 <= len(b):
+        size, t = struct.unpack('>I4s', b[i:i + 8]); body = b[i + 8:i + size]; i += size
+        nodes.append([t, b'', parse(body)] if t in CONTAINERS else [t, body, None])
+    return nodes
+def build(nodes): return b''.join(box(t, h + (build(c) if c is not None else b'')) for t, h, c in nodes)
+def find(nodes, *path):
+    for n in nodes:
+        if n[0] == path[0]: return n if len(path) == 1 else find(n[2], *path[1:])
+b = open(src, 'rb').read()
+i = 0
+while i + 8 <= len(b):
+    size, t = struct.unpack('>I4s', b[i:i + 8])
+    if t == b'moov': break
+    i += size
+assert t == b'moov' and i + size == len(b), 'moov must be last'
+moov = parse(b[i + 8:])
+tmcd = next(n for n in moov if n[0] == b'trak' and find(n[2], b'mdia', b'hdlr')[1][8:12] == b'tmcd')
+moov.remove(tmcd)
+for n in moov:
+    if n[0] == b'trak': n[2] = [c for c in n[2] if c[0] != b'tref']  # the picture's reference to the timecode
+mvhd = find(moov, b'mvhd'); next_id = struct.unpack('>I', mvhd[1][-4:])[0]
+# A 'keys' table of one key: local id 1, 'keyd' (namespace mdta and the key), 'dtyp' (well-known type 0).
+key = box(struct.pack('>I', 1), box(b'keyd', b'mdta' + b'com.apple.quicktime.detected-face') + box(b'dtyp', struct.pack('>II', 0, 0)))
+for _ in range(3):
+    t = copy.deepcopy(tmcd)
+    tkhd = find(t[2], b'tkhd'); at = 12 if tkhd[1][0] == 0 else 20
+    tkhd[1] = tkhd[1][:at] + struct.pack('>I', next_id) + tkhd[1][at + 4:]; next_id += 1
+    hdlr = find(t[2], b'mdia', b'hdlr'); hdlr[1] = hdlr[1][:8] + b'meta' + hdlr[1][12:]
+    minf = find(t[2], b'mdia', b'minf'); minf[2] = [[b'nmhd', bytes(4), None] if c[0] == b'gmhd' else c for c in minf[2]]
+    stsd = find(t[2], b'mdia', b'minf', b'stbl', b'stsd')
+    stsd[1] = struct.pack('>II', 0, 1) + box(b'mebx', bytes(6) + struct.pack('>H', 1) + box(b'keys', key))
+    moov.append(t)
+mvhd[1] = mvhd[1][:-4] + struct.pack('>I', next_id)
+open(dst, 'wb').write(b[:i] + box(b'moov', build(moov)))
+PY
+tags="$(ffprobe -v error -show_entries stream=codec_tag_string -of csv=p=0 "$FMT/mov_hevc_mebx_metadata_x3.mov" | paste -sd,)"
+[ "$tags" = "hvc1,mp4a,mebx,mebx,mebx" ] || { echo "generate.sh: mebx movie has streams $tags" >&2; exit 1; }
+tags="$(ffprobe -v error -show_entries stream=codec_tag_string -of csv=p=0 "$FMT/mp4_h264_chapters_text.mp4" | paste -sd,)"
+[ "$tags" = "avc1,mp4a,text" ] || { echo "generate.sh: the chapters movie has streams $tags" >&2; exit 1; }
+
 # --- issue 18: nothing to show ---
 # Files a notification could not show although their layout is sound: no samples at all (fragmented
 # MP4 init segments, an AIFF whose SSND holds no sound, a WAV whose data chunk is empty), encrypted

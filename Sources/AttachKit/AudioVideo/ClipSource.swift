@@ -11,7 +11,8 @@ struct ClipSource: Sendable {
     let audio: Audio?
     /// A sound file's cover art (attached JPEG or PNG picture), which M4A and MP3 outputs keep.
     let cover: Cover?
-    /// Streams the output will not carry (subtitles, data, cover art, extra audio), for the notes.
+    /// Streams the output will not carry (subtitles, chapters, timecode, timed metadata, data,
+    /// attachments, cover art, extra audio and video), named for the notes (``DroppedStream``).
     let dropped: [String]
 
     struct Video: Sendable {
@@ -107,13 +108,10 @@ struct ClipSource: Sendable {
                 cover = Cover(index: art.index, bytes: input.attachedPictureSize(of: art.index))
             }
         }
+        // Only the chosen picture and sound (and a sound file's cover) are ever mapped into the
+        // output: every other stream, whatever its kind, is named among the notes and never written.
         for s in streams where s.index != video?.index && s.index != audio?.index && s.index != cover?.index && s.index != brokenCover {
-            switch s.kind {
-            case .video: dropped.append(s.isAttachedPicture ? "cover art" : "video stream \(s.index) (\(s.codec))")
-            case .audio: dropped.append("audio stream \(s.index) (\(s.codec))")
-            case .subtitle: dropped.append("subtitles (\(s.codec))")
-            case .data, .other: dropped.append("data stream \(s.index)")
-            }
+            dropped.append(DroppedStream.name(s, tag: input.codecTag(of: s.index)))
         }
         let longest = streams.compactMap(\.duration).max()
         // An MP4/MOV edit list's empty edit before the media: a copy or encode starts at the media.
