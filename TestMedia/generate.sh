@@ -557,6 +557,165 @@ tags="$(ffprobe -v error -show_entries stream=codec_tag_string -of csv=p=0 "$FMT
 tags="$(ffprobe -v error -show_entries stream=codec_tag_string -of csv=p=0 "$FMT/mp4_h264_chapters_text.mp4" | paste -sd,)"
 [ "$tags" = "avc1,mp4a,text" ] || { echo "generate.sh: the chapters movie has streams $tags" >&2; exit 1; }
 
+# Camera raws (issue 29), made byte by byte around small JPEG previews: a NEF (big-endian, an RGB
+# thumbnail in IFD0, the 1280x854 JPEG preview and the sensor data in SubIFDs, orientation 6), a
+# NEF whose only JPEG is a 160x120 thumbnail (refused by name), an ARW (the preview in IFD0, a
+# thumbnail in IFD1), a DNG (the preview a JPEG strip in a SubIFD, half the sensor's size,
+# orientation 8), a CR2 (the preview as IFD0's strip, the sensor data a lossless JPEG) and a RAF
+# (its own header; the orientation in the preview's EXIF). The sensor data is a few bytes that
+# stand for it: nothing here decodes it. Previews: a two-colour gradient with a red block in the
+# top-left corner, so an orientation applied wrongly shows.
+step "issue 29: camera raws"
+for s in 1280x854 1024x680 768x512 160x120 160x106; do
+    ff -f lavfi -i "gradients=s=$s:c0=0x3060a0:c1=0xe0c070:x0=0:y0=0:x1=${s%x*}:y1=${s#*x}:nb_colors=2,drawbox=x=0:y=0:w=iw/4:h=ih/6:c=red@1:t=fill" \
+       -frames:v 1 "${BX[@]}" "$S/p_$s.png"
+    vips jpegsave "$S/p_$s.png" "$S/p_$s.jpg" --Q 70 --strip --optimize-coding
+done
+ff -f lavfi -i "gradients=s=64x48" -frames:v 1 "${BX[@]}" -c:v ljpeg -pix_fmt bgr24 -f image2 "$S/ljpeg.jpg"
+python3 - "$FMT" "$S" <<'PY'
+import struct, sys
+out, P = sys.argv[1], sys.argv[2]   # output folder, folder of the preview JPEGs
+def rd(p): return open(p, 'rb').read()
+SIZES = {1: 1, 2: 1, 3: 2, 4: 4, 7: 1, 13: 4}
+def tiff(order, ifds, blobs, magic=42, head=None):
+    """A TIFF-like file: the 8-byte header (byte order `order`, `magic`), then each IFD of `ifds`
+    (name -> entries, in order, the first being IFD0) with its out-of-line values, then the blobs.
+    An entry is (tag, type, values): values a list of numbers, bytes, ('ifd', name), ('at', blob)
+    or ('size', blob); ('next', name) as an IFD's last entry chains it."""
+    e = '<' if order == 'II' else '>'
+    names = list(ifds)
+    assert not set(names) & set(blobs), 'IFDs and blobs need names of their own'
+    # First pass: where each IFD and blob goes.
+    def value_bytes(typ, v):
+        if isinstance(v, bytes): return v
+        return b''.join(struct.pack(e + {1: 'B', 3: 'H', 4: 'I', 13: 'I'}[typ], x) for x in v)
+    start = 8 if head is None else len(head)
+    at, where = start, {}
+    for name in names:
+        entries = [x for x in ifds[name] if x[0] != 'next']
+        where[name] = at
+        at += 2 + 12 * len(entries) + 4
+        for tag, typ, v in entries:
+            n = len(v) if isinstance(v, (bytes, list)) else 1
+            size = SIZES[typ] * n
+            if size > 4: at += size + (size & 1)
+    for name, blob in blobs.items():
+        where[name] = at
+        at += len(blob) + (len(blob) & 1)
+    # Second pass: the bytes.
+    body = bytearray()
+    def resolve(v):
+        if isinstance(v, tuple):
+            kind, ref = v
+            return [where[ref]] if kind in ('ifd', 'at') else [len(blobs[ref])]
+        if isinstance(v, list):
+            out = []
+            for x in v: out += resolve(x) if isinstance(x, tuple) else [x]
+            return out
+        return v
+    for name in names:
+        entries = [x for x in ifds[name] if x[0] != 'next']
+        nxt = [x[1] for x in ifds[name] if x[0] == 'next']
+        table_end = where[name] + 2 + 12 * len(entries) + 4
+        table, extra = struct.pack(e + 'H', len(entries)), b''
+        for tag, typ, v in sorted(entries):
+            data = value_bytes(typ, resolve(v))
+            count = len(data) // SIZES[typ]
+            if len(data) <= 4:
+                field = data.ljust(4, b'\0')
+            else:
+                field = struct.pack(e + 'I', table_end + len(extra))
+                extra += data + (b'\0' if len(data) & 1 else b'')
+            table += struct.pack(e + 'HHI', tag, typ, count) + field
+        table += struct.pack(e + 'I', where[nxt[0]] if nxt else 0)
+        body += table + extra
+    for name, blob in blobs.items():
+        assert start + len(body) == where[name]
+        body += blob + (b'\0' if len(blob) & 1 else b'')
+    header = (order.encode() + struct.pack(e + 'HI', magic, start)) if head is None else head
+    return header + bytes(body)
+def ascii(s): return s.encode() + b'\0'
+def rgb(w, h):  # an uncompressed RGB thumbnail: a left-to-right ramp
+    return bytes(v for y in range(h) for x in range(w) for v in (x * 255 // max(1, w - 1), y * 255 // max(1, h - 1), 128))
+def fake_raw(n): return bytes((i * 37) & 0xFF for i in range(n))   # stands for the sensor data
+
+# NEF (Nikon: big-endian TIFF, Make NIKON...): IFD0 an 80x54 RGB thumbnail, orientation 6 (90 deg
+# clockwise); SubIFD0 the 1280x854 JPEG preview (JPEGInterchangeFormat/Length only, no size tags,
+# as Nikon writes it); SubIFD1 the 14-bit raw, 1296x864; an EXIF IFD.
+def nef(preview, name, orientation=6):
+    ifd0 = [(254, 4, [1]), (256, 4, [80]), (257, 4, [54]), (258, 3, [8, 8, 8]), (259, 3, [1]), (262, 3, [2]),
+            (271, 2, ascii('NIKON CORPORATION')), (272, 2, ascii('NIKON Z TEST')), (273, 4, [('at', 'thumb')]),
+            (274, 3, [orientation]), (277, 3, [3]), (278, 4, [54]), (279, 4, [('size', 'thumb')]),
+            (330, 4, [('ifd', 'preview'), ('ifd', 'raw')]), (34665, 4, [('ifd', 'exif')])]
+    sub0 = [(254, 4, [1]), (259, 3, [6]), (513, 4, [('at', 'jpeg')]), (514, 4, [('size', 'jpeg')]), (531, 3, [2])]
+    sub1 = [(254, 4, [0]), (256, 4, [1296]), (257, 4, [864]), (258, 3, [14]), (259, 3, [34713]), (262, 3, [32803]),
+            (273, 4, [('at', 'sensor')]), (277, 3, [1]), (278, 4, [864]), (279, 4, [('size', 'sensor')])]
+    exif = [(36864, 7, b'0230'), (36867, 2, ascii('2024:05:01 10:00:00'))]
+    open(f'{out}/{name}', 'wb').write(tiff('MM', {'ifd0': ifd0, 'preview': sub0, 'raw': sub1, 'exif': exif},
+                                           {'thumb': rgb(80, 54), 'jpeg': preview, 'sensor': fake_raw(4096)}))
+nef(rd(f'{P}/p_1280x854.jpg'), 'nef_nikon_preview_1280x854_orientation6.nef')
+# A NEF whose only JPEG is a 160x120 thumbnail: no usable preview (refused by name).
+nef(rd(f'{P}/p_160x120.jpg'), 'nef_nikon_thumbnail_only.nef', orientation=1)
+
+# ARW (Sony: little-endian TIFF, Make SONY): IFD0 holds the 1024x680 JPEG preview (Compression 6,
+# its size, JPEGInterchangeFormat/Length) and the raw in a SubIFD (6000x4000 declared); IFD1,
+# chained, a 160x106 JPEG thumbnail.
+ifd0 = [(254, 4, [0]), (256, 4, [1024]), (257, 4, [680]), (259, 3, [6]), (271, 2, ascii('SONY')), (272, 2, ascii('ILCE-TEST')),
+        (274, 3, [1]), (330, 4, [('ifd', 'raw')]), (513, 4, [('at', 'jpeg')]), (514, 4, [('size', 'jpeg')]), ('next', 'ifd1')]
+ifd1 = [(254, 4, [1]), (256, 4, [160]), (257, 4, [106]), (259, 3, [6]), (513, 4, [('at', 'thumb')]), (514, 4, [('size', 'thumb')])]
+raw = [(254, 4, [0]), (256, 4, [6000]), (257, 4, [4000]), (258, 3, [12]), (259, 3, [32767]), (262, 3, [32803]),
+       (273, 4, [('at', 'sensor')]), (277, 3, [1]), (278, 4, [4000]), (279, 4, [('size', 'sensor')])]
+open(f'{out}/arw_sony_preview_1024x680.arw', 'wb').write(tiff('II', {'ifd0': ifd0, 'ifd1': ifd1, 'raw': raw},
+                                                             {'jpeg': rd(f'{P}/p_1024x680.jpg'), 'thumb': rd(f'{P}/p_160x106.jpg'), 'sensor': fake_raw(4096)}))
+
+# DNG (DNGVersion 0xC612): IFD0 a 64x48 RGB thumbnail, orientation 8 (90 deg counter-clockwise);
+# SubIFDs: the raw (1536x1024, 16-bit CFA) and a 768x512 preview coded as a JPEG strip
+# (Compression 7, YCbCr): half the sensor's size, still a usable preview.
+ifd0 = [(254, 4, [1]), (256, 4, [64]), (257, 4, [48]), (258, 3, [8, 8, 8]), (259, 3, [1]), (262, 3, [2]),
+        (271, 2, ascii('Canon')), (272, 2, ascii('Canon EOS TEST')), (273, 4, [('at', 'thumb')]), (274, 3, [8]),
+        (277, 3, [3]), (278, 4, [48]), (279, 4, [('size', 'thumb')]), (330, 4, [('ifd', 'raw'), ('ifd', 'preview')]),
+        (50706, 1, [1, 4, 0, 0]), (50708, 2, ascii('Canon EOS TEST'))]
+raw = [(254, 4, [0]), (256, 4, [1536]), (257, 4, [1024]), (258, 3, [16]), (259, 3, [1]), (262, 3, [32803]),
+       (273, 4, [('at', 'sensor')]), (277, 3, [1]), (278, 4, [1024]), (279, 4, [('size', 'sensor')])]
+preview = [(254, 4, [1]), (256, 4, [768]), (257, 4, [512]), (258, 3, [8, 8, 8]), (259, 3, [7]), (262, 3, [6]),
+           (273, 4, [('at', 'jpeg')]), (277, 3, [3]), (278, 4, [512]), (279, 4, [('size', 'jpeg')])]
+open(f'{out}/dng_preview_768x512_orientation8.dng', 'wb').write(tiff('II', {'ifd0': ifd0, 'raw': raw, 'preview': preview},
+                                                                 {'thumb': rgb(64, 48), 'jpeg': rd(f'{P}/p_768x512.jpg'), 'sensor': fake_raw(4096)}))
+
+# CR2 (Canon: little-endian TIFF, 'CR' and version 2.0 at byte 8): IFD0 the 1024x680 JPEG preview as
+# a strip (Compression 6), orientation 1; IFD1 a 160x106 JPEG thumbnail; IFD2 an RGB thumbnail;
+# IFD3 the sensor data as a lossless JPEG strip (SOF3, which libvips does not decode: never a
+# preview). The sensor's size comes from the EXIF's PixelXDimension/PixelYDimension.
+def cr2_head(): return b'II' + struct.pack('<HI', 42, 16) + b'CR' + bytes([2, 0]) + struct.pack('<I', 0)
+ifds = {
+    'ifd0': [(256, 3, [1024]), (257, 3, [680]), (258, 3, [8, 8, 8]), (259, 3, [6]), (271, 2, ascii('Canon')),
+             (272, 2, ascii('Canon EOS TEST')), (273, 4, [('at', 'jpeg')]), (274, 3, [1]), (279, 4, [('size', 'jpeg')]),
+             (34665, 4, [('ifd', 'exif')]), ('next', 'ifd1')],
+    'ifd1': [(259, 3, [6]), (513, 4, [('at', 'thumb')]), (514, 4, [('size', 'thumb')]), ('next', 'ifd2')],
+    'ifd2': [(256, 3, [32]), (257, 3, [24]), (258, 3, [8, 8, 8]), (259, 3, [1]), (262, 3, [2]), (273, 4, [('at', 'rgb')]),
+             (277, 3, [3]), (278, 3, [24]), (279, 4, [('size', 'rgb')]), ('next', 'ifd3')],
+    'ifd3': [(259, 3, [6]), (273, 4, [('at', 'sensor')]), (279, 4, [('size', 'sensor')])],
+    'exif': [(36864, 7, b'0230'), (40962, 4, [5472]), (40963, 4, [3648])],
+}
+b = tiff('II', ifds, {'jpeg': rd(f'{P}/p_1024x680.jpg'), 'thumb': rd(f'{P}/p_160x106.jpg'), 'rgb': rgb(32, 24),
+                      'sensor': rd(f'{P}/ljpeg.jpg')}, head=cr2_head())
+open(f'{out}/cr2_canon_preview_1024x680.cr2', 'wb').write(b)
+
+# RAF (Fujifilm): its own header (big-endian): the JPEG's offset and length at 84 and 88, the
+# metadata directory's at 92 (one entry: 0x0100, the sensor's height and width), the sensor
+# data's at 100. The orientation is the JPEG's own EXIF (3: upside down).
+jpeg = rd(f'{P}/p_1024x680.jpg')
+ifd = struct.pack('>H', 1) + struct.pack('>HHIHH', 0x0112, 3, 1, 3, 0) + struct.pack('>I', 0)
+exif = b'Exif\0\0' + b'MM\x00\x2a' + struct.pack('>I', 8) + ifd
+jpeg = jpeg[:2] + b'\xff\xe1' + struct.pack('>H', len(exif) + 2) + exif + jpeg[2:]
+directory = struct.pack('>I', 1) + struct.pack('>HHHH', 0x0100, 4, 4000, 6000)
+sensor = fake_raw(2048)
+at_jpeg = 160; at_dir = at_jpeg + len(jpeg); at_sensor = at_dir + len(directory)
+head = b'FUJIFILMCCD-RAW ' + b'0201' + b'FF383501' + b'X-TEST'.ljust(32, b'\0') + b'0100' + bytes(20) \
+    + struct.pack('>IIIIII', at_jpeg, len(jpeg), at_dir, len(directory), at_sensor, len(sensor))
+open(f'{out}/raf_fujifilm_preview_1024x680_orientation3.raf', 'wb').write(head.ljust(at_jpeg, b'\0') + jpeg + directory + sensor)
+PY
+
 # --- issue 18: nothing to show ---
 # Files a notification could not show although their layout is sound: no samples at all (fragmented
 # MP4 init segments, an AIFF whose SSND holds no sound, a WAV whose data chunk is empty), encrypted

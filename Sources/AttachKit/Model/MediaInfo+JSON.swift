@@ -52,6 +52,7 @@ extension MediaInfo {
         o.set("channelLayout", channelLayout)
         o.set("streams", streams)
         o.set("attachedPictures", attachedPictures.flatMap { $0 > 0 ? $0 : nil })
+        if let cameraRaw { o.set("cameraRaw", cameraRaw.json) }
         if let type = uniformType {
             o.set("uti", type.identifier)
             o.set("extension", type.preferredExtension)

@@ -35,6 +35,7 @@ enum StructureChecker {
         case .qoi: return RasterStructure.checkQOI(reader)
         case .sunRaster: return RasterStructure.checkSunRaster(reader)
         case .proTracker: return ProTrackerStructure.check(reader)
+        case .cameraRaw: return CameraRawStructure.check(reader, container: sniff.container, limits: limits)
         case .none: return .notChecked
         }
     }
