@@ -129,6 +129,26 @@ struct CameraRawProbeTests {
         #expect(try FormatSnifferTests.sniff(bytes).container == expected)
     }
 
+    @Test("a Panasonic RW2 (its own magic number) is shown as its JpgFromRaw (tag 0x2E), with the sensor's size from its tags 2 and 3")
+    func panasonicRW2() throws {
+        // The ARW fixture's preview, carried as an RW2's JpgFromRaw.
+        let arw = Self.path("arw_sony_preview_1024x680.arw")
+        let camera = try #require(try Through.probe(arw, scope: Self.folder).cameraRaw)
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: arw)))
+        let jpeg = Array(whole[Int(camera.previewOffset)..<Int(camera.previewOffset + camera.previewBytes)])
+        let folder = TestEnvironment.temporaryFolder("raw-rw2")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rw2 = folder.appendingPathComponent("picture.rw2")
+        try Data(Self.tiff(magic: 0x55, [(2, 3, Self.short(5184)), (3, 3, Self.short(3888)), (0x2E, 7, jpeg),
+                                         (271, 2, Self.text("Panasonic")), (274, 3, Self.short(1))])).write(to: rw2)
+        // When
+        let info = try Through.probe(rw2.path, scope: folder)
+        // Then
+        #expect(info.container == .rw2 && info.width == 1024 && info.height == 680)
+        #expect(info.cameraRaw?.make == "Panasonic" && info.cameraRaw?.sensorWidth == 5184 && info.cameraRaw?.sensorHeight == 3888)
+        #expect(StructureChecker.check(path: rw2.path, sniff: FormatSniffer.Result(.rw2)) == .intact)
+    }
+
     @Test("a CR3 (and an ORF whose preview is in its maker note) is identified and refused by name, saying why")
     func cr3Refused() throws {
         let folder = TestEnvironment.temporaryFolder("raw-cr3")
