@@ -561,17 +561,18 @@ tags="$(ffprobe -v error -show_entries stream=codec_tag_string -of csv=p=0 "$FMT
 # thumbnail in IFD0, the 1280x854 JPEG preview and the sensor data in SubIFDs, orientation 6), a
 # NEF whose only JPEG is a 160x120 thumbnail (refused by name), an ARW (the preview in IFD0, a
 # thumbnail in IFD1), a DNG (the preview a JPEG strip in a SubIFD, half the sensor's size,
-# orientation 8), a CR2 (the preview as IFD0's strip, the sensor data a lossless JPEG) and a RAF
-# (its own header; the orientation in the preview's EXIF). The sensor data is a few bytes that
+# orientation 8), a CR2 (the preview as IFD0's strip, the sensor data a lossless JPEG), a RAF
+# (its own header; the orientation in the preview's EXIF) and a CR3 (Canon's boxes: CMT1's IFD0,
+# THMB, PRVW; orientation 3). The sensor data is a few bytes that
 # stand for it: nothing here decodes it. Previews: a two-colour gradient with a red block in the
 # top-left corner, so an orientation applied wrongly shows.
 step "issue 29: camera raws"
 for s in 1280x854 1024x680 768x512 160x120 160x106; do
-    ff -f lavfi -i "gradients=s=$s:c0=0x3060a0:c1=0xe0c070:x0=0:y0=0:x1=${s%x*}:y1=${s#*x}:nb_colors=2,drawbox=x=0:y=0:w=iw/4:h=ih/6:c=red@1:t=fill" \
+    ff -f lavfi -i "gradients=s=$s:c0=0x3060a0:c1=0xe0c070:x0=0:y0=0:x1=${s%x*}:y1=${s#*x}:nb_colors=2:seed=1,drawbox=x=0:y=0:w=iw/4:h=ih/6:c=red@1:t=fill" \
        -frames:v 1 "${BX[@]}" "$S/p_$s.png"
     vips jpegsave "$S/p_$s.png" "$S/p_$s.jpg" --Q 70 --strip --optimize-coding
 done
-ff -f lavfi -i "gradients=s=64x48" -frames:v 1 "${BX[@]}" -c:v ljpeg -pix_fmt bgr24 -f image2 "$S/ljpeg.jpg"
+ff -f lavfi -i "gradients=s=64x48:seed=1" -frames:v 1 "${BX[@]}" -c:v ljpeg -pix_fmt bgr24 -f image2 "$S/ljpeg.jpg"
 python3 - "$FMT" "$S" <<'PY'
 import struct, sys
 out, P = sys.argv[1], sys.argv[2]   # output folder, folder of the preview JPEGs
@@ -714,6 +715,22 @@ at_jpeg = 160; at_dir = at_jpeg + len(jpeg); at_sensor = at_dir + len(directory)
 head = b'FUJIFILMCCD-RAW ' + b'0201' + b'FF383501' + b'X-TEST'.ljust(32, b'\0') + b'0100' + bytes(20) \
     + struct.pack('>IIIIII', at_jpeg, len(jpeg), at_dir, len(directory), at_sensor, len(sensor))
 open(f'{out}/raf_fujifilm_preview_1024x680_orientation3.raf', 'wb').write(head.ljust(at_jpeg, b'\0') + jpeg + directory + sensor)
+
+# CR3 (Canon: ISO base media, brand 'crx '), as its layout is published: in the moov's Canon
+# 'uuid' box, CMT1 (a TIFF: IFD0 with the make, model, orientation 3 and the full size) and THMB
+# (a 160x120 JPEG: its length at byte 16 of the box, the JPEG at 24); the top-level preview
+# 'uuid' box holds, 8 bytes after its UUID, PRVW (its length at byte 20, the JPEG at 24).
+def box(kind, body): return struct.pack('>I', 8 + len(body)) + kind + body
+cmt1 = tiff('II', {'ifd0': [(256, 4, [6000]), (257, 4, [4000]), (271, 2, ascii('Canon')), (272, 2, ascii('Canon EOS TEST')), (274, 3, [3])]}, {})
+thumb = rd(f'{P}/p_160x120.jpg')
+thmb = box(b'THMB', struct.pack('>IHHIHH', 0, 160, 120, len(thumb), 1, 0) + thumb)
+canon = box(b'uuid', bytes.fromhex('85c0b687820f11e08111f4ce462b6a48') + box(b'CNCV', b'CanonCR3_001/00.09.00/00.00.00')
+            + box(b'CMT1', cmt1) + thmb)
+preview = rd(f'{P}/p_1024x680.jpg')
+prvw = box(b'PRVW', struct.pack('>IHHHHI', 0, 1, 1024, 680, 1, len(preview)) + preview)
+cr3 = box(b'ftyp', b'crx ' + struct.pack('>I', 1) + b'crx isom') + box(b'moov', canon) \
+    + box(b'uuid', bytes.fromhex('eaf42b5e1c984b88b9fbb7dc406e4d16') + struct.pack('>Q', 1) + prvw) + box(b'mdat', fake_raw(2048))
+open(f'{out}/cr3_canon_preview_1024x680_orientation3.cr3', 'wb').write(cr3)
 PY
 
 # --- issue 18: nothing to show ---

@@ -7,8 +7,8 @@
 /// at most, ``maximumIFDs`` in all, each IFD seen once. A JPEG is an IFD's
 /// JPEGInterchangeFormat/Length (0x0201/0x0202), or its single strip when its Compression is JPEG
 /// (6 or 7), or a Panasonic RW2's JpgFromRaw (0x002E). A Fujifilm RAF gives its JPEG and its
-/// sensor size in its own header. Maker notes are not read (an Olympus ORF keeps its preview
-/// there). Everything is bounds-checked; nothing is allocated from a count the file declares.
+/// sensor size in its own header; a Canon CR3 its preview and thumbnail in Canon's boxes
+/// (``readCR3(_:)``). Maker notes are not read (an Olympus ORF keeps its preview there). Everything is bounds-checked; nothing is allocated from a count the file declares.
 struct CameraRawLayout: Sendable, Equatable {
     /// Where one embedded JPEG is in the file.
     struct JPEG: Sendable, Equatable, Hashable {
@@ -53,7 +53,7 @@ struct CameraRawLayout: Sendable, Equatable {
     static func read(_ reader: borrowing FileReader, container: Container) -> CameraRawLayout? {
         switch container {
         case .raf: return readRAF(reader)
-        case .cr3: return nil
+        case .cr3: return readCR3(reader)
         default: return readTIFF(reader)
         }
     }
@@ -137,6 +137,71 @@ struct CameraRawLayout: Sendable, Equatable {
             position += 4 + size
         }
         return layout
+    }
+
+    /// Canon's `uuid` box inside a CR3's `moov` (metadata and thumbnail), and its top-level `uuid`
+    /// box holding the `PRVW` preview.
+    private static let canonMetadataUUID: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+    private static let canonPreviewUUID: [UInt8] = [0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16]
+
+    /// A Canon CR3 (ISO base media, brand `crx `), as its layout is published (lclevy's
+    /// canon_cr3, Google's piex): in the `moov`'s Canon `uuid` box, `CMT1` holds a TIFF whose IFD0
+    /// gives the make, model, orientation and full size, and `THMB` a 160×120 JPEG (its length at
+    /// byte 16 of the box, the JPEG at 24); the top-level preview `uuid` box holds, 8 bytes after
+    /// its UUID, the `PRVW` box (1620×1080 on Canon's cameras: its length at byte 20, the JPEG at
+    /// 24). The full-size JPEG a CR3 also carries (its first track's sample in `mdat`) is not read.
+    static func readCR3(_ reader: borrowing FileReader) -> CameraRawLayout? {
+        var layout = CameraRawLayout(holdsSensorData: true)
+        for box in boxes(reader, from: 0, to: reader.size) {
+            if box.type == "moov" {
+                for inner in boxes(reader, from: box.dataOffset, to: box.end) where inner.type == "uuid"
+                    && reader.read(at: inner.dataOffset, count: 16) == canonMetadataUUID {
+                    for item in boxes(reader, from: inner.dataOffset + 16, to: inner.end) {
+                        switch item.type {
+                        case "CMT1": layout.readCanonIFD0(reader, at: item.dataOffset, count: item.end - item.dataOffset)
+                        case "THMB": layout.addBoxedJPEG(reader, box: item, lengthAt: 16, dataAt: 24)
+                        default: break
+                        }
+                    }
+                }
+            }
+            if box.type == "uuid", reader.read(at: box.dataOffset, count: 16) == canonPreviewUUID {
+                for item in boxes(reader, from: box.dataOffset + 16 + 8, to: box.end) where item.type == "PRVW" {
+                    layout.addBoxedJPEG(reader, box: item, lengthAt: 20, dataAt: 24)
+                }
+            }
+        }
+        return layout
+    }
+
+    /// The boxes from `start` to `end` (``ISOBMFFStructure/header(_:at:end:)``), 64 at most,
+    /// up to the first that cannot be read.
+    private static func boxes(_ reader: borrowing FileReader, from start: Int64, to end: Int64) -> [ISOBMFFStructure.Box] {
+        var found: [ISOBMFFStructure.Box] = []
+        var position = start
+        while position < end, found.count < 64, let box = try? ISOBMFFStructure.header(reader, at: position, end: end) {
+            found.append(box)
+            position = box.end
+        }
+        return found
+    }
+
+    /// A CR3's `CMT1`: a TIFF whose IFD0 gives the make, model, orientation and full size.
+    private mutating func readCanonIFD0(_ reader: borrowing FileReader, at offset: Int64, count: Int64) {
+        guard let tiff = reader.window(at: offset, count: count), let header = TIFFHeader(tiff.read(at: 0, count: 16)),
+              let ifd0 = header.directory(tiff, at: header.firstIFD, limit: Self.maximumEntries) else { return }
+        make = header.text(tiff, ifd0[0x010F])
+        model = header.text(tiff, ifd0[0x0110])
+        orientation = header.number(tiff, ifd0[0x0112]).flatMap { (1...8).contains($0) ? Int($0) : nil }
+        if let width = header.number(tiff, ifd0[0x0100]), let height = header.number(tiff, ifd0[0x0101]) { noteSensor(width: width, height: height) }
+    }
+
+    /// A JPEG inside a box: its length (big-endian, 4 bytes) at `lengthAt` bytes into the box, its
+    /// data at `dataAt`; kept when it fits in the box.
+    private mutating func addBoxedJPEG(_ reader: borrowing FileReader, box: ISOBMFFStructure.Box, lengthAt: Int64, dataAt: Int64) {
+        let length = Int64(reader.read(at: box.offset + lengthAt, count: 4).be32(0))
+        guard box.offset + dataAt <= box.end - length else { return }
+        add(JPEG(offset: box.offset + dataAt, length: length), in: reader)
     }
 
     /// The first strip (0x0111/0x0117) or tile (0x0144/0x0145) of `ifd` that runs past the end of

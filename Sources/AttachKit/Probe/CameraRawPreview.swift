@@ -5,9 +5,9 @@
 /// thumbnail: at least ``minimumLongEdge`` pixels on its long edge, or ``fullSizeShare`` of the
 /// sensor's. A raw without one is refused by name (`unsupported`).
 ///
-/// The preview is turned upright by the raw's own orientation (IFD0's tag 0x0112), which replaces
-/// any the preview's EXIF gives (previews mostly carry none); a raw that gives none (a Fujifilm
-/// RAF) keeps the preview's.
+/// The preview is turned upright by the raw's own orientation (IFD0's tag 0x0112; a CR3's `CMT1`),
+/// which replaces any the preview's EXIF gives (previews mostly carry none); a raw that gives none
+/// (a Fujifilm RAF) keeps the preview's.
 enum CameraRawPreview {
     /// A JPEG is a preview from this long edge on (enough for any notification: iOS shows
     /// attachments at most 2048 px, downscaled on the phone anyway). 1024 px.
@@ -83,7 +83,6 @@ enum CameraRawPreview {
     private static func hint(_ container: Container) -> String {
         switch container {
         case .orf: return " (Olympus keeps its previews in the maker note, which is not read here)"
-        case .cr3: return " (Canon keeps a CR3's previews in boxes of its own, which are not read here)"
         default: return ""
         }
     }

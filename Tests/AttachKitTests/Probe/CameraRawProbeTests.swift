@@ -28,6 +28,7 @@ struct CameraRawProbeTests {
         Raw(file: "dng_preview_768x512_orientation8.dng", container: .dng, make: "Canon", sensor: (1536, 1024), preview: (768, 512), orientation: 8),
         Raw(file: "cr2_canon_preview_1024x680.cr2", container: .cr2, make: "Canon", sensor: (5472, 3648), preview: (1024, 680), orientation: 1),
         Raw(file: "raf_fujifilm_preview_1024x680_orientation3.raf", container: .raf, make: "FUJIFILM", sensor: (6000, 4000), preview: (1024, 680), orientation: 3),
+        Raw(file: "cr3_canon_preview_1024x680_orientation3.cr3", container: .cr3, make: "Canon", sensor: (6000, 4000), preview: (1024, 680), orientation: 3),
     ]
 
     @Test("a raw is probed as its maker's raw, with the sensor's size, and the preview's size, components and orientation as the picture's", arguments: usable)
@@ -149,7 +150,7 @@ struct CameraRawProbeTests {
         #expect(StructureChecker.check(path: rw2.path, sniff: FormatSniffer.Result(.rw2)) == .intact)
     }
 
-    @Test("a CR3 (and an ORF whose preview is in its maker note) is identified and refused by name, saying why")
+    @Test("a CR3 without Canon's preview boxes (and an ORF whose preview is in its maker note) is identified and refused by name, saying why")
     func cr3Refused() throws {
         let folder = TestEnvironment.temporaryFolder("raw-cr3")
         defer { try? FileManager.default.removeItem(at: folder) }
