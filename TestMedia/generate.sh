@@ -572,7 +572,7 @@ for s in 1280x854 1024x680 768x512 160x120 160x106; do
        -frames:v 1 "${BX[@]}" "$S/p_$s.png"
     vips jpegsave "$S/p_$s.png" "$S/p_$s.jpg" --Q 70 --strip --optimize-coding
 done
-ff -f lavfi -i "gradients=s=64x48:seed=1" -frames:v 1 "${BX[@]}" -c:v ljpeg -pix_fmt bgr24 -f image2 "$S/ljpeg.jpg"
+ff -f lavfi -i "testsrc2=s=64x48" -frames:v 1 "${BX[@]}" -c:v ljpeg -pix_fmt bgr24 -f image2 "$S/ljpeg.jpg"
 python3 - "$FMT" "$S" <<'PY'
 import struct, sys
 out, P = sys.argv[1], sys.argv[2]   # output folder, folder of the preview JPEGs
@@ -945,6 +945,7 @@ malformed/aiff_ssnd_empty.aif	audio	malformed	issue 18: AIFF whose COMM declares
 malformed/wav_data_empty.wav	audio	malformed	issue 18: 44-byte WAV, data chunk of 0 bytes
 malformed/mp4_encrypted_cenc_160x120.mp4	video	refused	issue 18: CENC (cenc-aes-ctr) written by ffmpeg: encv, sinf/schm, senc
 malformed/mp4_encrypted_cbcs_encv_160x120.mp4	video	refused	issue 18: hand-made cbcs encv sample entry (frma avc1, schm cbcs, tenc)
+malformed/mp4_encrypted_cenc_unreadable_header.mp4	video	refused	issue 29: the CENC file with its tenc per-sample IV size set to 5: libavformat cannot read the header (invalid per-sample IV size value); encrypted, not corrupt, from every verb
 malformed/m4a_xhe_aac_object_type_42.m4a	audio	refused	issue 18: AudioSpecificConfig object type 42 (xHE-AAC, USAC): FFmpeg 5.1 cannot decode it
 malformed/mp4_vvc1_sample_entry.mp4	video	refused	issue 18: sample entry vvc1 (VVC): FFmpeg 5.1 has no decoder
 malformed/m4a_iamf_sample_entry.m4a	audio	refused	issue 18: sample entry iamf (IAMF): FFmpeg 5.1 has no decoder
