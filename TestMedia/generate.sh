@@ -501,6 +501,278 @@ rnd = random.Random(18)
 wr('random_bytes.bin', bytes(rnd.getrandbits(8) for _ in range(8192)))
 PY
 
+# --- issue 29: formats ---
+# QCP (RFC 3625, Qualcomm PureVoice) written byte by byte, since FFmpeg encodes none of its codecs:
+# a RIFF 'QLCM' form with the 150-byte 'fmt ' chunk (codec GUID, rate map), 'vrat' (variable
+# rate, packet count) and 'data' holding 50 eighth-rate packets of zero bits (1 s of comfort
+# noise, 20 ms per packet): QCELP-13K and EVRC decode; SMV (no decoder in FFmpeg 5.1) is refused.
+step "issue 29: QCP"
+python3 - "$FMT" <<'PY'
+import struct, sys
+out = sys.argv[1]
+QCELP = bytes([0x41, 0x6d, 0x7f, 0x5e, 0x15, 0xb1, 0xd0, 0x11, 0xba, 0x91, 0x00, 0x80, 0x5f, 0xb4, 0xb9, 0x7e])
+EVRC = bytes([0x8d, 0xd4, 0x89, 0xe6, 0x76, 0x90, 0xb5, 0x46, 0x91, 0xef, 0x73, 0x6a, 0x51, 0x00, 0xce, 0xb4])
+SMV = bytes([0x75, 0x2b, 0x7c, 0x8d, 0x97, 0xa7, 0x49, 0xed, 0x98, 0x5e, 0xd5, 0x3c, 0x8c, 0xc7, 0x5f, 0x84])
+def qcp(guid, name, bps, rates, packets):
+    # 'fmt ': version 1.0, GUID, codec version, 80-byte name, average bit rate, largest packet
+    # (rate octet included), 160 samples per block, 8000 Hz, 16-bit, the rate map (packet bytes
+    # after the rate octet, rate octet) in 8 entries, 20 reserved bytes.
+    table = b''.join(struct.pack('<BB', size, octet) for size, octet in rates).ljust(16, b'\0')
+    fmt = struct.pack('<BB', 1, 0) + guid + struct.pack('<H', 1) + name.ljust(80, b'\0') \
+        + struct.pack('<HHHHHI', bps, max(s for s, _ in rates) + 1, 160, 8000, 16, len(rates)) + table + bytes(20)
+    assert len(fmt) == 150
+    data = b''.join(packets)
+    body = b'QLCM' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'vrat' + struct.pack('<III', 8, 1, len(packets)) \
+        + b'data' + struct.pack('<I', len(data)) + data + (b'\0' if len(data) % 2 else b'')
+    return b'RIFF' + struct.pack('<I', len(body)) + body
+def wr(name, data): open(f'{out}/{name}', 'wb').write(data)
+# QCELP-13K packets: 34, 16, 7 or 3 bytes after the rate octet (full to eighth rate); EVRC: 22, 10, 2.
+wr('qcp_qcelp.qcp', qcp(QCELP, b'Qcelp 13K', 13000, [(34, 4), (16, 3), (7, 2), (3, 1), (0, 0)], [b'\x01' + bytes(3)] * 50))
+wr('qcp_evrc.qcp', qcp(EVRC, b'TIA IS-127 Enhanced Variable Rate Codec, Speech Service Option 3', 8500,
+                       [(22, 4), (10, 3), (2, 1), (0, 0)], [b'\x01' + bytes(2)] * 50))
+wr('qcp_smv.qcp', qcp(SMV, b'SMV', 8500, [(22, 4), (10, 3), (4, 2), (2, 1), (0, 0)], [b'\x01' + bytes(2)] * 50))
+PY
+for f in qcp_qcelp qcp_evrc; do
+    ffmpeg -nostdin -v error -i "$FMT/$f.qcp" -f null - || { echo "generate.sh: $f.qcp does not decode" >&2; exit 1; }
+done
+
+# Tracks iOS does not need (issue 29): a timecode track (tmcd), a chapter text track, a mov_text
+# subtitle, and a QuickTime movie with three timed-metadata tracks (an iPhone's 'meta'
+# tracks with 'mebx' sample entries: made from the timecode track, its handler and sample entry
+# rewritten, with a 'keys' table). prepare maps the picture and the sound only, and notes each drop.
+step "issue 29: tracks iOS does not need"
+TRK=(-f lavfi -i "$(clip 25)" -f lavfi -i "$(tone 44100)")
+ff "${TRK[@]}" "${BX[@]}" "${X264[@]}" -c:a aac -b:a 64k -timecode 01:00:00:00 -f mp4 "$FMT/mp4_h264_timecode_tmcd.mp4"
+printf ';FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=250\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=250\nEND=500\ntitle=Two\n' > "$S/chapters.txt"
+printf '1\n00:00:00,000 --> 00:00:00,400\nhello\n' > "$S/subtitle.srt"
+# (-map_metadata:g, not -1: without their titles the chapters get no text track, only a dangling reference.)
+ff "${TRK[@]}" -i "$S/chapters.txt" -map 0 -map 1 -map_metadata:g -1 -map_chapters 2 -fflags +bitexact \
+   -flags:v +bitexact -flags:a +bitexact -threads 1 "${X264[@]}" -c:a aac -b:a 64k -f mp4 "$FMT/mp4_h264_chapters_text.mp4"
+ff "${TRK[@]}" -i "$S/subtitle.srt" "${BX[@]}" "${X264[@]}" -c:a aac -b:a 64k -c:s mov_text -f mp4 "$FMT/mp4_h264_mov_text_subtitles.mp4"
+ff "${TRK[@]}" "${BX[@]}" "${X265[@]}" -c:a aac -b:a 64k -timecode 01:00:00:00 -f mov "$S/hevc_timecode.mov"
+python3 - "$S/hevc_timecode.mov" "$FMT/mov_hevc_mebx_metadata_x3.mov" <<'PY'
+import copy, struct, sys
+src, dst = sys.argv[1:3]
+def box(t, body): return struct.pack('>I4s', 8 + len(body), t) + body
+CONTAINERS = {b'moov', b'trak', b'mdia', b'minf', b'stbl', b'edts', b'dinf', b'udta'}
+def parse(b):
+    nodes, i = [], 0
+    while i + 8 <= len(b):
+        size, t = struct.unpack('>I4s', b[i:i + 8]); body = b[i + 8:i + size]; i += size
+        nodes.append([t, b'', parse(body)] if t in CONTAINERS else [t, body, None])
+    return nodes
+def build(nodes): return b''.join(box(t, h + (build(c) if c is not None else b'')) for t, h, c in nodes)
+def find(nodes, *path):
+    for n in nodes:
+        if n[0] == path[0]: return n if len(path) == 1 else find(n[2], *path[1:])
+b = open(src, 'rb').read()
+i = 0
+while i + 8 <= len(b):
+    size, t = struct.unpack('>I4s', b[i:i + 8])
+    if t == b'moov': break
+    i += size
+assert t == b'moov' and i + size == len(b), 'moov must be last'
+moov = parse(b[i + 8:])
+tmcd = next(n for n in moov if n[0] == b'trak' and find(n[2], b'mdia', b'hdlr')[1][8:12] == b'tmcd')
+moov.remove(tmcd)
+for n in moov:
+    if n[0] == b'trak': n[2] = [c for c in n[2] if c[0] != b'tref']  # the picture's reference to the timecode
+mvhd = find(moov, b'mvhd'); next_id = struct.unpack('>I', mvhd[1][-4:])[0]
+# A 'keys' table of one key: local id 1, 'keyd' (namespace mdta and the key), 'dtyp' (well-known type 0).
+key = box(struct.pack('>I', 1), box(b'keyd', b'mdta' + b'com.apple.quicktime.detected-face') + box(b'dtyp', struct.pack('>II', 0, 0)))
+for _ in range(3):
+    t = copy.deepcopy(tmcd)
+    tkhd = find(t[2], b'tkhd'); at = 12 if tkhd[1][0] == 0 else 20
+    tkhd[1] = tkhd[1][:at] + struct.pack('>I', next_id) + tkhd[1][at + 4:]; next_id += 1
+    hdlr = find(t[2], b'mdia', b'hdlr'); hdlr[1] = hdlr[1][:8] + b'meta' + hdlr[1][12:]
+    minf = find(t[2], b'mdia', b'minf'); minf[2] = [[b'nmhd', bytes(4), None] if c[0] == b'gmhd' else c for c in minf[2]]
+    stsd = find(t[2], b'mdia', b'minf', b'stbl', b'stsd')
+    stsd[1] = struct.pack('>II', 0, 1) + box(b'mebx', bytes(6) + struct.pack('>H', 1) + box(b'keys', key))
+    moov.append(t)
+mvhd[1] = mvhd[1][:-4] + struct.pack('>I', next_id)
+open(dst, 'wb').write(b[:i] + box(b'moov', build(moov)))
+PY
+tags="$(ffprobe -v error -show_entries stream=codec_tag_string -of csv=p=0 "$FMT/mov_hevc_mebx_metadata_x3.mov" | paste -sd,)"
+[ "$tags" = "hvc1,mp4a,mebx,mebx,mebx" ] || { echo "generate.sh: mebx movie has streams $tags" >&2; exit 1; }
+tags="$(ffprobe -v error -show_entries stream=codec_tag_string -of csv=p=0 "$FMT/mp4_h264_chapters_text.mp4" | paste -sd,)"
+[ "$tags" = "avc1,mp4a,text" ] || { echo "generate.sh: the chapters movie has streams $tags" >&2; exit 1; }
+
+# Camera raws (issue 29), made byte by byte around small JPEG previews: a NEF (big-endian, an RGB
+# thumbnail in IFD0, the 1280x854 JPEG preview and the sensor data in SubIFDs, orientation 6), a
+# NEF whose only JPEG is a 160x120 thumbnail (refused by name), an ARW (the preview in IFD0, a
+# thumbnail in IFD1), a DNG (the preview a JPEG strip in a SubIFD, half the sensor's size,
+# orientation 8), a CR2 (the preview as IFD0's strip, the sensor data a lossless JPEG), a RAF
+# (its own header; the orientation in the preview's EXIF) and a CR3 (Canon's boxes: CMT1's IFD0,
+# THMB, PRVW; orientation 3). The sensor data is a few bytes that
+# stand for it: nothing here decodes it. Previews: a two-colour gradient with a red block in the
+# top-left corner, so an orientation applied wrongly shows.
+step "issue 29: camera raws"
+for s in 1280x854 1024x680 768x512 160x120 160x106; do
+    ff -f lavfi -i "gradients=s=$s:c0=0x3060a0:c1=0xe0c070:x0=0:y0=0:x1=${s%x*}:y1=${s#*x}:nb_colors=2:seed=1,drawbox=x=0:y=0:w=iw/4:h=ih/6:c=red@1:t=fill" \
+       -frames:v 1 "${BX[@]}" "$S/p_$s.png"
+    vips jpegsave "$S/p_$s.png" "$S/p_$s.jpg" --Q 70 --strip --optimize-coding
+done
+ff -f lavfi -i "testsrc2=s=64x48" -frames:v 1 "${BX[@]}" -c:v ljpeg -pix_fmt bgr24 -f image2 "$S/ljpeg.jpg"
+python3 - "$FMT" "$S" <<'PY'
+import struct, sys
+out, P = sys.argv[1], sys.argv[2]   # output folder, folder of the preview JPEGs
+def rd(p): return open(p, 'rb').read()
+SIZES = {1: 1, 2: 1, 3: 2, 4: 4, 7: 1, 13: 4}
+def tiff(order, ifds, blobs, magic=42, head=None):
+    """A TIFF-like file: the 8-byte header (byte order `order`, `magic`), then each IFD of `ifds`
+    (name -> entries, in order, the first being IFD0) with its out-of-line values, then the blobs.
+    An entry is (tag, type, values): values a list of numbers, bytes, ('ifd', name), ('at', blob)
+    or ('size', blob); ('next', name) as an IFD's last entry chains it."""
+    e = '<' if order == 'II' else '>'
+    names = list(ifds)
+    assert not set(names) & set(blobs), 'IFDs and blobs need names of their own'
+    # First pass: where each IFD and blob goes.
+    def value_bytes(typ, v):
+        if isinstance(v, bytes): return v
+        return b''.join(struct.pack(e + {1: 'B', 3: 'H', 4: 'I', 13: 'I'}[typ], x) for x in v)
+    start = 8 if head is None else len(head)
+    at, where = start, {}
+    for name in names:
+        entries = [x for x in ifds[name] if x[0] != 'next']
+        where[name] = at
+        at += 2 + 12 * len(entries) + 4
+        for tag, typ, v in entries:
+            n = len(v) if isinstance(v, (bytes, list)) else 1
+            size = SIZES[typ] * n
+            if size > 4: at += size + (size & 1)
+    for name, blob in blobs.items():
+        where[name] = at
+        at += len(blob) + (len(blob) & 1)
+    # Second pass: the bytes.
+    body = bytearray()
+    def resolve(v):
+        if isinstance(v, tuple):
+            kind, ref = v
+            return [where[ref]] if kind in ('ifd', 'at') else [len(blobs[ref])]
+        if isinstance(v, list):
+            out = []
+            for x in v: out += resolve(x) if isinstance(x, tuple) else [x]
+            return out
+        return v
+    for name in names:
+        entries = [x for x in ifds[name] if x[0] != 'next']
+        nxt = [x[1] for x in ifds[name] if x[0] == 'next']
+        table_end = where[name] + 2 + 12 * len(entries) + 4
+        table, extra = struct.pack(e + 'H', len(entries)), b''
+        for tag, typ, v in sorted(entries):
+            data = value_bytes(typ, resolve(v))
+            count = len(data) // SIZES[typ]
+            if len(data) <= 4:
+                field = data.ljust(4, b'\0')
+            else:
+                field = struct.pack(e + 'I', table_end + len(extra))
+                extra += data + (b'\0' if len(data) & 1 else b'')
+            table += struct.pack(e + 'HHI', tag, typ, count) + field
+        table += struct.pack(e + 'I', where[nxt[0]] if nxt else 0)
+        body += table + extra
+    for name, blob in blobs.items():
+        assert start + len(body) == where[name]
+        body += blob + (b'\0' if len(blob) & 1 else b'')
+    header = (order.encode() + struct.pack(e + 'HI', magic, start)) if head is None else head
+    return header + bytes(body)
+def ascii(s): return s.encode() + b'\0'
+def rgb(w, h):  # an uncompressed RGB thumbnail: a left-to-right ramp
+    return bytes(v for y in range(h) for x in range(w) for v in (x * 255 // max(1, w - 1), y * 255 // max(1, h - 1), 128))
+def fake_raw(n): return bytes((i * 37) & 0xFF for i in range(n))   # stands for the sensor data
+
+# NEF (Nikon: big-endian TIFF, Make NIKON...): IFD0 an 80x54 RGB thumbnail, orientation 6 (90 deg
+# clockwise); SubIFD0 the 1280x854 JPEG preview (JPEGInterchangeFormat/Length only, no size tags,
+# as Nikon writes it); SubIFD1 the 14-bit raw, 1296x864; an EXIF IFD.
+def nef(preview, name, orientation=6):
+    ifd0 = [(254, 4, [1]), (256, 4, [80]), (257, 4, [54]), (258, 3, [8, 8, 8]), (259, 3, [1]), (262, 3, [2]),
+            (271, 2, ascii('NIKON CORPORATION')), (272, 2, ascii('NIKON Z TEST')), (273, 4, [('at', 'thumb')]),
+            (274, 3, [orientation]), (277, 3, [3]), (278, 4, [54]), (279, 4, [('size', 'thumb')]),
+            (330, 4, [('ifd', 'preview'), ('ifd', 'raw')]), (34665, 4, [('ifd', 'exif')])]
+    sub0 = [(254, 4, [1]), (259, 3, [6]), (513, 4, [('at', 'jpeg')]), (514, 4, [('size', 'jpeg')]), (531, 3, [2])]
+    sub1 = [(254, 4, [0]), (256, 4, [1296]), (257, 4, [864]), (258, 3, [14]), (259, 3, [34713]), (262, 3, [32803]),
+            (273, 4, [('at', 'sensor')]), (277, 3, [1]), (278, 4, [864]), (279, 4, [('size', 'sensor')])]
+    exif = [(36864, 7, b'0230'), (36867, 2, ascii('2024:05:01 10:00:00'))]
+    open(f'{out}/{name}', 'wb').write(tiff('MM', {'ifd0': ifd0, 'preview': sub0, 'raw': sub1, 'exif': exif},
+                                           {'thumb': rgb(80, 54), 'jpeg': preview, 'sensor': fake_raw(4096)}))
+nef(rd(f'{P}/p_1280x854.jpg'), 'nef_nikon_preview_1280x854_orientation6.nef')
+# A NEF whose only JPEG is a 160x120 thumbnail: no usable preview (refused by name).
+nef(rd(f'{P}/p_160x120.jpg'), 'nef_nikon_thumbnail_only.nef', orientation=1)
+
+# ARW (Sony: little-endian TIFF, Make SONY): IFD0 holds the 1024x680 JPEG preview (Compression 6,
+# its size, JPEGInterchangeFormat/Length) and the raw in a SubIFD (6000x4000 declared); IFD1,
+# chained, a 160x106 JPEG thumbnail.
+ifd0 = [(254, 4, [0]), (256, 4, [1024]), (257, 4, [680]), (259, 3, [6]), (271, 2, ascii('SONY')), (272, 2, ascii('ILCE-TEST')),
+        (274, 3, [1]), (330, 4, [('ifd', 'raw')]), (513, 4, [('at', 'jpeg')]), (514, 4, [('size', 'jpeg')]), ('next', 'ifd1')]
+ifd1 = [(254, 4, [1]), (256, 4, [160]), (257, 4, [106]), (259, 3, [6]), (513, 4, [('at', 'thumb')]), (514, 4, [('size', 'thumb')])]
+raw = [(254, 4, [0]), (256, 4, [6000]), (257, 4, [4000]), (258, 3, [12]), (259, 3, [32767]), (262, 3, [32803]),
+       (273, 4, [('at', 'sensor')]), (277, 3, [1]), (278, 4, [4000]), (279, 4, [('size', 'sensor')])]
+open(f'{out}/arw_sony_preview_1024x680.arw', 'wb').write(tiff('II', {'ifd0': ifd0, 'ifd1': ifd1, 'raw': raw},
+                                                             {'jpeg': rd(f'{P}/p_1024x680.jpg'), 'thumb': rd(f'{P}/p_160x106.jpg'), 'sensor': fake_raw(4096)}))
+
+# DNG (DNGVersion 0xC612): IFD0 a 64x48 RGB thumbnail, orientation 8 (90 deg counter-clockwise);
+# SubIFDs: the raw (1536x1024, 16-bit CFA) and a 768x512 preview coded as a JPEG strip
+# (Compression 7, YCbCr): half the sensor's size, still a usable preview.
+ifd0 = [(254, 4, [1]), (256, 4, [64]), (257, 4, [48]), (258, 3, [8, 8, 8]), (259, 3, [1]), (262, 3, [2]),
+        (271, 2, ascii('Canon')), (272, 2, ascii('Canon EOS TEST')), (273, 4, [('at', 'thumb')]), (274, 3, [8]),
+        (277, 3, [3]), (278, 4, [48]), (279, 4, [('size', 'thumb')]), (330, 4, [('ifd', 'raw'), ('ifd', 'preview')]),
+        (50706, 1, [1, 4, 0, 0]), (50708, 2, ascii('Canon EOS TEST'))]
+raw = [(254, 4, [0]), (256, 4, [1536]), (257, 4, [1024]), (258, 3, [16]), (259, 3, [1]), (262, 3, [32803]),
+       (273, 4, [('at', 'sensor')]), (277, 3, [1]), (278, 4, [1024]), (279, 4, [('size', 'sensor')])]
+preview = [(254, 4, [1]), (256, 4, [768]), (257, 4, [512]), (258, 3, [8, 8, 8]), (259, 3, [7]), (262, 3, [6]),
+           (273, 4, [('at', 'jpeg')]), (277, 3, [3]), (278, 4, [512]), (279, 4, [('size', 'jpeg')])]
+open(f'{out}/dng_preview_768x512_orientation8.dng', 'wb').write(tiff('II', {'ifd0': ifd0, 'raw': raw, 'preview': preview},
+                                                                 {'thumb': rgb(64, 48), 'jpeg': rd(f'{P}/p_768x512.jpg'), 'sensor': fake_raw(4096)}))
+
+# CR2 (Canon: little-endian TIFF, 'CR' and version 2.0 at byte 8): IFD0 the 1024x680 JPEG preview as
+# a strip (Compression 6), orientation 1; IFD1 a 160x106 JPEG thumbnail; IFD2 an RGB thumbnail;
+# IFD3 the sensor data as a lossless JPEG strip (SOF3, which libvips does not decode: never a
+# preview). The sensor's size comes from the EXIF's PixelXDimension/PixelYDimension.
+def cr2_head(): return b'II' + struct.pack('<HI', 42, 16) + b'CR' + bytes([2, 0]) + struct.pack('<I', 0)
+ifds = {
+    'ifd0': [(256, 3, [1024]), (257, 3, [680]), (258, 3, [8, 8, 8]), (259, 3, [6]), (271, 2, ascii('Canon')),
+             (272, 2, ascii('Canon EOS TEST')), (273, 4, [('at', 'jpeg')]), (274, 3, [1]), (279, 4, [('size', 'jpeg')]),
+             (34665, 4, [('ifd', 'exif')]), ('next', 'ifd1')],
+    'ifd1': [(259, 3, [6]), (513, 4, [('at', 'thumb')]), (514, 4, [('size', 'thumb')]), ('next', 'ifd2')],
+    'ifd2': [(256, 3, [32]), (257, 3, [24]), (258, 3, [8, 8, 8]), (259, 3, [1]), (262, 3, [2]), (273, 4, [('at', 'rgb')]),
+             (277, 3, [3]), (278, 3, [24]), (279, 4, [('size', 'rgb')]), ('next', 'ifd3')],
+    'ifd3': [(259, 3, [6]), (273, 4, [('at', 'sensor')]), (279, 4, [('size', 'sensor')])],
+    'exif': [(36864, 7, b'0230'), (40962, 4, [5472]), (40963, 4, [3648])],
+}
+b = tiff('II', ifds, {'jpeg': rd(f'{P}/p_1024x680.jpg'), 'thumb': rd(f'{P}/p_160x106.jpg'), 'rgb': rgb(32, 24),
+                      'sensor': rd(f'{P}/ljpeg.jpg')}, head=cr2_head())
+open(f'{out}/cr2_canon_preview_1024x680.cr2', 'wb').write(b)
+
+# RAF (Fujifilm): its own header (big-endian): the JPEG's offset and length at 84 and 88, the
+# metadata directory's at 92 (one entry: 0x0100, the sensor's height and width), the sensor
+# data's at 100. The orientation is the JPEG's own EXIF (3: upside down).
+jpeg = rd(f'{P}/p_1024x680.jpg')
+ifd = struct.pack('>H', 1) + struct.pack('>HHIHH', 0x0112, 3, 1, 3, 0) + struct.pack('>I', 0)
+exif = b'Exif\0\0' + b'MM\x00\x2a' + struct.pack('>I', 8) + ifd
+jpeg = jpeg[:2] + b'\xff\xe1' + struct.pack('>H', len(exif) + 2) + exif + jpeg[2:]
+directory = struct.pack('>I', 1) + struct.pack('>HHHH', 0x0100, 4, 4000, 6000)
+sensor = fake_raw(2048)
+at_jpeg = 160; at_dir = at_jpeg + len(jpeg); at_sensor = at_dir + len(directory)
+head = b'FUJIFILMCCD-RAW ' + b'0201' + b'FF383501' + b'X-TEST'.ljust(32, b'\0') + b'0100' + bytes(20) \
+    + struct.pack('>IIIIII', at_jpeg, len(jpeg), at_dir, len(directory), at_sensor, len(sensor))
+open(f'{out}/raf_fujifilm_preview_1024x680_orientation3.raf', 'wb').write(head.ljust(at_jpeg, b'\0') + jpeg + directory + sensor)
+
+# CR3 (Canon: ISO base media, brand 'crx '), as its layout is published: in the moov's Canon
+# 'uuid' box, CMT1 (a TIFF: IFD0 with the make, model, orientation 3 and the full size) and THMB
+# (a 160x120 JPEG: its length at byte 16 of the box, the JPEG at 24); the top-level preview
+# 'uuid' box holds, 8 bytes after its UUID, PRVW (its length at byte 20, the JPEG at 24).
+def box(kind, body): return struct.pack('>I', 8 + len(body)) + kind + body
+cmt1 = tiff('II', {'ifd0': [(256, 4, [6000]), (257, 4, [4000]), (271, 2, ascii('Canon')), (272, 2, ascii('Canon EOS TEST')), (274, 3, [3])]}, {})
+thumb = rd(f'{P}/p_160x120.jpg')
+thmb = box(b'THMB', struct.pack('>IHHIHH', 0, 160, 120, len(thumb), 1, 0) + thumb)
+canon = box(b'uuid', bytes.fromhex('85c0b687820f11e08111f4ce462b6a48') + box(b'CNCV', b'CanonCR3_001/00.09.00/00.00.00')
+            + box(b'CMT1', cmt1) + thmb)
+preview = rd(f'{P}/p_1024x680.jpg')
+prvw = box(b'PRVW', struct.pack('>IHHHHI', 0, 1, 1024, 680, 1, len(preview)) + preview)
+cr3 = box(b'ftyp', b'crx ' + struct.pack('>I', 1) + b'crx isom') + box(b'moov', canon) \
+    + box(b'uuid', bytes.fromhex('eaf42b5e1c984b88b9fbb7dc406e4d16') + struct.pack('>Q', 1) + prvw) + box(b'mdat', fake_raw(2048))
+open(f'{out}/cr3_canon_preview_1024x680_orientation3.cr3', 'wb').write(cr3)
+PY
+
 # --- issue 18: nothing to show ---
 # Files a notification could not show although their layout is sound: no samples at all (fragmented
 # MP4 init segments, an AIFF whose SSND holds no sound, a WAV whose data chunk is empty), encrypted
@@ -713,6 +985,7 @@ malformed/aiff_ssnd_empty.aif	audio	malformed	issue 18: AIFF whose COMM declares
 malformed/wav_data_empty.wav	audio	malformed	issue 18: 44-byte WAV, data chunk of 0 bytes
 malformed/mp4_encrypted_cenc_160x120.mp4	video	refused	issue 18: CENC (cenc-aes-ctr) written by ffmpeg: encv, sinf/schm, senc
 malformed/mp4_encrypted_cbcs_encv_160x120.mp4	video	refused	issue 18: hand-made cbcs encv sample entry (frma avc1, schm cbcs, tenc)
+malformed/mp4_encrypted_cenc_unreadable_header.mp4	video	refused	issue 29: the CENC file with its tenc per-sample IV size set to 5: libavformat cannot read the header (invalid per-sample IV size value); encrypted, not corrupt, from every verb
 malformed/m4a_xhe_aac_object_type_42.m4a	audio	refused	issue 18: AudioSpecificConfig object type 42 (xHE-AAC, USAC): FFmpeg 5.1 cannot decode it
 malformed/mp4_vvc1_sample_entry.mp4	video	refused	issue 18: sample entry vvc1 (VVC): FFmpeg 5.1 has no decoder
 malformed/m4a_iamf_sample_entry.m4a	audio	refused	issue 18: sample entry iamf (IAMF): FFmpeg 5.1 has no decoder

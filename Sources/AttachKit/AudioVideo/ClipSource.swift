@@ -11,7 +11,8 @@ struct ClipSource: Sendable {
     let audio: Audio?
     /// A sound file's cover art (attached JPEG or PNG picture), which M4A and MP3 outputs keep.
     let cover: Cover?
-    /// Streams the output will not carry (subtitles, data, cover art, extra audio), for the notes.
+    /// Streams the output will not carry (subtitles, chapters, timecode, timed metadata, data,
+    /// attachments, cover art, extra audio and video), named for the notes (``DroppedStream``).
     let dropped: [String]
 
     struct Video: Sendable {
@@ -114,13 +115,10 @@ struct ClipSource: Sendable {
         for (index, stream) in refused {
             dropped.append("\(stream.kind == .video ? "video" : "audio") stream \(index) (\(stream.codec)): \(stream.reason)")
         }
+        // Only the chosen picture and sound (and a sound file's cover) are ever mapped into the
+        // output: every other stream, whatever its kind, is named among the notes and never written.
         for s in usable where s.index != video?.index && s.index != audio?.index && s.index != cover?.index && s.index != brokenCover {
-            switch s.kind {
-            case .video: dropped.append(s.isAttachedPicture ? "cover art" : "video stream \(s.index) (\(s.codec))")
-            case .audio: dropped.append("audio stream \(s.index) (\(s.codec))")
-            case .subtitle: dropped.append("subtitles (\(s.codec))")
-            case .data, .other: dropped.append("data stream \(s.index)" + (s.codec == .unidentified ? "" : " (\(s.codec))"))
-            }
+            dropped.append(DroppedStream.name(s, tag: input.codecTag(of: s.index)))
         }
         let longest = streams.compactMap(\.duration).max()
         // An MP4/MOV edit list's empty edit before the media: a copy or encode starts at the media.

@@ -6,7 +6,8 @@
 /// becoming a half-grey picture; every valid image of the corpus loads at that level.
 ///
 /// What libvips cannot read goes through FFmpeg (``FFmpegPictureReader``), each frame scaled to
-/// size as it is decoded and the frames an animation drops skipped on the way.
+/// size as it is decoded and the frames an animation drops skipped on the way. A camera raw is
+/// its embedded JPEG preview (``CameraRawPreview``), loaded from its bytes the same way.
 ///
 /// An animation read by libvips is opened whole and lazy here; its frames are dropped and then
 /// resampled by the next steps (so dropped frames are never resampled). Pixels stay lazy
@@ -18,11 +19,12 @@ struct ImageLoadStep: ImageStep {
         switch work.plan.reader {
         case .vips: try loadWithVips(&work)
         case .ffmpeg(let demuxer): try loadWithFFmpeg(&work, demuxer: demuxer)
+        case .embeddedPreview: try loadPreview(&work)
         }
         guard let width = work.image?.width, let fullHeight = work.image?.height else { return }
         let height = fullHeight / max(1, work.frameCount)
         let orientation = work.job.info.orientation ?? 1
-        if orientation > 1, work.plan.reader == .vips, !work.plan.animated { work.did(.rotated) }
+        if orientation > 1, work.plan.reader.isLibvips, !work.plan.animated { work.did(.rotated) }
         if width < work.plan.width || height < work.plan.height {
             work.did(.downscaled)
             if !work.plan.outputsGIF {
@@ -83,6 +85,20 @@ struct ImageLoadStep: ImageStep {
         work.delays = (0..<frames).map { $0 < delays.count ? delays[$0] : (delays.last ?? 100) }
         work.loop = image.int("loop") ?? work.job.info.loop ?? 0
         work.image = consume image
+    }
+
+    /// A camera raw: its embedded JPEG preview, read whole (at most
+    /// ``CameraRawPreview/maximumBytes``), upright as the raw says, shrunk on load like any JPEG.
+    private func loadPreview(_ work: inout ImageWork) throws(PrepareError) {
+        guard let raw = work.job.info.cameraRaw, let jpeg = CameraRawPreview.jpeg(path: work.job.inputPath, raw: raw) else {
+            throw .corrupt(reason: "the camera raw's embedded JPEG preview can no longer be read")
+        }
+        let box = work.plan.caps.thumbnailBox(work.loadBox, width: work.plan.width, height: work.plan.height)
+        let profile = work.plan.exportProfile
+        work.image = try ImageFailure.vips(name) { () throws(VipsError) in
+            try VipsImage.thumbnail(.bytes(jpeg), width: box.width, height: box.height, exportProfile: profile, failOnWarnings: true, autorotate: true)
+        }
+        work.noteOnce(.embeddedPreview, "used the camera's embedded JPEG preview (\(raw.previewWidth)×\(raw.previewHeight))")
     }
 
     private func loadWithFFmpeg(_ work: inout ImageWork, demuxer: String) throws(PrepareError) {

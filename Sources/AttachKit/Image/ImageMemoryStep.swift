@@ -26,12 +26,12 @@ struct ImageMemoryStep: ImageStep {
     }
 
     /// Whether the picture can stream from the decoder into its first encode: a still read by
-    /// libvips, without alpha in its header (so no transparency check is needed), whose output
+    /// libvips (a file, or a camera raw's preview), without alpha in its header (so no transparency check is needed), whose output
     /// will be JPEG or HEIC (a PNG may need a palette encode and a comparison, a GIF its frames):
     /// a picture of another format, a JPEG or HEIC kept, or a PNG judged a photograph
     /// (``ImageWork/photo``).
     static func streams(_ work: borrowing ImageWork) -> Bool {
-        guard !work.plan.animated, !work.plan.outputsGIF, work.plan.reader == .vips,
+        guard !work.plan.animated, !work.plan.outputsGIF, work.plan.reader.isLibvips,
               work.job.info.hasAlpha == false else { return false }
         if work.photo != nil { return true }
         let own = ImageFormat(container: work.job.info.container)

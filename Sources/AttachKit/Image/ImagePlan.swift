@@ -8,6 +8,12 @@ struct ImagePlan: Sendable {
         case vips
         /// libavformat/libavcodec with this demuxer, for what libvips cannot read.
         case ffmpeg(demuxer: String)
+        /// libvips, with shrink-on-load, on a camera raw's embedded JPEG preview
+        /// (``CameraRawPreview/jpeg(path:raw:)``): its bytes, upright as the raw says.
+        case embeddedPreview
+
+        /// Whether libvips decodes (the file, or a camera raw's preview).
+        var isLibvips: Bool { self == .vips || self == .embeddedPreview }
     }
 
     let reader: Reader
@@ -57,7 +63,7 @@ struct ImagePlan: Sendable {
         animated = frames > 1 && (info.isAnimated || sequence) && gifAllowed
         outputsGIF = gifAllowed && (animated || info.container == .gif)
         let cmyk = info.pixelFormat == "cmyk"
-        exportProfile = (info.hasICCProfile == true || cmyk) && reader == .vips ? "srgb" : nil
+        exportProfile = (info.hasICCProfile == true || cmyk) && reader.isLibvips ? "srgb" : nil
     }
 
     /// The size within the caps, upright.
@@ -80,8 +86,9 @@ struct ImagePlan: Sendable {
 
     /// libvips when it can open the header (even leniently: decode damage is judged later, with
     /// warnings as errors); FFmpeg for what libvips cannot read at all, and for APNG animations
-    /// (libvips reads only their default image).
+    /// (libvips reads only their default image); a camera raw's embedded JPEG preview for a raw.
     static func reader(for info: MediaInfo, path: String) throws(PrepareError) -> Reader {
+        if info.container.isCameraRaw { return .embeddedPreview }
         if info.codec == .apng, (info.frames ?? 1) > 1 { return .ffmpeg(demuxer: "apng") }
         if !info.container.isReadOnlyByFFmpeg,
            (try? VipsImage.load(path: path, sequential: true, failOnWarnings: false)) != nil {

@@ -58,6 +58,17 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
     private func load(path: String, info: MediaInfo, reader: ImagePlan.Reader, frame: Int?, box: (width: Int, height: Int),
                       limits: SafetyLimits, step: String) throws(PrepareError) -> VipsImage {
         switch reader {
+        case .embeddedPreview:
+            guard let raw = info.cameraRaw, let jpeg = CameraRawPreview.jpeg(path: path, raw: raw) else {
+                throw .corrupt(reason: "the camera raw's embedded JPEG preview can no longer be read")
+            }
+            do {
+                let exportProfile = info.hasICCProfile == true || info.pixelFormat == "cmyk" ? "srgb" : nil
+                return try VipsImage.thumbnail(.bytes(jpeg), width: box.width, height: box.height, exportProfile: exportProfile,
+                                               failOnWarnings: true, autorotate: true)
+            } catch {
+                throw ImageFailure.from(error, step: step)
+            }
         case .vips:
             do {
                 let exportProfile = info.hasICCProfile == true || info.pixelFormat == "cmyk" ? "srgb" : nil

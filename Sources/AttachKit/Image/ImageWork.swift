@@ -79,4 +79,6 @@ enum LoadNote: Hashable, Sendable {
     case pagesDropped
     /// A GIF screen over ``DecoderLimits/gifScreenEdge`` cut to what libnsgif composes.
     case screenCropped
+    /// A camera raw shown as its embedded JPEG preview.
+    case embeddedPreview
 }

@@ -48,6 +48,26 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     /// SMPTE Digital Picture Exchange.
     public static let dpx: Container = "dpx"
 
+    // Camera raws: shown and converted through the JPEG preview they embed (``CameraRawInfo``).
+    /// Nikon NEF (and NRW): TIFF whose IFD0 Make says NIKON, with sensor data.
+    public static let nef: Container = "nef"
+    /// Sony ARW (and SR2, SRF): TIFF whose IFD0 Make says SONY, with sensor data.
+    public static let arw: Container = "arw"
+    /// Canon CR2: TIFF with `CR` at byte 8.
+    public static let cr2: Container = "cr2"
+    /// Canon CR3: ISO base media with the `crx ` brand.
+    public static let cr3: Container = "cr3"
+    /// Adobe Digital Negative: TIFF with a DNGVersion tag.
+    public static let dng: Container = "dng"
+    /// Olympus ORF: TIFF under its own magic number (`IIRO`, `MMOR`, `IIRS`).
+    public static let orf: Container = "orf"
+    /// Panasonic RW2: TIFF under its own magic number (`IIU\0`).
+    public static let rw2: Container = "rw2"
+    /// Pentax PEF: TIFF whose IFD0 Make says PENTAX (or RICOH IMAGING), with sensor data.
+    public static let pef: Container = "pef"
+    /// Fujifilm RAF (`FUJIFILMCCD-RAW `).
+    public static let raf: Container = "raf"
+
     // Audio and video
     public static let mp4: Container = "mp4"
     public static let mov: Container = "mov"
@@ -108,6 +128,8 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     public static let wave64: Container = "wave64"
     /// Creative Voice (`.voc`).
     public static let voc: Container = "voc"
+    /// Qualcomm PureVoice (RFC 3625): a RIFF `QLCM` form holding QCELP-13K, EVRC or SMV speech.
+    public static let qcp: Container = "qcp"
     public static let flv: Container = "flv"
     /// Advanced Systems Format: Windows Media video (`.wmv`) and audio (`.wma`).
     public static let asf: Container = "asf"
@@ -152,5 +174,9 @@ public struct Container: RawRepresentable, Hashable, Sendable, Comparable, Custo
     /// Pictures libvips has no (trusted) loader for, read and decoded through FFmpeg instead (BMP,
     /// JPEG XL, HEIF image sequences, JPEG 2000, PNM, QOI, PSD, ICO...), and pictures nothing here
     /// reads (TGA): never handed to libvips.
-    var isReadOnlyByFFmpeg: Bool { facts.map { $0.kind == .image && $0.reader != .libvips } ?? false }
+    var isReadOnlyByFFmpeg: Bool { facts.map { $0.kind == .image && ($0.reader == .ffmpeg || $0.reader == .none) } ?? false }
+
+    /// Camera raws: what is shown and converted is the JPEG preview they embed
+    /// (``FormatReader/embeddedPreview``), never the file itself.
+    var isCameraRaw: Bool { facts?.reader == .embeddedPreview }
 }

@@ -4,6 +4,9 @@ enum FormatReader: Sendable, Equatable {
     case libvips
     /// libavformat + libavcodec (audio, video, and pictures libvips has no trusted loader for).
     case ffmpeg
+    /// A camera raw's embedded JPEG preview, found by ``CameraRawLayout`` and decoded by libvips:
+    /// nothing here decodes sensor data (libvips 8.14 is built without libraw).
+    case embeddedPreview
     /// Nothing here decodes it: identified, then refused as `unsupported`.
     case none
 }
@@ -12,6 +15,8 @@ enum FormatReader: Sendable, Equatable {
 enum StructureCheck: Sendable, Equatable {
     case jpeg, png, gif, riff, aiff, isoBaseMedia, matroska, mpegAudio, adts, flac, ogg, transportStream, tiff, bmp, qoi, sunRaster, proTracker,
          screamTracker, fastTracker, impulseTracker
+    /// A camera raw: its TIFF layout (when it has one) and its embedded JPEG preview (``CameraRawStructure``).
+    case cameraRaw
     /// No checker: the probe and the decoders are the only judges.
     case none
 }
@@ -122,6 +127,16 @@ enum FormatTable {
         .init(.sunRaster, "Sun raster", .image, demuxers: ["sunrast_pipe"], type: .sunRaster, structure: .sunRaster),
         .init(.xwd, "X Window dump", .image, demuxers: ["xwd_pipe"], type: .xwd),
         .init(.dpx, "DPX", .image, demuxers: ["dpx_pipe"], type: .dpx),
+        // Camera raws: their embedded JPEG preview is what is shown (issue 29).
+        .init(.nef, "Nikon NEF", .image, type: .nef, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.arw, "Sony ARW", .image, type: .arw, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.cr2, "Canon CR2", .image, type: .cr2, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.cr3, "Canon CR3", .image, type: .cr3, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.dng, "DNG", .image, type: .dng, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.orf, "Olympus ORF", .image, type: .orf, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.rw2, "Panasonic RW2", .image, type: .rw2, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.pef, "Pentax PEF", .image, type: .pef, reader: .embeddedPreview, structure: .cameraRaw),
+        .init(.raf, "Fujifilm RAF", .image, type: .raf, reader: .embeddedPreview, structure: .cameraRaw),
     ]
 
     private static let movies: [FormatFacts] = [
@@ -184,6 +199,7 @@ enum FormatTable {
         .init(.au, "Sun/NeXT audio", .audio, demuxers: ["au"], type: .au),
         .init(.wave64, "Wave64", .audio, demuxers: ["w64"], type: .wave64),
         .init(.voc, "Creative Voice", .audio, demuxers: ["voc"], type: .voc),
+        .init(.qcp, "QCP (Qualcomm PureVoice)", .audio, demuxers: ["qcp"], type: .qcp, structure: .riff),
     ]
 
     private static let notMedia: [FormatFacts] = [

@@ -58,6 +58,7 @@ extension MediaInfo {
                                   ("codec", .string($0.codec.rawValue)), ("reason", .string($0.reason))])
             }))
         }
+        if let cameraRaw { o.set("cameraRaw", cameraRaw.json) }
         if let type = uniformType {
             o.set("uti", type.identifier)
             o.set("extension", type.preferredExtension)

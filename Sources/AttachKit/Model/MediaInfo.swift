@@ -2,7 +2,8 @@
 /// fitting need. Plain value; every optional is `nil` when the format does not carry it.
 ///
 /// Dimensions are the stored (coded) ones, before EXIF orientation or a track's display matrix;
-/// ``displayWidth``/``displayHeight`` give the upright size.
+/// ``displayWidth``/``displayHeight`` give the upright size. A camera raw's are those of the JPEG
+/// preview it embeds, which is what is shown (``cameraRaw`` has the sensor's).
 public struct MediaInfo: Sendable, Equatable {
     /// The path as given by the caller.
     public var path: String
@@ -83,6 +84,9 @@ public struct MediaInfo: Sendable, Equatable {
     /// takes for MP2): never handed to a decoder, left out of an output with a note, and the file
     /// refused as `unsupported` when no stream of its kind is left. `nil` when there are none.
     public var undecodableStreams: [UndecodableStream]?
+    /// A camera raw's make, sensor size and embedded JPEG preview (whose size ``width`` and
+    /// ``height`` give); `nil` for every other file.
+    public var cameraRaw: CameraRawInfo?
     /// What decoding the picture takes in memory, estimated from the header (images; `nil` for
     /// audio and video, whose decoders are estimated where a decode is planned). See
     /// ``SafetyLimits/maxDecodeBytes``.

@@ -47,6 +47,16 @@ public struct UniformType: Hashable, Sendable {
     public static let sunRaster = UniformType("com.sun.raster-image", ["ras", "sun"])
     public static let xwd = UniformType("org.x.xwd-image", ["xwd"])
     public static let dpx = UniformType("org.smpte.dpx", ["dpx"])
+    // Camera raws, under the identifiers Apple declares for them.
+    public static let nef = UniformType("com.nikon.raw-image", ["nef", "nrw"])
+    public static let arw = UniformType("com.sony.arw-raw-image", ["arw", "sr2", "srf"])
+    public static let cr2 = UniformType("com.canon.cr2-raw-image", ["cr2"])
+    public static let cr3 = UniformType("com.canon.cr3-raw-image", ["cr3"])
+    public static let dng = UniformType("com.adobe.raw-image", ["dng"])
+    public static let orf = UniformType("com.olympus.raw-image", ["orf"])
+    public static let rw2 = UniformType("com.panasonic.rw2-raw-image", ["rw2"])
+    public static let pef = UniformType("com.pentax.raw-image", ["pef"])
+    public static let raf = UniformType("com.fuji.raw-image", ["raf"])
 
     public static let mpeg4Movie = UniformType("public.mpeg-4", ["mp4", "mpeg4"], mediaType: "video/mp4")
     public static let m4v = UniformType("com.apple.m4v-video", ["m4v"], mediaType: "video/x-m4v")
@@ -95,6 +105,7 @@ public struct UniformType: Hashable, Sendable {
     public static let au = UniformType("public.ulaw-audio", ["au", "snd"])
     public static let wave64 = UniformType("com.sony.wave64", ["w64"])
     public static let voc = UniformType("com.creative.voc-audio", ["voc"])
+    public static let qcp = UniformType("com.qualcomm.qcp", ["qcp"])
 
     /// The types AttachKit hands back, in the order an extension is looked up (`.mp4` is a movie
     /// before it is MPEG-4 audio).

@@ -44,6 +44,10 @@ enum DecodeMemoryEstimator {
             return gif(info)
         case .tiff:
             return TIFFLayout.read(reader).map(tiff) ?? streaming(width: width, bytesPerPixel: 8, what: "TIFF")
+        case _ where info.container.isCameraRaw:
+            guard let raw = info.cameraRaw, let window = CameraRawPreview.window(reader, raw: raw),
+                  let frame = JPEGFrameHeader.read(window) else { return streaming(width: width, bytesPerPixel: 3, what: "JPEG") }
+            return cameraRawPreview(frame, raw: raw, info: info)
         default:
             // BMP, JPEG XL, HEIF and AVIF sequences: FFmpeg decodes whole frames.
             let sequence = info.container == .heifSequence || info.container == .avif
@@ -90,6 +94,15 @@ enum DecodeMemoryEstimator {
         let kind = frame.progressive ? "progressive" : "multi-scan"
         return DecodeMemory(fixedBytes: frame.coefficientBytes + rows.fixedBytes,
                             basis: "\(kind) JPEG \(frame.width)×\(frame.height), \(frame.components.count) components: every DCT coefficient held, 128 B per 8×8 block")
+    }
+
+    /// A camera raw's embedded JPEG preview: decoded as a JPEG (``jpeg(_:info:)``), from its bytes
+    /// held in memory twice (read from the file, and libvips' copy it decodes from).
+    static func cameraRawPreview(_ frame: JPEGFrameHeader, raw: CameraRawInfo, info: MediaInfo) -> DecodeMemory {
+        var memory = jpeg(frame, info: info)
+        memory.fixedBytes += 2 * raw.previewBytes
+        memory.basis += "; the embedded preview's \(raw.previewBytes) bytes held twice"
+        return memory
     }
 
     /// TIFF: libtiff decodes one strip (or tile) at a time; libvips keeps the strip, or a row of

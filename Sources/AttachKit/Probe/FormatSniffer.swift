@@ -32,6 +32,7 @@ struct FormatSniffer {
     static func sniff(_ reader: borrowing FileReader) -> Result {
         guard reader.size > 0 else { return Result(.empty) }
         let head = reader.read(at: 0, count: 4096)
+        if let raw = cameraRaw(head, reader) { return Result(raw) }
         if let image = imageFormat(head) { return Result(image) }
         if let av = audioVideoFormat(head, fileSize: reader.size) { return Result(av) }
         if let image = footerImageFormat(reader) { return Result(image) }
@@ -45,6 +46,31 @@ struct FormatSniffer {
     }
 
     // MARK: Images
+
+    /// Camera raws, by their bytes: Fujifilm RAF (`FUJIFILMCCD-RAW `), Canon CR3 (ISO base media,
+    /// brand `crx `), Olympus ORF and Panasonic RW2 (TIFF under their own magic numbers), Canon
+    /// CR2 (TIFF with `CR` at byte 8), DNG (IFD0 has a DNGVersion), and Nikon NEF, Sony ARW and
+    /// Pentax PEF (IFD0's Make, in a TIFF that holds sensor data: a Nikon scanner's TIFF stays
+    /// a TIFF). IFD0 and the IFDs under it are read through ``CameraRawLayout``.
+    static func cameraRaw(_ h: [UInt8], _ reader: borrowing FileReader) -> Container? {
+        if h.matches("FUJIFILMCCD-RAW ", at: 0) { return .raf }
+        if h.matches("ftyp", at: 4), isoBrands(h).first == "crx " { return .cr3 }
+        guard let tiff = TIFFHeader(h) else { return nil }
+        switch tiff.magic {
+        case 0x4F52, 0x5352: return .orf
+        case 0x55: return .rw2
+        case 42: break
+        default: return nil
+        }
+        if h.matches("CR", at: 8) { return .cr2 }
+        guard let layout = CameraRawLayout.readTIFF(reader) else { return nil }
+        if layout.dngVersion?.isEmpty == false { return .dng }
+        guard layout.holdsSensorData, let make = layout.make?.uppercased() else { return nil }
+        if make.hasPrefix("NIKON") { return .nef }
+        if make.hasPrefix("SONY") { return .arw }
+        if make.hasPrefix("PENTAX") || make.hasPrefix("RICOH IMAGING") { return .pef }
+        return nil
+    }
 
     static func imageFormat(_ h: [UInt8]) -> Container? {
         if h.matches([0xFF, 0xD8, 0xFF], at: 0) { return .jpeg }
@@ -170,6 +196,7 @@ struct FormatSniffer {
         if h.matches("RIFF", at: 0) {
             if h.matches("WAVE", at: 8) { return .wav }
             if h.matches("AVI ", at: 8) { return .avi }
+            if h.matches("QLCM", at: 8) { return .qcp }
             return nil
         }
         if (h.matches("RF64", at: 0) || h.matches("BW64", at: 0)), h.matches("WAVE", at: 8) { return .rf64 }

@@ -51,7 +51,8 @@ public struct ProbeLimits: Sendable, Equatable {
 ///
 /// Images are read with libvips' header loading (libavformat for what libvips cannot read: BMP,
 /// 12-bit JPEG, HEIF and AVIF sequences, JPEG 2000, PNM, QOI, PSD, ICO...: ``FormatTable`` says
-/// which; the file's own header for TGA and BMP headers FFmpeg refuses); audio and video with libavformat, told which
+/// which; the file's own header for TGA and BMP headers FFmpeg refuses; a camera raw's embedded
+/// JPEG preview for the raw: ``CameraRawPreview``); audio and video with libavformat, told which
 /// demuxer to use from the sniffed bytes, with only the `file` protocol allowed. Safe to use from
 /// many threads at once.
 public struct Prober: Sendable {
@@ -93,6 +94,7 @@ public struct Prober: Sendable {
         case .video, .audio:
             try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
             countMPEGAudioFrames(reader, from: sniff.audioOffset, into: &info)
+            countQCPPackets(reader, into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
             try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
@@ -101,6 +103,12 @@ public struct Prober: Sendable {
     }
 
     private func readImage(path: String, reader: borrowing FileReader, into info: inout MediaInfo) throws(ProbeError) {
+        // A camera raw is its embedded JPEG preview: never handed to libvips' TIFF loader (which
+        // reads its IFD0 thumbnail, or refuses it).
+        if info.container.isCameraRaw {
+            try CameraRawPreview.describe(reader, into: &info)
+            return
+        }
         if info.container == .jpeg, let frame = JPEGFrameHeader.read(reader) {
             // A coding process no decoder here reads is refused by name, not judged by a failed load.
             guard frame.decoder != nil else {
@@ -183,6 +191,14 @@ public struct Prober: Sendable {
         let counted = (seconds * 1000).rounded() / 1000
         if let estimated = info.duration, abs(estimated - counted) > max(0.1, counted * 0.02) { info.estimatedDuration = estimated }
         info.duration = counted
+        info.durationIsEstimate = false
+    }
+
+    /// A QCP whose duration libavformat estimated from the nominal bit rate gets the duration its
+    /// packets last (``QCPHeader``).
+    private func countQCPPackets(_ reader: borrowing FileReader, into info: inout MediaInfo) {
+        guard info.container == .qcp, info.durationIsEstimate == true, let seconds = QCPHeader.read(reader)?.duration else { return }
+        info.duration = seconds
         info.durationIsEstimate = false
     }
 

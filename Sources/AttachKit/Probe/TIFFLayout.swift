@@ -31,42 +31,14 @@ struct TIFFLayout: Sendable, Equatable {
 
     /// IFD0 of the TIFF (or BigTIFF) in `reader`; `nil` when there is none or it gives no size.
     static func read(_ reader: borrowing FileReader) -> TIFFLayout? {
-        let head = reader.read(at: 0, count: 16)
-        let little = head.matches([0x49, 0x49], at: 0)
-        guard little || head.matches([0x4D, 0x4D], at: 0) else { return nil }
-        func value(_ bytes: [UInt8], _ i: Int, _ size: Int) -> UInt64 {
-            switch size {
-            case 1: return UInt64(bytes.u8(i))
-            case 2: return UInt64(little ? bytes.le16(i) : bytes.be16(i))
-            case 4: return UInt64(little ? bytes.le32(i) : bytes.be32(i))
-            default: return little ? bytes.le64(i) : bytes.be64(i)
-            }
-        }
-        let big = value(head, 2, 2) == 43
-        let (countSize, entrySize, offsetSize) = big ? (8, 20, 8) : (2, 12, 4)
-        let ifd = value(head, big ? 8 : 4, offsetSize)
-        guard ifd >= 8, ifd < UInt64(reader.size) else { return nil }
-        let count = Int(min(value(reader.read(at: Int64(ifd), count: countSize), 0, countSize), UInt64(maximumEntries)))
-        let table = reader.read(at: Int64(ifd) + Int64(countSize), count: count * entrySize)
+        guard let header = TIFFHeader(reader.read(at: 0, count: 16)),
+              let ifd0 = header.directory(reader, at: header.firstIFD, limit: maximumEntries) else { return nil }
         var layout = TIFFLayout()
-        let fieldSize = big ? 8 : 4
-        for k in 0..<(table.count / entrySize) {
-            let at = k * entrySize
-            let tag = value(table, at, 2)
-            guard [256, 257, 258, 277, 278, 322, 323].contains(tag) else { continue }
-            let type = Int(value(table, at + 2, 2))
-            let valueCount = value(table, at + 4, fieldSize)
-            // SHORT (3), LONG (4), LONG8 (16): the first value sits in the entry when all fit
-            // there, else at the offset the entry holds (BitsPerSample of an RGB picture).
-            let size = type == 3 ? 2 : (type == 16 ? 8 : 4)
-            var first = value(table, at + 4 + fieldSize, size)
-            if valueCount > UInt64(fieldSize / size) {
-                let offset = value(table, at + 4 + fieldSize, fieldSize)
-                guard offset < UInt64(reader.size) else { continue }
-                first = value(reader.read(at: Int64(offset), count: size), 0, size)
-            }
+        for entry in ifd0.entries where [256, 257, 258, 277, 278, 322, 323].contains(entry.tag) {
+            // SHORT, LONG, LONG8 (BitsPerSample of an RGB picture: the first of three).
+            guard [3, 4, 16].contains(entry.type), let first = header.number(reader, entry) else { continue }
             let number = Int(min(first, UInt64(Int32.max)))
-            switch tag {
+            switch entry.tag {
             case 256: layout.width = number
             case 257: layout.height = number
             case 258: layout.bitsPerSample = number

@@ -1,7 +1,8 @@
 /// The slow "is this file corrupt?" check: decodes every pixel or sample, which finds damage a
 /// structural check cannot see (a broken bitstream inside well-formed boxes).
 ///
-/// Images go through libvips, failing on decoder warnings; images libvips cannot open (12-bit
+/// Images go through libvips, failing on decoder warnings (a camera raw: its embedded JPEG
+/// preview); images libvips cannot open (12-bit
 /// JPEG, BMP, JPEG XL, HEIF/AVIF sequences) and all audio/video go through libavformat and
 /// libavcodec (see `DeepCheck+AV.swift`). Meant for files that already passed the probe, the
 /// structural check and the safety caps; it still refuses to hand FFmpeg anything over
@@ -51,6 +52,9 @@ enum DeepCheck {
         if let memory, memory.bytes(loadedPixels: info.pixels ?? 0) > maxDecodeBytes {
             return (.notChecked, nil)
         }
+        if info.kind == .image, let raw = info.cameraRaw {
+            return (decodePreview(path: path, raw: raw), nil)
+        }
         if info.kind == .image, !info.container.isReadOnlyByFFmpeg {
             guard let verdict = decodeImage(path: path, info: info) else {
                 // libvips cannot read it. FFmpeg may decode around the damage; but where libvips'
@@ -96,6 +100,20 @@ enum DeepCheck {
         default:
             return false
         }
+    }
+
+    /// Decodes a camera raw's embedded JPEG preview (what is shown of it: the sensor data is not
+    /// decoded here) with libvips, warnings as errors.
+    private static func decodePreview(path: String, raw: CameraRawInfo) -> StructureVerdict {
+        guard let jpeg = CameraRawPreview.jpeg(path: path, raw: raw) else {
+            return .corrupt(reason: "the embedded JPEG preview cannot be read")
+        }
+        do {
+            try VipsImage.load(.bytes(jpeg), sequential: true, failOnWarnings: true).decodeAll()
+        } catch {
+            return .corrupt(reason: "the embedded JPEG preview does not decode: \(error.description)")
+        }
+        return .intact
     }
 
     /// Decodes an image with libvips in constant memory (sequential access), all frames of an

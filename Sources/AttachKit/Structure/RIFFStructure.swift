@@ -6,6 +6,8 @@
 /// - AVI: a `LIST hdrl` first and a `LIST movi`.
 /// - WEBP: a `VP8 `, `VP8L` or `VP8X` chunk first; an extended (`VP8X`) file also needs image data
 ///   (`VP8 `, `VP8L` or `ANMF` frames).
+/// - QLCM (QCP, RFC 3625): a `fmt ` chunk first, of at least ``QCPHeader/formatBytes``, and a
+///   `data` chunk; a `data` chunk of 0 bytes is refused as "no samples".
 ///
 /// Sizes:
 /// - RF64/BW64 take the RIFF size and the `data` size from the `ds64` chunk that must come first
@@ -92,6 +94,9 @@ enum RIFFStructure {
             position = dataStart + size + (size & 1)
         }
         let verdict = requiredChunks(form: form, chunks: chunks, listTypes: listTypes, formatSize: formatSize)
+        if form == "QLCM", verdict == .intact, let data, data.size == 0 {
+            return .noSamples("the 'data' chunk at byte \(data.offset) holds no speech packet")
+        }
         if form == "WAVE", verdict == .intact, let data, data.size < blockAlign {
             return .noSamples("the 'data' chunk at byte \(data.offset) holds \(data.size) byte(s), less than one sample frame (\(blockAlign) bytes)")
         }
@@ -115,6 +120,12 @@ enum RIFFStructure {
             guard chunks.contains(where: { ["VP8 ", "VP8L", "ANMF"].contains($0) }) else {
                 return .corrupt(reason: "extended WebP without image data (no VP8, VP8L or ANMF chunk)")
             }
+        case "QLCM":
+            guard chunks.first == "fmt " else { return .corrupt(reason: "QCP whose first chunk is not 'fmt '") }
+            guard formatSize >= QCPHeader.formatBytes else {
+                return .corrupt(reason: "QCP 'fmt ' chunk has \(formatSize) bytes, fewer than the \(QCPHeader.formatBytes) RFC 3625 defines")
+            }
+            guard chunks.contains("data") else { return .corrupt(reason: "QCP without a 'data' chunk") }
         default:
             return .notChecked
         }

@@ -38,6 +38,7 @@ enum StructureChecker {
         case .screamTracker: return TrackerModuleStructure.checkScreamTracker(reader)
         case .fastTracker: return TrackerModuleStructure.checkFastTracker(reader)
         case .impulseTracker: return TrackerModuleStructure.checkImpulseTracker(reader)
+        case .cameraRaw: return CameraRawStructure.check(reader, container: sniff.container, limits: limits)
         case .none: return .notChecked
         }
     }

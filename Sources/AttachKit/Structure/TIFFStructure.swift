@@ -17,48 +17,26 @@ enum TIFFStructure {
     /// Strip/tile entries compared per read, so any count checks in constant memory.
     private static let valuesPerRead = 4096
 
-    /// How the file encodes numbers.
-    private struct Layout {
-        let littleEndian: Bool
-        let big: Bool
-        var entrySize: Int64 { big ? 20 : 12 }
-        var countSize: Int64 { big ? 8 : 2 }
-        var offsetSize: Int64 { big ? 8 : 4 }
+    /// An offset or size entry: where its values are and how they are stored.
+    private typealias Entry = TIFFHeader.Entry
 
-        func value(_ bytes: [UInt8], at i: Int, size: Int) -> UInt64 {
-            switch size {
-            case 1: return UInt64(bytes.u8(i))
-            case 2: return UInt64(littleEndian ? bytes.le16(i) : bytes.be16(i))
-            case 4: return UInt64(littleEndian ? bytes.le32(i) : bytes.be32(i))
-            default: return littleEndian ? bytes.le64(i) : bytes.be64(i)
-            }
-        }
-    }
-
-    /// One IFD entry: where its values are and how they are stored.
-    private struct Entry {
-        let tag: UInt32
-        let typeSize: Int
-        let count: UInt64
-        /// Offset of the first value (inside the entry when they fit there).
-        let valuesOffset: Int64
-    }
-
-    /// - Parameter maxPages: IFDs (pages) allowed; more is ``StructureVerdict/overCap(_:)``.
-    ///   Default ``SafetyLimits/maxFrames``.
-    static func check(_ reader: borrowing FileReader, maxPages: Int = SafetyLimits().maxFrames) -> StructureVerdict {
+    /// - Parameters:
+    ///   - maxPages: IFDs (pages) allowed; more is ``StructureVerdict/overCap(_:)``. Default
+    ///     ``SafetyLimits/maxFrames``.
+    ///   - requiresPicture: IFD0 must declare a non-zero width and height and where its pixels are
+    ///     (default `true`); `false` for a camera raw, whose IFD0 may describe neither (a Panasonic
+    ///     RW2 gives the sensor's size in tags of its own), and whose byte-order mark may come
+    ///     with its own magic number (``TIFFHeader/rawMagics``).
+    static func check(_ reader: borrowing FileReader, maxPages: Int = SafetyLimits().maxFrames, requiresPicture: Bool = true) -> StructureVerdict {
         let head = reader.read(at: 0, count: 16)
-        let littleEndian: Bool
-        if head.matches([0x49, 0x49], at: 0) { littleEndian = true } else if head.matches([0x4D, 0x4D], at: 0) { littleEndian = false } else {
-            return .corrupt(reason: "no TIFF byte-order mark at byte 0")
+        guard let mark = TIFFHeader.magic(head) else { return .corrupt(reason: "no TIFF byte-order mark at byte 0") }
+        guard mark.magic == 42 || mark.magic == 43 || (!requiresPicture && TIFFHeader.rawMagics.contains(mark.magic)) else {
+            return .corrupt(reason: "TIFF magic number \(mark.magic) is neither 42 nor 43")
         }
-        let magic = littleEndian ? head.le16(2) : head.be16(2)
-        guard magic == 42 || magic == 43 else { return .corrupt(reason: "TIFF magic number \(magic) is neither 42 nor 43") }
-        let layout = Layout(littleEndian: littleEndian, big: magic == 43)
-        guard head.count >= (layout.big ? 16 : 8) else {
+        guard let layout = TIFFHeader(head) else {
             return .corrupt(reason: "the TIFF header is cut off: the file has \(reader.size) bytes (truncated)")
         }
-        var next = layout.value(head, at: layout.big ? 8 : 4, size: Int(layout.offsetSize))
+        var next = layout.firstIFD
         var visited: Set<UInt64> = []
         var index = 0
         var budget = ReadBudget(remaining: 2 * reader.size + 4096)
@@ -68,7 +46,7 @@ enum TIFFStructure {
                 guard index < min(maxPages, maximumIFDs) else {
                     return .overCap(SafetyViolation(cap: "maxFrames", detail: "more than \(min(maxPages, maximumIFDs)) pages (IFDs)"))
                 }
-                next = try checkIFD(reader, at: next, index: index, layout: layout, budget: &budget)
+                next = try checkIFD(reader, at: next, index: index, layout: layout, requiresPicture: requiresPicture, budget: &budget)
                 index += 1
             }
         } catch {
@@ -78,8 +56,8 @@ enum TIFFStructure {
     }
 
     /// Checks one IFD and returns the offset of the next (0 at the end of the chain).
-    private static func checkIFD(_ reader: borrowing FileReader, at offset: UInt64, index: Int, layout: Layout,
-                                 budget: inout ReadBudget) throws(StructureProblem) -> UInt64 {
+    private static func checkIFD(_ reader: borrowing FileReader, at offset: UInt64, index: Int, layout: TIFFHeader,
+                                 requiresPicture: Bool, budget: inout ReadBudget) throws(StructureProblem) -> UInt64 {
         let size = UInt64(reader.size)
         guard offset >= 8, offset < size, UInt64(layout.countSize) <= size - offset else {
             throw StructureProblem("IFD \(index) at byte \(offset) lies outside the file (\(reader.size) bytes)")
@@ -108,7 +86,7 @@ enum TIFFStructure {
             }
             position += Int64(piece.count)
         }
-        if index == 0 {
+        if index == 0, requiresPicture {
             for (tag, name) in [(UInt32(256), "width"), (257, "height")] {
                 guard let entry = entries[tag], try firstValue(reader, entry, layout: layout) > 0 else {
                     throw StructureProblem("IFD0 declares no image \(name) (or a zero one)")
@@ -124,33 +102,27 @@ enum TIFFStructure {
         return layout.value(nextBytes, at: 0, size: Int(layout.offsetSize))
     }
 
-    /// Decodes an entry; its values must lie inside the file.
-    private static func entry(_ bytes: [UInt8], at i: Int, fileOffset: Int64, layout: Layout, reader: borrowing FileReader) throws(StructureProblem) -> Entry {
-        let tag = UInt32(layout.value(bytes, at: i, size: 2))
-        let typeSize: Int
-        switch layout.value(bytes, at: i + 2, size: 2) {
-        case 3: typeSize = 2       // SHORT
-        case 4, 13: typeSize = 4   // LONG, IFD
-        case 16, 18: typeSize = 8  // LONG8, IFD8
-        default: throw StructureProblem("tag \(tag) at byte \(fileOffset) has a type that cannot hold offsets or sizes")
+    /// Decodes an entry (``TIFFHeader/entry(_:at:fileOffset:)``); it must be of a type that holds
+    /// offsets or sizes, and its values must lie inside the file.
+    private static func entry(_ bytes: [UInt8], at i: Int, fileOffset: Int64, layout: TIFFHeader, reader: borrowing FileReader) throws(StructureProblem) -> Entry {
+        let entry = layout.entry(bytes, at: i, fileOffset: fileOffset)
+        // SHORT, LONG, IFD, LONG8, IFD8.
+        guard [3, 4, 13, 16, 18].contains(entry.type) else {
+            throw StructureProblem("tag \(entry.tag) at byte \(fileOffset) has a type that cannot hold offsets or sizes")
         }
-        let count = layout.value(bytes, at: i + 4, size: layout.big ? 8 : 4)
-        let valueField = i + (layout.big ? 12 : 8)
-        guard count <= UInt64(reader.size) / UInt64(typeSize) else {
-            throw StructureProblem("tag \(tag) at byte \(fileOffset) declares \(count) values, more than the file could hold")
+        guard entry.count <= UInt64(reader.size) / UInt64(entry.typeSize) else {
+            throw StructureProblem("tag \(entry.tag) at byte \(fileOffset) declares \(entry.count) values, more than the file could hold")
         }
-        let length = Int64(count) * Int64(typeSize)
-        if length <= layout.offsetSize {
-            return Entry(tag: tag, typeSize: typeSize, count: count, valuesOffset: fileOffset + Int64(valueField - i))
+        let length = entry.byteCount
+        guard length > UInt64(layout.offsetSize) else { return entry }
+        let valuesOffset = UInt64(entry.valuesOffset)
+        guard valuesOffset <= UInt64(reader.size), length <= UInt64(reader.size) - valuesOffset else {
+            throw StructureProblem("the \(entry.count) values of tag \(entry.tag) at byte \(valuesOffset) run past the end of the file at byte \(reader.size)")
         }
-        let valuesOffset = layout.value(bytes, at: valueField, size: Int(layout.offsetSize))
-        guard valuesOffset <= UInt64(reader.size), UInt64(length) <= UInt64(reader.size) - valuesOffset else {
-            throw StructureProblem("the \(count) values of tag \(tag) at byte \(valuesOffset) run past the end of the file at byte \(reader.size)")
-        }
-        return Entry(tag: tag, typeSize: typeSize, count: count, valuesOffset: Int64(valuesOffset))
+        return entry
     }
 
-    private static func firstValue(_ reader: borrowing FileReader, _ entry: Entry, layout: Layout) throws(StructureProblem) -> UInt64 {
+    private static func firstValue(_ reader: borrowing FileReader, _ entry: Entry, layout: TIFFHeader) throws(StructureProblem) -> UInt64 {
         guard entry.count > 0 else { return 0 }
         return layout.value(reader.read(at: entry.valuesOffset, count: entry.typeSize), at: 0, size: entry.typeSize)
     }
@@ -158,7 +130,7 @@ enum TIFFStructure {
     /// Every strip (or tile) offset plus its byte count must end inside the file; without byte
     /// counts, each offset must be inside the file.
     private static func extentsInsideFile(_ reader: borrowing FileReader, offsets: Entry?, counts: Entry?, what: String, ifd: Int,
-                                          layout: Layout, budget: inout ReadBudget) throws(StructureProblem) {
+                                          layout: TIFFHeader, budget: inout ReadBudget) throws(StructureProblem) {
         guard let offsets else { return }
         let total = offsets.count
         try budget.spend(Int64(total) * Int64(offsets.typeSize + (counts?.typeSize ?? 0)))

@@ -1,9 +1,15 @@
 /// A read-only file opened by path, read with `pread` at any offset. One owner; the descriptor is
 /// closed when the reader goes away. Reads never run past the size seen at open time.
+///
+/// A ``window(at:count:)`` reads a part of the file as if it were a whole file (offset 0 is the
+/// part's first byte): a camera raw's embedded JPEG preview, checked and measured by the JPEG
+/// readers as they are.
 struct FileReader: ~Copyable {
     private let fd: FileDescriptor
-    /// File size in bytes when opened.
+    /// File size in bytes when opened (a window's length).
     let size: Int64
+    /// Where offset 0 is in the file (0 but for a window).
+    private let base: Int64
 
     /// Opens `path` for reading, without blocking (a FIFO is refused as not a regular file, not
     /// waited on; reads of a regular file are not affected).
@@ -18,6 +24,21 @@ struct FileReader: ~Copyable {
         }
         self.fd = fd
         self.size = status.size
+        self.base = 0
+    }
+
+    private init(fd: consuming FileDescriptor, base: Int64, size: Int64) {
+        self.fd = fd
+        self.base = base
+        self.size = size
+    }
+
+    /// The `count` bytes at `offset` read as a file of their own (through a duplicate of the
+    /// descriptor), cut at the end of this one; `nil` when `offset` is outside it or the
+    /// descriptor cannot be duplicated.
+    func window(at offset: Int64, count: Int64) -> FileReader? {
+        guard offset >= 0, offset <= size, count >= 0, let copy = try? fd.duplicate() else { return nil }
+        return FileReader(fd: copy, base: base + offset, size: min(count, size - offset))
     }
 
     /// Up to `count` bytes starting at `offset`; fewer at the end of the file, none past it.
@@ -28,7 +49,7 @@ struct FileReader: ~Copyable {
         var filled = 0
         buffer.withUnsafeMutableBytes { raw in
             while filled < wanted {
-                let n = (try? fd.read(fromAbsoluteOffset: offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<wanted]))) ?? 0
+                let n = (try? fd.read(fromAbsoluteOffset: base + offset + Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<wanted]))) ?? 0
                 if n > 0 { filled += n } else { break }
             }
         }

@@ -100,7 +100,7 @@ struct AVInput: ~Copyable {
 
 /// The header facts of one stream, copied out of FFmpeg's structures.
 struct AVStreamInfo: Sendable {
-    enum Kind: Sendable { case video, audio, subtitle, data, other }
+    enum Kind: Sendable { case video, audio, subtitle, data, attachment, other }
 
     let index: Int
     /// The container's own identifier of the stream (`AVStream.id`): a transport stream's PID, a
@@ -148,6 +148,7 @@ struct AVStreamInfo: Sendable {
         case AVMEDIA_TYPE_AUDIO: kind = .audio
         case AVMEDIA_TYPE_SUBTITLE: kind = .subtitle
         case AVMEDIA_TYPE_DATA: kind = .data
+        case AVMEDIA_TYPE_ATTACHMENT: kind = .attachment
         default: kind = .other
         }
         codec = Codec(String(cString: avcodec_get_name(parameters.codec_id)))

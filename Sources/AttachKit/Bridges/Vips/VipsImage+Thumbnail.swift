@@ -22,6 +22,16 @@ extension VipsImage {
     static func thumbnail(path: String, width: Int, height: Int, loaderOptions: String = "",
                           exportProfile: String? = nil, failOnWarnings: Bool = true,
                           autorotate: Bool = true) throws(VipsError) -> VipsImage {
+        try thumbnail(.file(path), width: width, height: height, loaderOptions: loaderOptions, exportProfile: exportProfile,
+                      failOnWarnings: failOnWarnings, autorotate: autorotate)
+    }
+
+    /// ``thumbnail(path:width:height:loaderOptions:exportProfile:failOnWarnings:autorotate:)``
+    /// from a file or from bytes in memory (a camera raw's embedded JPEG preview).
+    /// - Throws: ``VipsError`` tagged ``VipsOperation/load``.
+    static func thumbnail(_ picture: EncodedPicture, width: Int, height: Int, loaderOptions: String = "",
+                          exportProfile: String? = nil, failOnWarnings: Bool = true,
+                          autorotate: Bool = true) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
         let failOn = failOnWarnings ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_NONE
         // libvips 8.14's thumbnail_source does not hand its own fail_on to the loader (only the
@@ -29,7 +39,7 @@ extension VipsImage {
         let options = ([loaderOptions] + (failOnWarnings ? ["fail_on=warning"] : [])).filter { !$0.isEmpty }.joined(separator: ",")
         return try VipsModules.retryingWithModules { () throws(VipsError) in
             VipsError.clearBuffer()
-            guard let source = vips_source_new_from_file(path) else { throw VipsError.take(operation: .load) }
+            guard let source = picture.makeSource() else { throw VipsError.take(operation: .load) }
             defer { g_object_unref(UnsafeMutableRawPointer(source)) }
             var out: UnsafeMutablePointer<CVips.VipsImage>?
             let status: Int32

@@ -28,7 +28,10 @@ enum Fix {
     }
 
     static func convertImage(_ info: MediaInfo) -> String {
-        "convert \(info.container.rawValue.uppercased())→\(imageTarget(info))"
+        if let raw = info.cameraRaw {
+            return "convert the \(info.container.rawValue.uppercased())'s embedded JPEG preview (\(raw.previewWidth)×\(raw.previewHeight))→\(imageTarget(info))"
+        }
+        return "convert \(info.container.rawValue.uppercased())→\(imageTarget(info))"
     }
 
     static func name(_ codec: Codec) -> String {
