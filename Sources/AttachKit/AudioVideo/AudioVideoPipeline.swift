@@ -57,6 +57,10 @@ struct AudioVideoPipeline: MediaPipeline {
     /// for a cut, or its layout is one iOS handles badly (``LayoutCheck``: moov last).
     func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
         if job.repairNote != nil { return "a clean copy is written instead of the damaged file" }
+        if (job.info.attachedPictures ?? 0) > 0, let demuxer = Demuxers.name(for: job.info.container),
+           let broken = CoverArtStage.brokenCover(path: job.inputPath, demuxer: demuxer, decoding: DecoderBudget(job: job)) {
+            return broken + ": the sound is copied without it"
+        }
         return Self.rewriteReason(path: job.inputPath, info: job.info, options: job.options)
     }
 

@@ -104,7 +104,7 @@ struct ClipSource: Sendable {
         }
         var cover: Cover?
         var brokenCover: Int?
-        if video == nil, let art = streams.first(where: { $0.isAttachedPicture && ($0.codec == .jpeg || $0.codec == "mjpeg" || $0.codec == .png) }) {
+        if video == nil, let art = streams.first(where: CoverArtStage.isCover) {
             if let failure = CoverArtStage.failure(of: art.index, in: input, decoding: decoding) {
                 dropped.append("the cover art: it does not decode (\(failure)); the sound is kept")
                 brokenCover = art.index

@@ -29,16 +29,41 @@ final class CoverArtStage: ClipStage {
         }
     }
 
+    /// Whether `stream` is a cover this stage can keep: an attached JPEG or PNG picture.
+    static func isCover(_ stream: AVStreamInfo) -> Bool {
+        stream.isAttachedPicture && (stream.codec == .jpeg || stream.codec == "mjpeg" || stream.codec == .png)
+    }
+
+    /// Why the cover art of the sound file at `path` (its first ``isCover(_:)`` stream) would be
+    /// dropped (``failure(of:in:decoding:)``); `nil` when it decodes, when the file has none, or
+    /// when libavformat cannot open the file (other checks judge that). Read by the deep check (a
+    /// broken cover is recoverable damage) and before a passthrough (a broken cover is no reason
+    /// to fail, nor to be handed back: the copy is rewritten without it).
+    static func brokenCover(path: String, demuxer: String, decoding: DecoderBudget) -> String? {
+        guard let input = try? AVInput(path: path, demuxer: demuxer),
+              !input.streams.contains(where: { $0.kind == .video && !$0.isAttachedPicture }),
+              let art = input.streams.first(where: isCover) else { return nil }
+        return failure(of: art.index, in: input, decoding: decoding).map { "the cover art (stream \(art.index), \(art.codec)) does not decode: \($0)" }
+    }
+
     /// Why the attached picture `index` of `input` cannot be kept (it does not decode, under the
     /// single-thread budget this stage decodes with); `nil` when it decodes. ``ClipSource`` asks
     /// before a plan takes the picture: a broken cover is dropped with a note, never fatal.
     static func failure(of index: Int, in input: borrowing AVInput, decoding: DecoderBudget) -> String? {
         do {
             _ = try decodedSize(of: index, in: input, decoding: .singleThread(maxPixels: decoding.maxPixels))
-            return nil
         } catch {
             return error.message
         }
+        // FFmpeg's JPEG decoder conceals a picture cut short (it logs "overread" and returns the
+        // frame): libvips, failing on warnings, is the judge of a JPEG's or PNG's bytes, as for
+        // any picture here. FFmpeg has bounded its size above.
+        do {
+            try VipsImage.load(.bytes(input.attachedPictureBytes(of: index)), sequential: true, failOnWarnings: true).decodeAll()
+        } catch {
+            return error.description
+        }
+        return nil
     }
 
     private static func decodedSize(of index: Int, in input: borrowing AVInput, decoding: DecoderBudget) throws(FFmpegError) -> (width: Int, height: Int) {

@@ -25,8 +25,9 @@ enum DroppedStream {
             case "mebx", "meta": return "timed metadata track \(index) (\(fourCC!))"
             case "text", "tx3g", "c608", "c708": return "the text track \(index) (\(fourCC!): chapters or captions)"
             case "gpmd": return "telemetry track \(index) (gpmd)"
-            case let other?: return "data stream \(index) (\(other))"
-            case nil: return codec == .unidentified ? "data stream \(index)" : "data stream \(index) (\(codec))"
+            // The codec FFmpeg names (`scte_35`) says more than a registration tag (`CUEI`).
+            case let other? where codec == .unidentified: return "data stream \(index) (\(other))"
+            default: return codec == .unidentified ? "data stream \(index)" : "data stream \(index) (\(codec))"
             }
         }
     }

@@ -31,9 +31,12 @@ struct VideoGeometry: Sendable, Equatable {
         return (Self.even(squareWidth * scale), Self.even(Double(height) * scale))
     }
 
-    /// Whether the input can be written unscaled: square pixels, even sides, within `maxLongEdge`.
+    /// Whether the picture can be copied as it is: its stored and its displayed long edge within
+    /// `maxLongEdge`. Non-square pixels are copied with their aspect (a copy carries the sample
+    /// aspect into the output's `pasp`, as AVFoundation shows it); only a transcode resamples them.
     func fits(maxLongEdge: Int?) -> Bool {
-        abs(sampleAspect - 1) < 0.01 && max(width, height) <= (maxLongEdge ?? Int.max)
+        let cap = maxLongEdge ?? Int.max
+        return max(width, height) <= cap && longEdge <= Double(cap)
     }
 
     /// The nearest even number, at least 2 (never rounds up past `value` by more than one), at

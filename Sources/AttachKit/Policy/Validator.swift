@@ -45,8 +45,15 @@ public struct Validator: Sendable {
                 findings.append(Diagnostic(.overCap, "not decoded: \(violation)", fix: nil))
             } else {
                 let verdict = DeepCheck.check(path: path, info: examined.info, maxDecodeBytes: safety.maxDecodeBytes)
-                if case .corrupt = verdict {
+                switch (verdict, examined.structure) {
+                case (.corrupt, _):
                     findings = diagnostics(for: examined.info, fileExtension: PathResolver.fileExtension(displayPath), structure: verdict)
+                case (.recoverable(let found), .recoverable(let known)):  // both damages are named
+                    findings = diagnostics(for: examined.info, fileExtension: PathResolver.fileExtension(displayPath),
+                                           structure: .recoverable(reason: known + "; " + found))
+                case (.recoverable, _):  // damage only a decode finds (a cover that does not decode)
+                    findings = diagnostics(for: examined.info, fileExtension: PathResolver.fileExtension(displayPath), structure: verdict)
+                default: break
                 }
             }
         }

@@ -221,6 +221,11 @@ public struct Prober: Sendable {
             }
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
         }
+        // Common Encryption that libavformat reads past (a clear `moov` over `encv`/`enca` sample
+        // entries, or `pssh`/`senc` boxes) is as encrypted as a header it cannot read: every verb says so.
+        if info.container.isISOBaseMedia, info.kind != .image, let reason = ISOBMFFStructure.encryptionReason(reader, scanning: false) {
+            throw .encrypted(path: info.path, container: info.container, detail: reason)
+        }
         if let fragmentDuration {
             info.duration = fragmentDuration
             info.durationIsEstimate = false

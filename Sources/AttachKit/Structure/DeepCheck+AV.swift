@@ -86,7 +86,12 @@ extension DeepCheck {
         }
         if undecodable { return (.notChecked, note) }
         // Whatever the header declares, an attachment with nothing decodable shows nothing.
-        return (frames == 0 ? .noSamples("no audio or video frame decodes") : .intact, note)
+        if frames == 0 { return (.noSamples("no audio or video frame decodes"), note) }
+        // A sound file's cover that does not decode is dropped by prepare (``ClipSource``).
+        if (info.attachedPictures ?? 0) > 0, let broken = CoverArtStage.brokenCover(path: path, demuxer: demuxer, decoding: decoding) {
+            return (.recoverable(reason: broken + "; the sound decodes, prepare drops the picture"), note)
+        }
+        return (.intact, note)
     }
 
     /// Decodes one stream to the end (the GOPs `sampler` chooses, for a video). `.notChecked` when

@@ -40,11 +40,14 @@ extension ISOBMFFStructure {
     /// Why the movie is encrypted (``encryption(_:entries:marker:)``), from the box tree alone —
     /// for a header libavformat cannot read; what the walk met before any damage counts. `nil`
     /// for clear media.
-    static func encryptionReason(_ reader: borrowing FileReader) -> String? {
+    /// - Parameter scanning: also look for a `schm` box by its bytes where the tree hides it
+    ///   (``protectionSchemeScan(_:)``: up to 64 MiB read); default `true`. The probe of a header
+    ///   libavformat did read passes `false`: the walk finds what a readable header declares.
+    static func encryptionReason(_ reader: borrowing FileReader, scanning: Bool = true) -> String? {
         var seen = BoxSummary()
         do throws(StructureProblem) { try walk(reader, from: 0, to: reader.size, depth: 0, seen: &seen) } catch {}
         let entries = (try? sampleEntries(reader, in: seen.sampleDescriptions)) ?? []
-        return encryption(reader, entries: entries, marker: seen.encryptionMarker) ?? protectionSchemeScan(reader)
+        return encryption(reader, entries: entries, marker: seen.encryptionMarker) ?? (scanning ? protectionSchemeScan(reader) : nil)
     }
 
     /// Schemes of Common Encryption (ISO/IEC 23001-7) a `schm` box names.

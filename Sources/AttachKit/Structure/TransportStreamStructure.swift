@@ -2,7 +2,7 @@
 /// starting with the sync byte `0x47`: 188-byte packets, or 192-byte packets whose sync byte
 /// follows a 4-byte timecode (M2TS/AVCHD). A last packet cut off by the end of the file is
 /// dropped, as demuxers drop it: when it carries no media (the null PID, a service-information
-/// PID below 0x20, or an adaptation field only) the file is recoverable (``SkippedBytes``); a
+/// PID below 0x20, a PID no PMT lists as a stream, or an adaptation field only) the file is recoverable (``SkippedBytes``); a
 /// media packet cut short is truncated (corrupt).
 enum TransportStreamStructure {
     static func check(_ reader: borrowing FileReader) -> StructureVerdict {
@@ -18,7 +18,8 @@ enum TransportStreamStructure {
             guard offset > 0 else {
                 return .corrupt(reason: "the only packet has \(bytes.count) of \(packets.size) bytes (truncated)")
             }
-            guard carriesNoMedia(Array(bytes.dropFirst(packets.syncOffset))) else {
+            let elementary = TransportStreamPrograms.read(reader).map { Set($0.streams.map(\.pid)) }
+            guard carriesNoMedia(Array(bytes.dropFirst(packets.syncOffset)), elementaryPIDs: elementary) else {
                 return .corrupt(reason: "the last packet at byte \(offset) has \(bytes.count) of \(packets.size) bytes (truncated)")
             }
             var skipped = SkippedBytes()
@@ -30,11 +31,15 @@ enum TransportStreamStructure {
 
     /// Whether a packet (from its sync byte; at least the 4-byte header must be there to tell)
     /// carries no audio or video: the null PID (stuffing), a service-information PID (PAT, CAT,
-    /// NIT, SDT, EIT...: below 0x20), or an adaptation field without payload.
-    static func carriesNoMedia(_ packet: [UInt8]) -> Bool {
+    /// NIT, SDT, EIT...: below 0x20), an adaptation field without payload, or, when the program
+    /// tables were read (`elementaryPIDs`: every PID a PMT lists), a PID no PMT lists (a PMT's
+    /// own, a program clock's). `nil`: the tables were not read, only the fixed PIDs count.
+    static func carriesNoMedia(_ packet: [UInt8], elementaryPIDs: Set<Int>? = nil) -> Bool {
         guard packet.count >= 4 else { return false }
         let pid = Int(packet[1] & 0x1F) << 8 | Int(packet[2])
-        return pid == 0x1FFF || pid < 0x20 || packet[3] & 0x30 == 0x20
+        if pid == 0x1FFF || pid < 0x20 || packet[3] & 0x30 == 0x20 { return true }
+        guard let elementaryPIDs, !elementaryPIDs.isEmpty else { return false }
+        return !elementaryPIDs.contains(pid)
     }
 }
 

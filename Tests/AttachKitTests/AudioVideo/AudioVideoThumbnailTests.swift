@@ -170,14 +170,9 @@ struct AudioVideoThumbnailTests {
         let sound = folder.appendingPathComponent("plain.aac").path
         try AVFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=3", "-c:a", "aac", "-f", "adts", sound])
         // An ID3v2.3 tag whose APIC says image/jpeg: a JPEG start, then bytes that are not a JPEG
-        func syncsafe(_ n: Int) -> [UInt8] { [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] }
         let picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<5120).map { UInt8($0 & 0xFF) }
-        let payload: [UInt8] = [0] + Array("image/jpeg".utf8) + [0, 3, 0] + picture
-        let size = payload.count
-        let frame: [UInt8] = Array("APIC".utf8) + [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF), 0, 0] + payload
         let input = folder.appendingPathComponent("song.aac").path
-        try Data(Array("ID3".utf8) + [3, 0, 0] + syncsafe(frame.count) + frame + [UInt8](Data(contentsOf: URL(fileURLWithPath: sound))))
-            .write(to: URL(fileURLWithPath: input))
+        try Self.withCover(picture, mime: "image/jpeg", sound: sound, to: input)
 
         let outcome = try AVPrepare.run(input, scope: folder) { out in PrepareOptions(profile: .ios, outputFolder: out, thumbnail: true) }
 
@@ -187,5 +182,53 @@ struct AudioVideoThumbnailTests {
         let output = try #require(outcome.report.output)
         let streams = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", output]).stdout
         #expect(streams.trimmingCharacters(in: .whitespacesAndNewlines) == "aac", "\(streams)")
+    }
+
+    /// Writes `sound` behind an ID3v2.3 tag holding `picture` as its front cover (APIC, `mime`).
+    static func withCover(_ picture: [UInt8], mime: String, sound: String, to path: String) throws {
+        func syncsafe(_ n: Int) -> [UInt8] { [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] }
+        let payload: [UInt8] = [0] + Array(mime.utf8) + [0, 3, 0] + picture
+        let size = payload.count
+        let frame: [UInt8] = Array("APIC".utf8) + [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF), 0, 0] + payload
+        try Data(Array("ID3".utf8) + [3, 0, 0] + syncsafe(frame.count) + frame + [UInt8](Data(contentsOf: URL(fileURLWithPath: sound))))
+            .write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("an MP3 that would pass through, whose cover does not decode (garbage, cut short, a JPEG called PNG): --deep warns recoverable-damage, prepare copies the sound without it, with a note; a whole cover passes through",
+          arguments: ["garbage", "cut", "mislabelled", "whole"])
+    func brokenCoverIsNotPassedThrough(kind: String) throws {
+        let folder = TestEnvironment.temporaryFolder("cover-mp3")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sound = folder.appendingPathComponent("plain.mp3").path, jpeg = folder.appendingPathComponent("cover.jpg").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=2", "-c:a", "libmp3lame", "-b:a", "64k", sound])
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc=s=200x200:d=1", "-frames:v", "1", jpeg])
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)))
+        let (picture, mime): ([UInt8], String) = switch kind {
+        case "garbage": ([0xFF, 0xD8, 0xFF, 0xE0] + (0..<2048).map { UInt8($0 & 0xFF) }, "image/jpeg")
+        case "cut": (Array(whole.prefix(whole.count / 2)), "image/jpeg")
+        case "mislabelled": (whole, "image/png")
+        default: (whole, "image/jpeg")
+        }
+        let input = folder.appendingPathComponent("song.mp3").path
+        try Self.withCover(picture, mime: mime, sound: sound, to: input)
+
+        let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", input])
+        let outcome = try AVPrepare.run(input, scope: folder) { out in PrepareOptions(profile: .ios, outputFolder: out) }
+
+        let output = try #require(outcome.report.output, "\(outcome.report.error?.message ?? "")")
+        let decode = try TestEnvironment.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "the output decodes cleanly: \(decode.stderr)")
+        let streams = try TestEnvironment.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", output]).stdout
+            .split(separator: "\n").map(String.init)
+        if kind == "whole" {
+            #expect(outcome.report.action == .passthrough, "\(outcome.report.notes)")
+            #expect(deep.status == 0 && !deep.stdout.contains("recoverable-damage"), "\(deep.stdout)")
+            #expect(streams == ["mp3", "mjpeg"], "\(streams)")
+        } else {
+            #expect(outcome.report.action == .remuxed, "\(outcome.report.action) \(outcome.report.notes)")
+            #expect(deep.stdout.contains("recoverable-damage") && deep.stdout.contains("the cover art"), "\(deep.stdout)")
+            #expect(outcome.report.notes.contains { $0.hasPrefix("dropped the cover art: it does not decode") }, "\(outcome.report.notes)")
+            #expect(streams == ["mp3"], "\(streams)")
+        }
     }
 }

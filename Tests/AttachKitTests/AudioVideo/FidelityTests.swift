@@ -135,6 +135,25 @@ struct FidelityTests {
         #expect(try aspect(output) == "4:3")
     }
 
+    @Test("non-square pixels (320×240 shown 16:9) are remuxed with their aspect, not re-encoded: an MP4 whose index follows the media, and a Matroska", arguments: ["mp4", "mkv"])
+    func nonSquarePixelsAreRemuxed(container: String) throws {
+        let folder = TestEnvironment.temporaryFolder("anamorphic")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("wide.\(container)").path
+        let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-c:v", "libx264",
+                                                      "-pix_fmt", "yuv420p", "-aspect", "16:9", input])
+        try #require(made.status == 0, "\(made.stderr)")
+        func aspect(_ path: String) throws -> String {
+            try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=display_aspect_ratio,width,height", "-of", "csv=p=0", path])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try aspect(input) == "320,240,16:9")
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+        #expect(outcome.report.action == .remuxed, "\(outcome.report.action) \(outcome.report.notes)")
+        let output = try #require(outcome.report.output)
+        #expect(try aspect(output) == "320,240,16:9")
+    }
+
     @Test("transcode from HEVC (a profile that does not take HEVC)")
     func transcodeHEVC() throws {
         let path = TestEnvironment.fixture("video/mp4_hevc_aac_320x240_2s.mp4")

@@ -310,7 +310,13 @@ print(json.dumps(out))
         let text = metrics[0]?["text"]?.stringValue ?? ""
         let lines = text.split(separator: "\n")
         #expect(lines.contains("attachkit_http_requests_in_flight 0"), "\(text.prefix(2000))")
-        #expect(lines.contains(#"attachkit_http_requests_total{op="probe",outcome="client-gone",status="499"} 40"#), "each reset counted once: \(text.prefix(2000))")
+        // Each reset is counted once: as client-gone, or as busy when it came while the client's
+        // eight slots were still held by resets the server had not yet noticed (a loaded machine).
+        func count(_ outcome: String, _ status: Int) -> Int {
+            let prefix = #"attachkit_http_requests_total{op="probe",outcome=""# + outcome + #"",status=""# + "\(status)" + #""} "#
+            return lines.first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
+        }
+        #expect(count("client-gone", 499) + count("busy", 429) == 40, "each reset counted once: \(text.prefix(2000))")
         #expect(server.spoolLeftovers.isEmpty, "left in the spool while running: \(server.spoolLeftovers)")
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")

@@ -18,7 +18,8 @@ struct NothingToShowTests {
         let diagnostic: String
         /// What the prepare message says.
         let words: String
-        /// Whether the header probe already refuses it (a picture libheif cannot read).
+        /// Whether the header probe already refuses it (a picture libheif cannot read, encryption
+        /// the box tree declares).
         var probe = false
 
         var path: String { TestEnvironment.fixture("malformed/" + file) }
@@ -35,8 +36,8 @@ struct NothingToShowTests {
         Refusal(file: "mp4_init_segment_declares_30s.mp4", code: "corrupt", diagnostic: "corrupt", words: noSamples),
         Refusal(file: "aiff_ssnd_empty.aif", code: "corrupt", diagnostic: "corrupt", words: noSamples),
         Refusal(file: "wav_data_empty.wav", code: "corrupt", diagnostic: "corrupt", words: noSamples),
-        Refusal(file: "mp4_encrypted_cenc_160x120.mp4", code: "encrypted", diagnostic: "encrypted", words: drm),
-        Refusal(file: "mp4_encrypted_cbcs_encv_160x120.mp4", code: "encrypted", diagnostic: "encrypted", words: drm),
+        Refusal(file: "mp4_encrypted_cenc_160x120.mp4", code: "encrypted", diagnostic: "encrypted", words: drm, probe: true),
+        Refusal(file: "mp4_encrypted_cbcs_encv_160x120.mp4", code: "encrypted", diagnostic: "encrypted", words: drm, probe: true),
         Refusal(file: "m4a_xhe_aac_object_type_42.m4a", code: "unsupported", diagnostic: "unsupported-codec", words: "xHE-AAC"),
         Refusal(file: "mp4_vvc1_sample_entry.mp4", code: "unsupported", diagnostic: "unsupported-codec", words: "VVC"),
         Refusal(file: "m4a_iamf_sample_entry.m4a", code: "unsupported", diagnostic: "unsupported-codec", words: "IAMF"),

@@ -178,6 +178,15 @@ struct RecoverableDamageTests {
         let ts = try Self.fixture("video/ts_h264_aac_320x240_2s.ts")
         let null = Data([0x47, 0x1F, 0xFF, 0x10]) + Data(repeating: 0xFF, count: 184)
         try Self.expectRepaired(try Self.write(ts + null.prefix(148), "short-null.ts"), naming: "148 of 188 bytes")
+        // The PMT's own packet (its PID is in the PAT, not among the streams it lists) carries no
+        // media either: a copy of it cut short at the end is repaired like a PAT's (outsider case).
+        let pmtPID = 0x1000  // ffmpeg's mpegts muxer's first PMT PID
+        let bytes = [UInt8](ts)
+        let start = try #require(stride(from: 0, to: bytes.count - 187, by: 188).first { (at: Int) -> Bool in
+            (Int(bytes[at + 1] & 0x1F) << 8 | Int(bytes[at + 2])) == pmtPID
+        }, "no PMT packet")
+        let pmt = Data(bytes[start..<(start + 188)])
+        try Self.expectRepaired(try Self.write(ts + Data(pmt.prefix(88)), "short-pmt.ts"), naming: "88 of 188 bytes")
         try Self.expectCorruptEverywhere(try Self.write(ts.dropLast(40), "cut.ts"))
     }
 

@@ -127,6 +127,15 @@ extension AVInput {
 
 extension AVInput {
     /// Bytes of stream `index`'s attached picture (0 when it carries none).
+    /// The bytes of stream `index`'s attached picture (a JPEG or PNG as the file holds it); empty
+    /// when the stream carries none.
+    func attachedPictureBytes(of index: Int) -> [UInt8] {
+        guard index >= 0, index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index],
+              (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0,
+              let data = stream.pointee.attached_pic.data, stream.pointee.attached_pic.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.attached_pic.size)))
+    }
+
     func attachedPictureSize(of index: Int) -> Int {
         guard let stream = context.pointee.streams[index], (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0 else { return 0 }
         return Int(max(0, stream.pointee.attached_pic.size))
