@@ -39,44 +39,79 @@ enum AVHeaderProbe {
         if info.kind == .audio { info.codec = codec } else { info.audioCodec = codec }
     }
 
-    /// The header-only probe (issue 14): opens the file without `avformat_find_stream_info` and,
-    /// when the container gives a duration, every picture's first sample splits into NAL units,
-    /// and every audio and video stream has samples and a codec
-    /// configuration settles what decoding its first packets would (``CodecConfiguration``),
-    /// fills `info` from the header alone: the overall bitrate as `update_stream_timings`
-    /// computes it (file bytes over the duration). Returns `false`, having filled nothing, when
-    /// any stream needs decoding.
+    /// The header-only probe (issue 14, issue 33): opens the file without
+    /// `avformat_find_stream_info` and, when the header settles every audio and video stream
+    /// (``CodecConfiguration``) and the duration, fills `info` from it alone, with the overall
+    /// bitrate as `update_stream_timings` computes it (file bytes over the duration). What
+    /// settles a stream depends on the demuxer:
+    /// - `mov`: a codec configuration, and a first sample in the index (a picture's splitting
+    ///   into NAL units) for decoding to learn from; the duration from the movie header.
+    /// - `matroska`: a codec configuration (`CodecPrivate`), a first packet per stream within
+    ///   the probe bytes (read, not decoded; a picture's splitting into NAL units), a frame rate
+    ///   (`DefaultDuration`), and no stream but sound and pictures (libavformat would time
+    ///   subtitles and attachments from the packets); the duration from the segment info.
+    /// - `flac`: `STREAMINFO` (the decoder reads nothing else to open), whose total samples give
+    ///   the duration.
+    /// Returns `false`, having filled nothing, when any of that is missing: the caller decodes.
     /// - Throws: ``FFmpegError`` when libavformat cannot read the header.
     static func readConfiguredHeader(path: String, demuxer: String, limits: AVInputLimits, into info: inout MediaInfo) throws(FFmpegError) -> Bool {
+        let layout: HeaderLayout
+        switch demuxer {
+        case Demuxers.name(for: .mp4): layout = .indexed
+        case Demuxers.name(for: .matroska): layout = .packets
+        case Demuxers.name(for: .flac): layout = .streamInfo
+        default: return false
+        }
         let input = try AVInput(path: path, demuxer: demuxer, limits: limits, readStreamInfo: false)
-        guard let duration = input.duration, duration > 0 else { return false }
+        let media = input.streams.filter { ($0.kind == .video && !$0.isAttachedPicture) || $0.kind == .audio }
+        if layout == .packets, input.streams.contains(where: { $0.kind != .audio && $0.kind != .video }) { return false }
+        guard !media.isEmpty, let firsts = firstSamples(of: media, in: input, layout: layout, path: path, limits: limits) else { return false }
         var pictures: [Int: CodecConfiguration.Picture] = [:]
         var sounds: [Int: CodecConfiguration.Sound] = [:]
-        for stream in input.streams {
+        for stream in media {
             let header = input.header(of: stream.index)
-            // A stream with no sample in its index has no packet for decoding to learn from: the
-            // decoding probe leaves its facts unknown, and so must this one.
-            switch stream.kind {
-            case .video where !stream.isAttachedPicture:
-                guard let first = header.firstSample, let picture = CodecConfiguration.picture(stream, header),
-                      let reader = try? FileReader(path: path),
-                      CodecConfiguration.splitsIntoNALUnits(reader.read(at: first.offset, count: first.size),
-                                                            lengthSize: picture.lengthSize) else { return false }
+            if stream.kind == .video {
+                guard let picture = CodecConfiguration.picture(stream, header), let first = firsts[stream.index],
+                      CodecConfiguration.splitsIntoNALUnits(first, lengthSize: picture.lengthSize),
+                      layout == .indexed || stream.frameRate != nil else { return false }
                 pictures[stream.index] = picture
-            case .audio:
-                guard header.firstSample != nil, let sound = CodecConfiguration.sound(stream, header) else { return false }
+            } else {
+                guard let sound = CodecConfiguration.sound(stream, header), layout == .streamInfo || firsts[stream.index] != nil else { return false }
                 sounds[stream.index] = sound
-            default:
-                continue
             }
         }
-        guard !pictures.isEmpty || !sounds.isEmpty else { return false }
-        try describe(input, pictures: pictures, sounds: sounds, into: &info)
+        let declared = layout == .streamInfo ? sounds.values.first?.streamInfo?.durationMicroseconds : input.durationMicroseconds
+        guard let microseconds = declared, microseconds > 0 else { return false }
+        try describe(input, pictures: pictures, sounds: sounds, duration: Double(microseconds) / 1_000_000, into: &info)
         settleMPEGAudioLayer(input, path: path, into: &info)
-        if let microseconds = input.durationMicroseconds {
-            info.bitRate = (Double(info.bytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
-        }
+        info.bitRate = (Double(info.bytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
         return true
+    }
+
+    /// Where the header-only probe finds what decoding would learn from (see
+    /// ``readConfiguredHeader(path:demuxer:limits:into:)``).
+    private enum HeaderLayout { case indexed, packets, streamInfo }
+
+    /// The first sample of each stream in `media`, by index: from the file at the offset the
+    /// `mov` index gives, or the first packets the demuxer hands out within the probe bytes;
+    /// none are needed for `STREAMINFO`. `nil` when an indexed stream has no sample (the
+    /// decoding probe has no packet to learn from either, and leaves its facts unknown).
+    private static func firstSamples(of media: [AVStreamInfo], in input: borrowing AVInput, layout: HeaderLayout, path: String,
+                                     limits: AVInputLimits) -> [Int: [UInt8]]? {
+        switch layout {
+        case .streamInfo:
+            return [:]
+        case .packets:
+            return input.firstPackets(of: Set(media.map(\.index)), byteBudget: limits.probeBytes)
+        case .indexed:
+            guard let reader = try? FileReader(path: path) else { return nil }
+            var firsts: [Int: [UInt8]] = [:]
+            for stream in media {
+                guard let first = input.header(of: stream.index).firstSample else { return nil }
+                firsts[stream.index] = stream.kind == .video ? reader.read(at: first.offset, count: first.size) : []
+            }
+            return firsts
+        }
     }
 
     /// Fills `info` from an opened input: the first picture that is not cover art and the first
@@ -85,9 +120,11 @@ enum AVHeaderProbe {
     /// Streams `declared` says FFmpeg cannot decode as it reads them come after the others, and
     /// one chosen all the same (none other of its kind) is described by its declared codec alone:
     /// what FFmpeg read of a stream it misidentified (a sample rate, channels) is not the file's.
+    /// `duration`, when given, stands for the container's (a FLAC's, which libavformat only
+    /// works out reading packets).
     private static func describe(_ input: borrowing AVInput, pictures: [Int: CodecConfiguration.Picture] = [:],
                                  sounds: [Int: CodecConfiguration.Sound] = [:], declared: [Int: DeclaredCodec] = [:],
-                                 into info: inout MediaInfo) throws(FFmpegError) {
+                                 duration: Double? = nil, into info: inout MediaInfo) throws(FFmpegError) {
         var streams = count(input, into: &info)
         let refused = undecodable(streams.all, declared: declared)
         info.undecodableStreams = refused.isEmpty ? nil : streams.all.compactMap { refused[$0.index] }
@@ -99,7 +136,7 @@ enum AVHeaderProbe {
         streams.audio += unnamed.filter { refused[$0.index]?.kind == .audio }
         (info.videoStreams, info.audioStreams) = (streams.video.count, streams.audio.count)
         // (Such a stream is the PMT's sound or picture, not a data stream widening the span.)
-        info.duration = MediaSpan.duration(container: input.duration, start: input.startTime,
+        info.duration = MediaSpan.duration(container: duration ?? input.duration, start: input.startTime,
                                            streams: streams.all.filter { stream in !unnamed.contains { $0.index == stream.index } },
                                            timelineFromZero: info.container.isISOBaseMedia)
         info.durationIsEstimate = input.durationIsEstimate
@@ -132,11 +169,7 @@ enum AVHeaderProbe {
             } else if let sound = streams.audio.first {
                 info.audioCodec = sound.codec
                 info.audioCodecTag = input.codecTag(of: sound.index)
-                info.audioProfile = sounds[sound.index]?.profile ?? sound.profile
-                info.audioBitRate = sound.bitRate
-                info.sampleRate = sound.sampleRate
-                info.channels = sound.channels
-                info.channelLayout = ChannelLayout.name(mask: sounds[sound.index]?.channelMask ?? sound.channelMask, channels: sound.channels)
+                describeSound(sound, configured: sounds[sound.index], into: &info)
             }
         } else if let sound = streams.audio.first, let refusal = refused[sound.index] {
             info.kind = .audio
@@ -145,16 +178,24 @@ enum AVHeaderProbe {
             info.kind = .audio
             info.codec = sound.codec
             info.codecTag = input.codecTag(of: sound.index)
-            info.audioProfile = sounds[sound.index]?.profile ?? sound.profile
-            info.audioBitRate = sound.bitRate
-            info.sampleRate = sound.sampleRate
-            info.channels = sound.channels
-            info.channelLayout = ChannelLayout.name(mask: sounds[sound.index]?.channelMask ?? sound.channelMask, channels: sound.channels)
-            info.bitDepth = sound.bitDepth
+            describeSound(sound, configured: sounds[sound.index], into: &info)
+            info.bitDepth = sounds[sound.index]?.streamInfo?.bitsPerSample ?? sound.bitDepth
         } else {
             throw FFmpegError(operation: .streamInfo, message: "no audio or video stream")
         }
         if info.container == .m4a, info.kind == .video { info.container = .mp4 }
+    }
+
+    /// The sound's profile, bitrate, rate, channels and layout, with what `configured` says in
+    /// place of what the input has not decoded.
+    private static func describeSound(_ sound: AVStreamInfo, configured: CodecConfiguration.Sound?, into info: inout MediaInfo) {
+        let streamInfo = configured?.streamInfo
+        let channels = streamInfo?.channels ?? sound.channels
+        info.audioProfile = configured?.profile ?? sound.profile
+        info.audioBitRate = sound.bitRate
+        info.sampleRate = streamInfo?.sampleRate ?? sound.sampleRate
+        info.channels = channels
+        info.channelLayout = ChannelLayout.name(mask: configured?.channelMask ?? sound.channelMask, channels: channels)
     }
 
     /// The streams (by index) FFmpeg cannot decode as it reads them, by what `declared` (by PID)

@@ -1,6 +1,7 @@
 /// The stream facts `avformat_find_stream_info` learns by decoding the first packets, read
-/// instead from the codec configuration an MP4/MOV header already carries (`avcC`, `hvcC`, the
-/// AAC `AudioSpecificConfig` in `esds`), mapped as FFmpeg 5.1's decoders map them, so the
+/// instead from the codec configuration a container header already carries (an MP4/MOV's `avcC`,
+/// `hvcC`, the AAC `AudioSpecificConfig` in `esds`; the same records as a Matroska track's
+/// `CodecPrivate`; a FLAC `STREAMINFO`), mapped as FFmpeg 5.1's decoders map them, so the
 /// header-only probe agrees with the decoding one field by field:
 ///
 /// - H.264 (`avcC`): the first SPS (``H264SequenceParameters``) gives the profile
@@ -11,6 +12,7 @@
 /// - HEVC (`hvcC`): the record's own `general_profile_idc` (the first compatibility flag when it
 ///   is 0, as `hevc_ps.c` does), `general_level_idc`, `chromaFormat` 4:2:0/4:2:2 and bit depth
 ///   8/10/12 (`map_pixel_format`: no full-range variants).
+/// - FLAC (`STREAMINFO`, which the decoder reads when it opens): ``FLACStreamInfo``.
 /// - AAC-LC at 32 kHz or more with channel configuration 1 or 2 and no SBR signalled (what the decoder reports:
 ///   mono or stereo at the configured rate; lower rates may carry implicit SBR, which doubles
 ///   the rate the decoder reports).
@@ -30,11 +32,16 @@ enum CodecConfiguration {
         let lengthSize: Int
     }
 
-    /// A sound stream's decoder-side facts: the native channel mask the AAC decoder sets.
+    /// A sound stream's decoder-side facts: the native channel mask the decoder sets, and what
+    /// else it reports that the container header may leave unset.
     struct Sound: Equatable {
         let channelMask: UInt64
-        /// The AAC profile decoding reports (libavcodec's number): AAC-LC, the only one read here.
-        var profile: Int { CodecProfile.aacLow }
+        /// The profile decoding reports (libavcodec's number): AAC-LC for AAC; `nil` for FLAC
+        /// (none).
+        var profile: Int? = CodecProfile.aacLow
+        /// The FLAC `STREAMINFO` decoding reads (the `flac` demuxer leaves sample rate, channels
+        /// and bit depth to the decoder); `nil` for AAC, whose header values stand.
+        var streamInfo: FLACStreamInfo?
     }
 
     /// The picture facts of `stream` from its header's configuration record; `nil` for a codec
@@ -48,9 +55,13 @@ enum CodecConfiguration {
         }
     }
 
-    /// The sound facts of `stream` from its header's `AudioSpecificConfig`; `nil` unless AAC-LC
-    /// as described above.
+    /// The sound facts of `stream` from its header's `AudioSpecificConfig` (AAC-LC as described
+    /// above) or FLAC `STREAMINFO` (``FLACStreamInfo``); `nil` for anything else.
     static func sound(_ stream: AVStreamInfo, _ header: AVStreamHeader) -> Sound? {
+        if stream.codec == .flac {
+            guard let info = FLACStreamInfo(header.configuration) else { return nil }
+            return Sound(channelMask: info.channelMask(headerMask: stream.channelMask), profile: nil, streamInfo: info)
+        }
         guard stream.codec == .aac, header.configuration.count >= 2,
               let channels = aacLowComplexityChannels(header.configuration, sampleRate: stream.sampleRate),
               channels == stream.channels else { return nil }

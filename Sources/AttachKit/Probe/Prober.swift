@@ -10,11 +10,12 @@ public struct ProbeLimits: Sendable, Equatable {
     /// outputs, whose headers it just wrote. Default `false`.
     public var headerOnly: Bool
 
-    /// Fill an MP4/MOV's pixel format, profile, level, chroma, bit depth and channel layout from
-    /// the codec configuration its header carries (`avcC`, `hvcC`, AAC-LC's `esds`) instead of
-    /// decoding its first packets (``CodecConfiguration``); files whose header does not settle
-    /// them are decoded as before. Default `true`; `false` always decodes (the reference the
-    /// header-only answers are tested against).
+    /// Fill the pixel format, profile, level, chroma, bit depth, sample rate and channel layout
+    /// from the codec configuration the header carries instead of decoding the first packets
+    /// (``CodecConfiguration``): an MP4/MOV's `avcC`, `hvcC`, AAC-LC's `esds`; the same records as
+    /// a Matroska/WebM track's `CodecPrivate`; a native FLAC's `STREAMINFO`. Files whose header
+    /// does not settle them (other codecs, other containers) are decoded as before. Default
+    /// `true`; `false` always decodes (the reference the header-only answers are tested against).
     public var readsCodecConfiguration: Bool
 
     /// 5,000,000 bytes: FFmpeg's own `probesize` default.
@@ -212,7 +213,7 @@ public struct Prober: Sendable {
             let described = info.container.isISOBaseMedia || [.matroska, .webm].contains(info.container)
             try AVHeaderProbe.readAudioVideo(path: path, demuxer: demuxer, limits: described ? limits.headerDescribed : limits.avInput,
                                              streamInfo: !(limits.headerOnly && info.container.isISOBaseMedia),
-                                             configuration: limits.readsCodecConfiguration && info.container.isISOBaseMedia,
+                                             configuration: limits.readsCodecConfiguration && readsConfiguration(of: info.container),
                                              declared: declaredCodecs(reader, demuxer: demuxer), into: &info)
         } catch {
             // Encrypted media libavformat cannot read the header of is DRM, not damage.
@@ -230,6 +231,13 @@ public struct Prober: Sendable {
             info.duration = fragmentDuration
             info.durationIsEstimate = false
         }
+    }
+
+    /// Whether the container's header may settle a probe without decoding
+    /// (``AVHeaderProbe/readConfiguredHeader(path:demuxer:limits:into:)``): MP4/MOV, Matroska and
+    /// WebM, native FLAC.
+    private func readsConfiguration(of container: Container) -> Bool {
+        container.isISOBaseMedia || [.matroska, .webm, .flac].contains(container)
     }
 
     /// The codecs a transport stream's PMT declares (``DeclaredCodec``), by PID: FFmpeg's MPEG-TS

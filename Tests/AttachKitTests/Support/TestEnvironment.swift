@@ -23,6 +23,13 @@ enum TestEnvironment {
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.tsv").path) }
     }()
 
+    /// Other projects' test files (`../shared/peers` beside the checkout, or beside the corpus);
+    /// `nil` when absent: tests that also read them then read only the rest.
+    static let peers: URL? = {
+        let beside = [corpus?.deletingLastPathComponent(), repoRoot.deletingLastPathComponent().appendingPathComponent("shared")]
+        return beside.compactMap { $0?.appendingPathComponent("peers") }.first { FileManager.default.fileExists(atPath: $0.path) }
+    }()
+
     /// Why a test that needs the corpus is skipped without it (printed by the run).
     static let corpusAbsent: Comment = "needs the shared corpus: ../shared/corpus beside the checkout, or $ATTACHKIT_CORPUS"
 

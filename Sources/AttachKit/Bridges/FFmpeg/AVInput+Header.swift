@@ -27,6 +27,32 @@ extension AVInput {
                               firstSample: first.map { (offset: $0.pointee.pos, size: Int($0.pointee.size)) })
     }
 
+    /// The first packet of each stream in `wanted` (by index), as the demuxer hands it to a
+    /// decoder (Matroska's lacing and header stripping undone), read but not decoded; the other
+    /// streams are skipped while reading. Stops once each has one, at the end of the input, at a
+    /// read error, or past `byteBudget` bytes of packets: a stream missing from the answer had no
+    /// packet within them.
+    func firstPackets(of wanted: Set<Int>, byteBudget: Int) -> [Int: [UInt8]] {
+        guard !wanted.isEmpty else { return [:] }
+        let packet: AVPacketBuffer
+        do { packet = try AVPacketBuffer() } catch { return [:] }
+        discardAllStreams(except: wanted)
+        var found: [Int: [UInt8]] = [:]
+        var spent = 0
+        while found.count < wanted.count, spent <= byteBudget {
+            let more: Bool
+            do { more = try read(into: packet) } catch { break }
+            guard more else { break }
+            spent += packet.byteCount
+            if wanted.contains(packet.streamIndex), found[packet.streamIndex] == nil {
+                found[packet.streamIndex] = packet.leadingBytes(packet.byteCount)
+            }
+            packet.unref()
+        }
+        discardAllStreams(except: Set(0..<streamCount))
+        return found
+    }
+
     /// The container duration in microseconds (`AV_TIME_BASE` units), as libavformat holds it;
     /// `nil` when unknown. ``duration`` is the same in seconds.
     var durationMicroseconds: Int64? {
