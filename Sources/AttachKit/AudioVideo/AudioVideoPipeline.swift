@@ -92,7 +92,12 @@ struct AudioVideoPipeline: MediaPipeline {
                         shortened: Bool, hdr: HDRInfo?) -> PipelineResult {
         var result = PipelineResult(container: plan.container.container, kind: plan.container.kind)
         var actions: [PrepareAction] = []
-        if plan.window.cuts || shortened { actions.append(.trimmed) }
+        // A window over an input of unknown length (a tracker module, rendered as it plays) cut
+        // nothing when the output ended before the window did.
+        let cutShort = source.duration != nil || plan.window.start > 0
+            || plan.window.duration.map { outcome.duration >= $0 - DurationRule.slack } ?? false
+        let trimmed = (plan.window.cuts && cutShort) || shortened
+        if trimmed { actions.append(.trimmed) }
         if let encode = plan.video?.encode, let video = source.video,
            Double(encode.width * encode.height) < video.geometry.squareWidth.rounded() * Double(video.geometry.height) {
             actions.append(.downscaled)
@@ -109,7 +114,7 @@ struct AudioVideoPipeline: MediaPipeline {
         result.attempts = attempts
         result.copiedWithoutDecoding = plan.isStreamCopy || (plan.video != nil && plan.video?.encode == nil)
             || (plan.audio != nil && plan.audio?.encode == nil)
-        if plan.window.cuts || shortened {
+        if trimmed {
             result.trimStart = outcome.start
             result.trimDuration = outcome.duration
         }

@@ -120,14 +120,16 @@ struct ClipSource: Sendable {
         for s in usable where s.index != video?.index && s.index != audio?.index && s.index != cover?.index && s.index != brokenCover {
             dropped.append(DroppedStream.name(s, tag: input.codecTag(of: s.index)))
         }
-        let longest = streams.compactMap(\.duration).max()
+        // A duration of 0 a demuxer gives when it does not know one (a tracker module's stream,
+        // rendered by libopenmpt as it plays) is no duration: the clip is read to its end.
+        let longest = streams.compactMap(\.duration).filter { $0 > 0 }.max()
         // An MP4/MOV edit list's empty edit before the media: a copy or encode starts at the media.
         let kept = [video?.index, audio?.index].compactMap { $0 }
         if info.container.isISOBaseMedia, let offset = streams.filter({ kept.contains($0.index) }).compactMap(\.startTime).min(), offset >= 0.1 {
             dropped.append("the empty edit of \(ClipText.seconds(offset)) before the media (an edit list's start offset): the attachment starts with the media")
         }
         return ClipSource(path: path, demuxer: demuxer, container: info.container,
-                          duration: info.duration ?? input.duration ?? longest, bytes: info.bytes,
+                          duration: info.duration ?? input.duration.flatMap { $0 > 0 ? $0 : nil } ?? longest, bytes: info.bytes,
                           video: video, audio: audio, cover: cover, dropped: dropped)
     }
 }

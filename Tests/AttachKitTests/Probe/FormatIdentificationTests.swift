@@ -215,6 +215,26 @@ struct FormatIdentificationTests {
         }
     }
 
+    @Test("a module whose song plays no pattern (every order 'end of song') has no declared length: validate's transcode is what prepare does, the libopenmpt render (0.1 s) into M4A, not trimmed, not 'lasts 0 s'")
+    func trackerModuleWithoutASong() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.path("s3m_screamtracker.s3m"))))
+        let orders = Int(bytes[0x20]) | Int(bytes[0x21]) << 8
+        for i in 0..<orders { bytes[0x60 + i] = 0xFF }
+        let folder = TestEnvironment.temporaryFolder("tracker-empty")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("empty.s3m").path
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        let validated = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", input])
+        #expect(validated.stdout.contains("transcode PCM_F32LE→AAC (M4A)"), "\(validated.stdout)")
+        let run = try TestEnvironment.runAttachKit(["prepare", "--json", "--out", folder.appendingPathComponent("out").path, input])
+        let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(report["ok"]?.boolValue == true, "\(run.stdout)")
+        #expect(report["actions"]?.arrayValue?.compactMap(\.stringValue) == ["transcoded"], "\(run.stdout)")
+        let output = try #require(report["output"]?.stringValue)
+        let probed = try FFprobeReport.of(output)
+        #expect(probed.audio?.codec == "aac", "\(run.stdout)")
+    }
+
     @Test("a tracker module whose header counts are hostile (65,535 of every part) is checked in bounded reads, and corrupt")
     func trackerModuleHostileCounts() throws {
         let folder = TestEnvironment.temporaryFolder("tracker-hostile")
