@@ -92,10 +92,10 @@ struct AudioVideoPipeline: MediaPipeline {
                         shortened: Bool, hdr: HDRInfo?) -> PipelineResult {
         var result = PipelineResult(container: plan.container.container, kind: plan.container.kind)
         var actions: [PrepareAction] = []
-        // A window over an input of unknown length (a tracker module, rendered as it plays) cut
-        // nothing when the output ended before the window did.
-        let cutShort = source.duration != nil || plan.window.start > 0
-            || plan.window.duration.map { outcome.duration >= $0 - DurationRule.slack } ?? false
+        // A window cut nothing when the media ended well before it (an input of unknown length, a
+        // tracker module rendered as it plays; or one declaring more than it holds: the Preparer
+        // notes that shortfall). Packet boundaries may end a cut copy a frame early.
+        let cutShort = plan.window.start > 0 || plan.window.duration.map { outcome.duration >= $0 * DeepCheck.minimumDurationShare } ?? false
         let trimmed = (plan.window.cuts && cutShort) || shortened
         if trimmed { actions.append(.trimmed) }
         if let encode = plan.video?.encode, let video = source.video,

@@ -96,6 +96,7 @@ public struct Prober: Sendable {
             try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
             countMPEGAudioFrames(reader, from: sniff.audioOffset, into: &info)
             countQCPPackets(reader, into: &info)
+            leaveOutOpusPreSkip(reader, into: &info)
         case .unknown:
             if sniff.container == .empty { throw .empty(path: displayPath) }
             try readUnsniffed(path: path, reader: reader, sniff: sniff, into: &info)
@@ -201,6 +202,16 @@ public struct Prober: Sendable {
         guard info.container == .qcp, info.durationIsEstimate == true, let seconds = QCPHeader.read(reader)?.duration else { return }
         info.duration = seconds
         info.durationIsEstimate = false
+    }
+
+    /// An Ogg Opus file's declared duration without its pre-skip: libavformat counts the samples a
+    /// decoder discards at the start (up to 1.37 s: 65,535 at 48 kHz), so a large one read as
+    /// "data missing" against the decode (``OggOpusHeader``).
+    private func leaveOutOpusPreSkip(_ reader: borrowing FileReader, into info: inout MediaInfo) {
+        guard info.container == .ogg, info.kind == .audio, info.codec == .opus,
+              info.durationIsEstimate != true, let duration = info.duration, let skip = OggOpusHeader.preSkipSeconds(reader),
+              duration > skip else { return }
+        info.duration = duration - skip
     }
 
     private func readAudioVideo(path: String, reader: borrowing FileReader, demuxer: String?, into info: inout MediaInfo) throws(ProbeError) {
