@@ -114,7 +114,12 @@ public struct Preparer: Sendable {
             produced = (info.container, info.kind)
             copied = true
         } else {
-            let result = try pipeline.run(job, into: output)
+            let result: PipelineResult
+            do {
+                result = try pipeline.run(job, into: output)
+            } catch {
+                throw Self.blamingDamage(error, job: job)
+            }
             report.actions = result.actions
             report.quality = result.quality
             report.bitRate = result.bitRate
@@ -266,6 +271,18 @@ public struct Preparer: Sendable {
             if let coverage = decoded.coverage { report.notes.append(coverage + " (verifySeconds \(Fix.seconds(options.verifySeconds)))") }
         }
         return checked.info
+    }
+
+    /// A processing failure (a muxer's "Invalid argument" over packets a damaged input hands it)
+    /// is `corrupt` when the input's deep decode says so, with the deep check's reason: the verb
+    /// agrees with `validate --deep` and blames the file, not AttachKit. Run on the failure path
+    /// only, within the safety caps (over one, the failure stands). Other errors pass unchanged.
+    static func blamingDamage(_ error: PrepareError, job: PrepareJob) -> PrepareError {
+        guard case .processing = error, job.safety.violation(for: job.info) == nil,
+              job.info.kind != .video || job.safety.videoDecodeViolation(of: job.info, threads: 1) == nil,
+              case .corrupt(let reason) = DeepCheck.check(path: job.inputPath, info: job.info, maxDecodeBytes: job.safety.maxDecodeBytes)
+        else { return error }
+        return .corrupt(reason: reason)
     }
 
     /// A note when the output ends well before what the input declares it holds (the deep

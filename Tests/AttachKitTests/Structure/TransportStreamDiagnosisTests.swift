@@ -197,6 +197,22 @@ struct TransportStreamDiagnosisTests {
         #expect(InputWalker.filesIncludingHidden(under: out.path).isEmpty, "written: \(InputWalker.filesIncludingHidden(under: out.path))")
     }
 
+    @Test("AAC the PMT declares MPEG-1 audio (0x03): FFmpeg feeds it to the MP3 decoder; validate --deep and prepare both say corrupt, with the decoder's reason, and nothing is written (the muxer's 'Invalid argument' was processing-failed)")
+    func misdeclaredSoundIsCorruptFromEveryVerb() throws {
+        let source = Self.folder.appendingPathComponent("aac-source.ts").path
+        try Editor.mux(["-f", "lavfi", "-i", "sine=d=2", "-c:a", "aac", "-b:a", "64k"], to: source)
+        let path = Self.folder.appendingPathComponent("aac-as-mp2.ts").path
+        try Editor.rewriteMap(try Data(contentsOf: URL(fileURLWithPath: source))) { map in map.streams[0].streamType = 0x03 }
+            .write(to: URL(fileURLWithPath: path))
+        let validated = try Self.json(["validate", "--deep", "--json", path])
+        let out = Self.folder.appendingPathComponent("misdeclared")
+        let prepared = try Self.json(["prepare", "--json", "--out", out.path, path])
+        #expect(Self.codes(validated).contains("corrupt"), "\(validated.serialized)")
+        #expect(prepared["error"]?["code"]?.stringValue == "corrupt", "\(prepared.serialized)")
+        #expect(prepared["error"]?["message"]?.stringValue?.contains("does not decode") == true, "\(prepared.serialized)")
+        #expect(InputWalker.filesIncludingHidden(under: out.path).isEmpty)
+    }
+
     // MARK: Kept where something else decodes
 
     @Test("a movie whose sound the PMT declares MPEG-H: validate warns, prepare copies the picture alone and says why; a second sound in AC-4 beside MP2: the MP2 is kept")
