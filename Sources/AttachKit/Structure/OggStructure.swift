@@ -1,7 +1,7 @@
 /// Ogg layout (Vorbis, Opus, FLAC, Theora in Ogg): back-to-back pages from byte 0 to the end of
 /// the file, each with the `OggS` capture pattern, stream structure version 0, only the three
 /// defined header-type flags, a segment table and body inside the file, and a matching CRC. The
-/// first page must begin a logical stream (BOS flag). Junk between pages (up to the next whole
+/// first page must begin a logical stream (BOS flag), as must every stream's first page. Junk between pages (up to the next whole
 /// page with a matching CRC) or after the last one is stepped over as players do, and makes the
 /// file recoverable (``SkippedBytes``); a damaged page, or an `OggS` page cut off at the end, is
 /// corrupt.
@@ -57,6 +57,12 @@ enum OggStructure {
                 return .corrupt(reason: "CRC mismatch in the page at byte \(position)")
             }
             let serial = page.le32(14), sequence = page.le32(18)
+            // A logical stream begins with its BOS page (RFC 3533 §6): a page of a serial number
+            // never begun belongs to no stream a decoder has headers for (its pages were lost, or
+            // the number is damaged). Past the table's bound, serials are not told apart.
+            if expected[serial] == nil, page[5] & 0x02 == 0, expected.count < 1024 {
+                return .corrupt(reason: "page \(sequence) at byte \(position) belongs to logical stream \(serial), which no beginning-of-stream page began")
+            }
             if let next = expected[serial], sequence != next, page[5] & 0x02 == 0 {
                 return .corrupt(reason: "page \(sequence) of logical stream \(serial) (byte \(position)) follows page \(next &- 1): \(sequence > next ? "pages are missing" : "pages are repeated or out of order")")
             }

@@ -205,6 +205,16 @@ struct StructureAudioTests {
         #expect(SyntheticMedia.check(SyntheticMedia.oggPage(flags: 0x06, sequence: 0, body: [1]), as: .ogg) == .intact)
     }
 
+    @Test("Ogg: a page of a logical stream no BOS page began (its serial number changed mid-file) is corrupt; a second stream that begins with BOS is not")
+    func oggStreamNeverBegun() {
+        let first = SyntheticMedia.oggPage(flags: 0x02, sequence: 0, body: [1, 2, 3])
+        let stray = SyntheticMedia.oggPage(flags: 0x04, sequence: 1, body: [4, 5, 6], serial: 0xABCD)
+        expectCorrupt(first + stray, as: .ogg, mentioning: "page 1 at byte \(first.count) belongs to logical stream 43981, which no beginning-of-stream page began")
+        let begun = SyntheticMedia.oggPage(flags: 0x06, sequence: 0, body: [4, 5, 6], serial: 0xABCD)
+        let end = SyntheticMedia.oggPage(flags: 0x04, sequence: 1, body: [7])
+        #expect(SyntheticMedia.check(first + begun + end, as: .ogg) == .intact)
+    }
+
     @Test("Ogg: junk after the last page or between pages is recoverable; junk before the first page is corrupt")
     func oggTrailingGarbage() {
         let ogg = SyntheticMedia.ogg()

@@ -252,8 +252,8 @@ enum SyntheticMedia {
     }
 
     /// One Ogg page with a correct CRC.
-    static func oggPage(flags: UInt8, sequence: Int, body: [UInt8]) -> [UInt8] {
-        var page = ascii("OggS") + [0, flags] + le64(0) + le32(0x1234) + le32(sequence) + le32(0) + [1, UInt8(body.count)] + body
+    static func oggPage(flags: UInt8, sequence: Int, body: [UInt8], serial: Int = 0x1234) -> [UInt8] {
+        var page = ascii("OggS") + [0, flags] + le64(0) + le32(serial) + le32(sequence) + le32(0) + [1, UInt8(body.count)] + body
         let crc = OggCRC.checksum(page)
         page.replaceSubrange(22..<26, with: le32(Int(crc)))
         return page
