@@ -55,4 +55,21 @@ struct LibvipsRefusalTests {
         #expect(DeepCheck.libvipsRefusal(path: path, info: info) == nil)
         #expect(DeepCheck.check(path: path, info: info) == .intact)
     }
+
+    @Test("libvips' message for a TIFF it cannot read names no descriptor path (/proc/self/fd/N, which differed from verb to verb): probe, validate and prepare say the same")
+    func refusalNamesNoDescriptor() throws {
+        let folder = TestEnvironment.temporaryFolder("libvips-message")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("garbage.tif").path
+        try Data([0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0xFF] + (0..<200).map { UInt8($0) }).write(to: URL(fileURLWithPath: path))
+        var messages: [String] = []
+        for verb in [["probe"], ["validate"], ["prepare", "--out", folder.appendingPathComponent("out").path]] {
+            let run = try TestEnvironment.runAttachKit(verb + ["--json", path])
+            let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let message = report["error"]?["message"]?.stringValue ?? report["diagnostics"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+            #expect(!message.contains("/proc/self/fd") && message.contains("cannot be read"), "\(verb[0]): \(run.stdout)")
+            messages.append(message)
+        }
+        #expect(Set(messages).count == 1, "\(messages)")
+    }
 }

@@ -28,7 +28,10 @@ struct VipsError: Error, Sendable, CustomStringConvertible {
             vips_error_clear()
             return text
         }
+        // A loader names the file by the path it was opened with: an access handle's descriptor
+        // path (`/proc/self/fd/N`) means nothing to people and differs from verb to verb.
         let cleaned = text.split(separator: "\n").map { $0.trimmingPrefix("VipsForeignLoad: ") }.joined(separator: "; ")
+            .replacing(#/"?/proc/self/fd/[0-9]+"?/#, with: "the file")
         return VipsError(operation: operation, message: cleaned)
     }
 }
