@@ -139,8 +139,10 @@ enum ISOBMFFStructure {
                     box = try header(reader, at: position, end: end)
                 } catch {
                     // Bytes after the last box that are no box of the format (an unknown or
-                    // invalid type running past the end) are junk; a known box cut short is not.
-                    guard atFileEnd, !boxes.isEmpty, !knownTopLevel.contains(reader.read(at: position + 4, count: 4).ascii(0, 4)) else { throw error }
+                    // invalid type running past the end) are junk, as is padding cut short (a
+                    // `free` box holds nothing); a known box cut short is not.
+                    let type = reader.read(at: position + 4, count: 4).ascii(0, 4)
+                    guard atFileEnd, !boxes.isEmpty, !knownTopLevel.contains(type) || paddingBoxes.contains(type) else { throw error }
                     seen.trailingJunk = position
                     break
                 }
@@ -158,6 +160,10 @@ enum ISOBMFFStructure {
         }
         return boxes
     }
+
+    /// Boxes that hold nothing (ISO/IEC 14496-12 §8.1.2 `free`, `skip`; QuickTime's `wide`): one
+    /// cut short at the end of the file is junk after the last box, not a file cut short.
+    static let paddingBoxes: Set<String> = ["free", "skip", "wide"]
 
     /// Top-level box types of the ISO base media family and HEIF: one of them running past the end
     /// of the file is a cut file, not junk after it.

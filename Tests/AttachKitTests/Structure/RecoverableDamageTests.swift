@@ -196,6 +196,9 @@ struct RecoverableDamageTests {
         try Self.expectRepaired(try Self.write(mp4 + Data([1, 2, 3, 4]), "junk4.mp4"), naming: "4 junk bytes after the last box at byte \(mp4.count)")
         let overread = Data([0x0D, 0x0A, 0x2D, 0x2D]) + Data("----".utf8) + Data("garbage".utf8)
         try Self.expectRepaired(try Self.write(mp4 + overread, "overread.mp4"), naming: "after the last box")
+        // A `free` box cut short holds nothing either (outsider case): junk, not a file cut short
+        let cutFree = Data([0, 0, 0xC3, 0x50]) + Data("free".utf8) + Data(repeating: 0, count: 100)
+        try Self.expectRepaired(try Self.write(mp4 + cutFree, "cut-free.mp4"), naming: "108 junk bytes after the last box at byte \(mp4.count)")
         let heic = try Self.fixture("images/heic_800x600.heic")
         try Self.expectRepaired(try Self.write(heic + Data([9, 9, 9]), "junk.heic"), naming: "3 junk bytes after the last box")
         let cutMoof = Data([0, 0, 0x10, 0]) + Data("moof".utf8) + Data(repeating: 0, count: 24)
