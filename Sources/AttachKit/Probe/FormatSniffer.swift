@@ -209,6 +209,8 @@ struct FormatSniffer {
         if ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(h.ascii(4, 4)), h.be32(0) >= 8 || h.be32(0) <= 1 {
             return .mov
         }
+        // A DASH/HLS media segment: its fragments with no `ftyp` before them.
+        if ["styp", "moof", "sidx"].contains(h.ascii(4, 4)), h.be32(0) >= 8 { return .mp4 }
         if h.matches([0x1A, 0x45, 0xDF, 0xA3], at: 0) { return ebmlDocType(h) }
         if h.matches("OggS", at: 0) { return .ogg }
         if h.matches("fLaC", at: 0) { return .flac }

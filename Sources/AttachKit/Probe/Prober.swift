@@ -231,6 +231,10 @@ public struct Prober: Sendable {
             if info.container.isISOBaseMedia, let reason = ISOBMFFStructure.encryptionReason(reader) {
                 throw .encrypted(path: info.path, container: info.container, detail: reason)
             }
+            // Fragments without their movie header are a stream's part, not a damaged file.
+            if info.container.isISOBaseMedia, let reason = ISOBMFFFragments.mediaSegmentReason(reader) {
+                throw .unsupported(path: info.path, container: info.container, detail: reason)
+            }
             throw .corruptHeader(path: info.path, container: info.container, detail: error.message)
         }
         // Common Encryption that libavformat reads past (a clear `moov` over `encv`/`enca` sample

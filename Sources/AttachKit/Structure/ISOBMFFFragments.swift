@@ -8,6 +8,23 @@ enum ISOBMFFFragments {
     /// more is not vouched for.
     static let maxRuns = 100_000
 
+    /// Why the file is a media segment rather than a movie: `moof` fragments (after a `styp`,
+    /// `sidx`...) with no `moov` among the top-level boxes, as a DASH or HLS player fetches them,
+    /// to be joined after the initialization segment that describes their tracks. `nil` when a
+    /// `moov` is found, or no `moof` is among the first 100,000 boxes.
+    static func mediaSegmentReason(_ reader: borrowing FileReader) -> String? {
+        var position: Int64 = 0, boxes = 0, fragments = 0
+        while position < reader.size, boxes < maxRuns, let box = try? ISOBMFFStructure.header(reader, at: position, end: reader.size) {
+            if box.type == "moov" { return nil }
+            if box.type == "moof" { fragments += 1 }
+            boxes += 1
+            position = box.end
+        }
+        guard fragments > 0 else { return nil }
+        return "a media segment (\(fragments) 'moof' fragment\(fragments == 1 ? "" : "s") without the 'moov' of an initialization segment): "
+            + "it holds samples but not the description of its tracks; attach the initialization segment and its media segments joined into one file"
+    }
+
     /// The end of the farthest sample any run of the `moof` boxes in `topLevel` places; `nil`
     /// when the fragments cannot vouch for their samples: a `trun` without a data offset or
     /// sizes that cannot be placed, a run before the `moof`, a second `traf` based on the end of

@@ -235,6 +235,33 @@ struct FormatIdentificationTests {
         #expect(probed.audio?.codec == "aac", "\(run.stdout)")
     }
 
+    @Test("a DASH/HLS media segment (the fragments of a fragmented MP4 without its ftyp and moov, with or without a styp first) is named as one by every verb, unsupported, not corrupt nor unrecognized")
+    func mediaSegment() throws {
+        let movie = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("video/mp4_fragmented_h264_160x120_2s.mp4"))))
+        var offset = 0, fragments: [UInt8] = []
+        while offset + 8 <= movie.count {
+            let size = Int(movie[offset]) << 24 | Int(movie[offset + 1]) << 16 | Int(movie[offset + 2]) << 8 | Int(movie[offset + 3])
+            guard size >= 8 else { break }
+            let type = String(decoding: movie[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            if type != "ftyp" && type != "moov" { fragments += movie[offset..<min(movie.count, offset + size)] }
+            offset += size
+        }
+        let styp: [UInt8] = [0, 0, 0, 24] + Array("stypmsdh".utf8) + [0, 0, 0, 0] + Array("msdhdash".utf8)
+        let folder = TestEnvironment.temporaryFolder("media-segment")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, bytes) in [("bare.m4s", fragments), ("styp.m4s", styp + fragments)] {
+            let path = folder.appendingPathComponent(name).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            for verb in [["probe"], ["validate", "--deep"], ["prepare", "--out", folder.appendingPathComponent("out").path]] {
+                let run = try TestEnvironment.runAttachKit(verb + ["--json", path])
+                let report = try JSONValue.parse(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+                let code = report["error"]?["code"]?.stringValue ?? report["diagnostics"]?.arrayValue?.first?["code"]?.stringValue
+                #expect(code == "unsupported" || code == "unsupported-codec", "\(name) \(verb[0]): \(run.stdout)")
+                #expect(run.stdout.contains("a media segment") && run.stdout.contains("initialization segment"), "\(name) \(verb[0]): \(run.stdout)")
+            }
+        }
+    }
+
     @Test("a tracker module whose header counts are hostile (65,535 of every part) is checked in bounded reads, and corrupt")
     func trackerModuleHostileCounts() throws {
         let folder = TestEnvironment.temporaryFolder("tracker-hostile")
