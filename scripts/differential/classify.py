@@ -25,9 +25,9 @@ SEVERITY = [
     "encrypted-called", "wrong-codec-identified", "container-disagrees", "probe-disagrees-decode", "probe-disagrees-ffprobe",
     "message-mismatch", "ak-inconsistent", "output-decoders-disagree", "thumbnail-decoders-disagree",
     # not AttachKit's
-    "reference-timeout",
+    "reference-timeout", "ffprobe-estimate",
 ]
-INFO = {"reference-timeout", "refused-by-safety-cap", "refused-document-by-design"}
+INFO = {"reference-timeout", "refused-by-safety-cap", "refused-document-by-design", "ffprobe-estimate"}
 KEEP_DETAIL = {"prepare-failed-valid-input", "probe-disagrees-ffprobe", "timeout", "output-decode-errors"}
 
 BUDGET = {"image": 10_000_000, "audio": 5_000_000, "video": 50_000_000}  # the ios profile's maxBytes
@@ -424,11 +424,14 @@ def field_tags(probe, ff, r_decode=None, refused_as_corrupt=False):
         if (probe.get("rotation") or 0) != main.get("rotation", 0):
             found.append("probe-disagrees-ffprobe(rotation)")
     a, b = probe.get("duration"), ff.get("duration")
+    decoded = max(((r_decode or {}).get("seconds") or {}).values(), default=None)
+    # ffprobe estimates an MP3's length from its first frame's bitrate: where AttachKit's is the
+    # length a full decode finds, it is ffprobe that is off, not AttachKit.
+    matches_decode = a is not None and decoded is not None and abs(a - decoded) <= max(0.1, 0.01 * decoded)
     if a is not None and b is not None and abs(a - b) > max(0.5, 0.05 * b):
-        found.append("probe-disagrees-ffprobe(duration)")
+        found.append("ffprobe-estimate(duration)" if matches_decode else "probe-disagrees-ffprobe(duration)")
     if (a is None) != (b is None):
         found.append(f"probe-disagrees-ffprobe(duration {'missing' if a is None else 'extra'})")
-    decoded = max(((r_decode or {}).get("seconds") or {}).values(), default=None)
     if a and decoded and not refused_as_corrupt and verdict(r_decode) == "clean" and abs(a - decoded) > max(1.0, 0.1 * decoded):
         found.append(f"probe-disagrees-decode(duration {a:g} s, decoded {decoded:g} s)")
     if audio and probe.get("sampleRate") and audio.get("sampleRate") and probe["sampleRate"] != audio["sampleRate"]:
