@@ -45,6 +45,7 @@
     F(AK_SWSCALE, int, sws_setColorspaceDetails, (struct SwsContext *c, const int *inv_table, int srcRange, const int *table, int dstRange, int brightness, int contrast, int saturation), (c, inv_table, srcRange, table, dstRange, brightness, contrast, saturation)) \
     F(AK_AVCODEC, AVPacket *, av_packet_alloc, (void), ()) \
     V(AK_AVCODEC, av_packet_free, (AVPacket **pkt), (pkt)) \
+    V(AK_AVCODEC, av_packet_move_ref, (AVPacket *dst, AVPacket *src), (dst, src)) \
     F(AK_AVCODEC, int, av_packet_ref, (AVPacket *dst, const AVPacket *src), (dst, src)) \
     V(AK_AVCODEC, av_packet_rescale_ts, (AVPacket *pkt, AVRational tb_src, AVRational tb_dst), (pkt, tb_src, tb_dst)) \
     V(AK_AVCODEC, av_packet_unref, (AVPacket *pkt), (pkt)) \

@@ -4,7 +4,8 @@
 /// the start to a keyframe), drops leading frames that show before the base (open-GOP B-frames
 /// that need the previous group), and stops at the first packet, in decode order, that would end
 /// after the window: later packets could only be B-frames leaning on that one, so the cut stays
-/// decodable. Audio keeps the packets that lie wholly inside the window. With ``framesOnly``
+/// decodable. Audio keeps the packets that lie wholly inside the window; packets without a time
+/// after a timed one (a Matroska block's laced frames) are timed evenly up to the next. With ``framesOnly``
 /// (MPEG audio read by FFmpeg's parser, which hands junk between or after frames on as packets of
 /// its own) a packet that is not one whole frame is left out: the copy is clean.
 final class StreamCopyStage: ClipStage {
@@ -23,6 +24,12 @@ final class StreamCopyStage: ClipStage {
     private let tag: String?
     /// Keep only packets that are one whole MPEG audio frame each.
     private let framesOnly: Bool
+    /// Sound packets read but not yet copied: the last timed one and the untimed ones after it.
+    private let held = AVPacketQueue()
+    /// The time of the first packet held (input time base).
+    private var block: Int64?
+    /// The spacing of the last block of laced frames, for one the input ends on.
+    private var lacedSpacing: Int64?
 
     init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, tag: String?, timeline: ClipTimeline,
          framesOnly: Bool = false) {
@@ -35,7 +42,7 @@ final class StreamCopyStage: ClipStage {
         if let rate = frameRate, rate.numerator > 0 {
             fallbackDuration = rate.inverse
         } else {
-            fallbackDuration = isVideo ? 1.0 / 30 : 1024.0 / 48_000
+            fallbackDuration = isVideo ? 1.0 / 30 : input.audioFrameSeconds(of: inputIndex) ?? 1024.0 / 48_000
         }
     }
 
@@ -50,6 +57,44 @@ final class StreamCopyStage: ClipStage {
     func ready(output: borrowing AVOutput) { outputTimeBase = output.timeBase(of: outputIndex) }
 
     func accept(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
+        guard !finished else { return }
+        guard !isVideo else { return try copy(packet, output: output) }
+        // Sound is held back one timed packet: a Matroska block that laces several frames times
+        // only its first, and the frames after it (dropped before: a fraction of the sound was
+        // kept) share the span to the next timed packet evenly.
+        if let time = packet.timestamp {
+            try release(until: time, output: output)
+            block = time
+        } else if held.count == 0 {
+            return  // no time to count from
+        }
+        try ClipErrors.attempt("holding a packet") { () throws(FFmpegError) in try held.append(packet) }
+    }
+
+    /// Copies the sound packets held: when they are a block's laced frames (more than one), they
+    /// are timed evenly over the block, up to `end` (the next timed packet; at the end of the
+    /// input, the spacing of the block before).
+    private func release(until end: Int64?, output: borrowing AVOutput) throws(PrepareError) {
+        let count = held.count
+        guard count > 0 else { return }
+        var spacing: Int64?
+        if count > 1 {
+            if let end, let block, end > block { lacedSpacing = (end - block) / Int64(count) }
+            spacing = lacedSpacing
+        }
+        let buffer = try ClipErrors.attempt("holding a packet") { () throws(FFmpegError) in try AVPacketBuffer() }
+        let start = block
+        try held.drain(into: buffer) { (index: Int, packet: borrowing AVPacketBuffer) throws(PrepareError) in
+            if let spacing, spacing > 0, let start {
+                packet.fillTimestamp(start + Int64(index) * spacing)
+                packet.fillDuration(spacing)
+            }
+            try copy(packet, output: output)
+        }
+    }
+
+    /// Copies `packet` when it lies in the window (the description above).
+    private func copy(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished, let t = packet.seconds(in: inputTimeBase) else { return }
         if framesOnly, !packet.isWholeMPEGAudioFrame { return }
         let epsilon = ClipTimeline.epsilon
@@ -76,5 +121,8 @@ final class StreamCopyStage: ClipStage {
         try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
     }
 
-    func finish(output: borrowing AVOutput) throws(PrepareError) { finished = true }
+    func finish(output: borrowing AVOutput) throws(PrepareError) {
+        try release(until: nil, output: output)
+        finished = true
+    }
 }

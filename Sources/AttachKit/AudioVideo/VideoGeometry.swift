@@ -31,12 +31,12 @@ struct VideoGeometry: Sendable, Equatable {
         return (Self.even(squareWidth * scale), Self.even(Double(height) * scale))
     }
 
-    /// Whether the picture can be copied as it is: its stored and its displayed long edge within
-    /// `maxLongEdge`. Non-square pixels are copied with their aspect (a copy carries the sample
-    /// aspect into the output's `pasp`, as AVFoundation shows it); only a transcode resamples them.
+    /// Whether the picture can be copied as it is: its stored long edge within `maxLongEdge` (the
+    /// cap is on what is decoded, as for a file passed through). Non-square pixels are copied with
+    /// their aspect (a copy carries the sample aspect into the output's `pasp`, as AVFoundation
+    /// shows it); only a transcode resamples them.
     func fits(maxLongEdge: Int?) -> Bool {
-        let cap = maxLongEdge ?? Int.max
-        return max(width, height) <= cap && longEdge <= Double(cap)
+        max(width, height) <= (maxLongEdge ?? Int.max)
     }
 
     /// The nearest even number, at least 2 (never rounds up past `value` by more than one), at

@@ -14,7 +14,7 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
         guard let demuxer = Demuxers.name(for: info.container) else {
             throw .unsupported(reason: "\(info.container) is not a container FFmpeg reads")
         }
-        let located = try locate(path: path, demuxer: demuxer)
+        let located = try locate(path: path, demuxer: demuxer, decoding: decoding)
         let frame = try ClipErrors.attempt("poster frame") { () throws(FFmpegError) in try AVFrameBuffer() }
         var shown: Double?
         switch located.kind {
@@ -52,8 +52,12 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
         var hdr: HDRInfo?
     }
 
-    /// The movie's first picture stream, else the first cover art.
-    private func locate(path: String, demuxer: String) throws(PrepareError) -> Located {
+    /// The movie's first picture stream, else the first cover art (``CoverArtStage/isCover(_:)``).
+    /// - Throws: `unsupported` for a sound without a cover, or whose cover does not decode
+    ///   (``CoverArtStage/failure(of:in:decoding:)``, as `prepare` drops it: the sound is no
+    ///   more corrupt for it); `corrupt` when libavformat cannot read the input.
+    private func locate(path: String, demuxer: String, decoding: DecoderBudget) throws(PrepareError) -> Located {
+        var brokenCover: String?
         do {
             let input = try AVInput(path: path, demuxer: demuxer, readStreamInfo: ClipInput.needsStreamInfo(demuxer))
             let streams = input.streams
@@ -62,12 +66,14 @@ struct VideoThumbnailRenderer: ThumbnailRendering {
                 return Located(kind: .picture(video.index), sampleAspect: sar.value, rotation: video.rotation,
                                hdr: input.hdr(of: video.index))
             }
-            if let cover = streams.first(where: \.isAttachedPicture) {
-                return Located(kind: .cover(cover.index), sampleAspect: 1, rotation: 0, hdr: nil)
+            if let cover = streams.first(where: CoverArtStage.isCover) {
+                brokenCover = CoverArtStage.failure(of: cover.index, in: input, decoding: decoding)
+                if brokenCover == nil { return Located(kind: .cover(cover.index), sampleAspect: 1, rotation: 0, hdr: nil) }
             }
         } catch {
             throw .corrupt(reason: "libavformat cannot read the input: \(error.message)")
         }
+        if let brokenCover { throw .unsupported(reason: "the file has no picture: its cover art does not decode (\(brokenCover))") }
         throw .unsupported(reason: "the file has no picture (sound without cover art)")
     }
 

@@ -71,6 +71,15 @@ extension DeepCheck {
             case .encrypted, .undecodable, .notChecked: undecodable = true
             case .intact, .recoverable: break
             }
+            // Each picture stream is held to its own declared length: a sound track that fills
+            // the movie's span does not vouch for pictures that stopped decoding (a damaged
+            // SPS: 1 of 50 frames out, the rest concealed away with no error returned).
+            if info.kind == .video, stream.kind == .video, let declared = stream.duration, declared > durationSlack {
+                let decoded = duration.seconds ?? 0
+                if decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
+                    return (.corrupt(reason: "stream \(stream.index) (\(stream.codec)) decodes to \(rounded(decoded)) s of pictures but the container declares \(rounded(declared)) s of them (data missing)"), nil)
+                }
+            }
             frames += duration.frames
             if let seconds = duration.seconds { longest = max(longest ?? 0, seconds) }
             if let covered = sampler.coverage { coverage.append(covered) }

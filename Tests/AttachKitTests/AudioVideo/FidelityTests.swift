@@ -135,23 +135,44 @@ struct FidelityTests {
         #expect(try aspect(output) == "4:3")
     }
 
-    @Test("non-square pixels (320×240 shown 16:9) are remuxed with their aspect, not re-encoded: an MP4 whose index follows the media, and a Matroska", arguments: ["mp4", "mkv"])
-    func nonSquarePixelsAreRemuxed(container: String) throws {
+    @Test("non-square pixels (320×240 shown 16:9, or 100:1) are remuxed with their aspect, not re-encoded: an MP4 whose index follows the media, and a Matroska",
+          arguments: [("mp4", "16:9"), ("mkv", "16:9"), ("mp4", "100:1")])
+    func nonSquarePixelsAreRemuxed(container: String, shown: String) throws {
         let folder = TestEnvironment.temporaryFolder("anamorphic")
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("wide.\(container)").path
         let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-c:v", "libx264",
-                                                      "-pix_fmt", "yuv420p", "-aspect", "16:9", input])
+                                                      "-pix_fmt", "yuv420p", "-aspect", shown, input])
         try #require(made.status == 0, "\(made.stderr)")
         func aspect(_ path: String) throws -> String {
             try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=display_aspect_ratio,width,height", "-of", "csv=p=0", path])
                 .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        #expect(try aspect(input) == "320,240,16:9")
+        #expect(try aspect(input) == "320,240,\(shown)")
         let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
         #expect(outcome.report.action == .remuxed, "\(outcome.report.action) \(outcome.report.notes)")
         let output = try #require(outcome.report.output)
-        #expect(try aspect(output) == "320,240,16:9")
+        #expect(try aspect(output) == "320,240,\(shown)")
+    }
+
+    @Test("an H.264 stream of which FFmpeg decodes 1 frame in 50 (its SPS rewritten to a pixel aspect of 255:1) is corrupt from validate --deep and prepare also when a sound track fills the movie's span")
+    func picturesHeldToTheirOwnLength() throws {
+        let folder = TestEnvironment.temporaryFolder("pictures-stop")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain.mp4").path, input = folder.appendingPathComponent("broken.mp4").path
+        for arguments in [["-f", "lavfi", "-i", "testsrc=s=320x240:d=2:r=25", "-f", "lavfi", "-i", "sine=d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                           "-c:a", "aac", "-shortest", "-movflags", "+faststart", plain],
+                          ["-i", plain, "-c", "copy", "-movflags", "+faststart", "-bsf:v", "h264_metadata=sample_aspect_ratio=255/1", input]] {
+            let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let frames = try TestEnvironment.run("ffmpeg", ["-v", "quiet", "-i", input, "-an", "-f", "framemd5", "-"]).stdout
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+        try #require(frames < 25, "FFmpeg decodes \(frames) frames of the rewritten stream: the case no longer applies")
+        let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", input])
+        #expect(deep.stdout.contains("\"corrupt\"") && deep.stdout.contains("of pictures"), "\(deep.stdout)")
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+        #expect(outcome.report.error?.code == "corrupt", "\(outcome.report.action) \(outcome.report.notes)")
     }
 
     @Test("transcode from HEVC (a profile that does not take HEVC)")

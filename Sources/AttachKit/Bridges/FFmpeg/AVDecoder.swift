@@ -170,6 +170,14 @@ struct AVPacketBuffer: ~Copyable {
         if pointer.pointee.duration <= 0 { pointer.pointee.duration = duration }
     }
 
+    /// Gives a packet that carries no time at all (the second and later frames of a Matroska block
+    /// that laces several) `timestamp`, as presentation and decoding time.
+    func fillTimestamp(_ timestamp: Int64) {
+        guard pointer.pointee.pts == ak_nopts_value(), pointer.pointee.dts == ak_nopts_value() else { return }
+        pointer.pointee.pts = timestamp
+        pointer.pointee.dts = timestamp
+    }
+
     /// Gives a packet that has a decoding time only (AVI) that time as its presentation time too
     /// (MP4 needs one).
     func fillPresentationTime() {

@@ -34,6 +34,14 @@ extension AVInput {
         return nil
     }
 
+    /// Seconds one packet of audio stream `index` lasts when its codec fixes the frame size
+    /// (`frame_size` samples at `sample_rate`: 4096 for ALAC, 1024 for AAC); `nil` when unknown.
+    func audioFrameSeconds(of index: Int) -> Double? {
+        guard let parameters = context.pointee.streams[index]?.pointee.codecpar,
+              parameters.pointee.frame_size > 0, parameters.pointee.sample_rate > 0 else { return nil }
+        return Double(parameters.pointee.frame_size) / Double(parameters.pointee.sample_rate)
+    }
+
     /// The sample aspect ratio of video stream `index` (1:1 when unknown).
     func sampleAspectRatio(of index: Int) -> Rational {
         let stream = context.pointee.streams[index]!
@@ -126,7 +134,6 @@ extension AVInput {
 }
 
 extension AVInput {
-    /// Bytes of stream `index`'s attached picture (0 when it carries none).
     /// The bytes of stream `index`'s attached picture (a JPEG or PNG as the file holds it); empty
     /// when the stream carries none.
     func attachedPictureBytes(of index: Int) -> [UInt8] {
@@ -136,6 +143,7 @@ extension AVInput {
         return Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.attached_pic.size)))
     }
 
+    /// Bytes of stream `index`'s attached picture (0 when it carries none).
     func attachedPictureSize(of index: Int) -> Int {
         guard let stream = context.pointee.streams[index], (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0 else { return 0 }
         return Int(max(0, stream.pointee.attached_pic.size))
