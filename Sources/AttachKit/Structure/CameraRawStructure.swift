@@ -15,7 +15,7 @@ enum CameraRawStructure {
         guard let layout = CameraRawLayout.read(reader, container: container),
               let chosen = CameraRawPreview.candidates(layout, reader: reader).first,
               let window = reader.window(at: chosen.jpeg.offset, count: chosen.jpeg.length) else { return layoutVerdict }
-        let preview = JPEGStructure.check(window, maxPixels: limits.maxPixels)
+        let preview = JPEGStructure.check(window, maxPixels: limits.maxPixels, whole: "the preview")
         switch preview {
         case .intact:
             break
