@@ -82,6 +82,7 @@ struct CameraRawLayout: Sendable, Equatable {
         // Every IFD queued, once: at most ``maximumIFDs``.
         var queued: Set<UInt64> = [header.firstIFD]
         var subIFDOffsetsRead = 0
+        var subIFDsCapped = false
         var exifSize: (width: Int, height: Int)?
         var ifd0 = true
         while !queue.isEmpty {
@@ -124,9 +125,10 @@ struct CameraRawLayout: Sendable, Equatable {
                     }
                     // Read in pieces, each IFD queued once: a list naming a few IFDs many times is read through.
                     var first: UInt64 = 0
-                    reading: while first < subIFDs.count, layout.unread == nil {
+                    reading: while first < subIFDs.count, !subIFDsCapped {
                         guard subIFDOffsetsRead < maximumSubIFDOffsets else {
                             layout.unread = "its SubIFD lists name more than \(maximumSubIFDOffsets) IFDs, and the rest were not read"
+                            subIFDsCapped = true
                             break
                         }
                         let piece = header.numbers(reader, subIFDs, from: first, limit: min(4096, maximumSubIFDOffsets - subIFDOffsetsRead))
@@ -136,6 +138,7 @@ struct CameraRawLayout: Sendable, Equatable {
                         for next in piece {
                             guard enqueue(next, depth: depth + 1) else {
                                 layout.unread = "its SubIFDs make more than the \(maximumIFDs) IFDs read here, and the rest were not read"
+                                subIFDsCapped = true
                                 break reading
                             }
                         }

@@ -170,7 +170,7 @@ struct CameraRawDamageTests {
 
     // MARK: F2: many SubIFDs
 
-    @Test("F2: a NEF listing its preview's SubIFD 999 times before its sensor's is still a NEF shown by its preview; one listing more distinct SubIFDs than are read is a NEF refused saying so, never a TIFF thumbnail")
+    @Test("F2: a NEF listing its preview's SubIFD 999 times before its sensor's (or declaring 2^32-1 SubIFDs) is still a NEF shown by its preview; one listing more distinct SubIFDs than are read is a NEF refused saying so, never a TIFF thumbnail")
     func manySubIFDs() throws {
         let folder = TestEnvironment.temporaryFolder("raw-many-subifds")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -188,6 +188,10 @@ struct CameraRawDamageTests {
         let v = try Self.verdicts(repeated)
         #expect(v.probe == nil && v.container == "nef" && v.width == 1280, "\(v)")
         #expect(v.prepare == nil && v.notes.contains("used the camera's embedded JPEG preview (1280×854)"), "\(v)")
+        // A count running past the end of the file: the SubIFDs listed inside it are still read.
+        var huge = bytes
+        order.put32(&huge, entry + 4, 0xFFFF_FFFF)
+        try Self.expectRepaired(try Self.write(huge, "huge.nef", in: folder), "the 4294967295 SubIFD offsets of the IFD at byte 8")
         // 100 distinct one-entry IFDs, then the preview's and the sensor's: past the 64 IFDs read.
         let base = bytes.count
         // Big-endian, as the NEF: one entry (NewSubfileType 1), no next IFD.
