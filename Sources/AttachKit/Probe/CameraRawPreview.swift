@@ -43,23 +43,26 @@ enum CameraRawPreview {
 
     /// Fills `info` (whose container is a camera raw) from the raw in `reader`: the preview's size,
     /// components and orientation as the picture's, and ``MediaInfo/cameraRaw``.
-    /// - Throws: ``ProbeError/unsupported(path:container:detail:)`` when the raw embeds no JPEG
-    ///   preview that is read here, or only a thumbnail; ``ProbeError/corruptHeader(path:container:detail:)``
-    ///   when, without a usable preview, a JPEG the header places runs past the end of the file.
+    /// - Throws: ``ProbeError/corruptHeader(path:container:detail:)`` when, without a usable
+    ///   preview, something the header points to (a JPEG, an IFD, the sensor data, a box) runs
+    ///   past the end of the file (``CameraRawLayout/cut``): the raw was cut short;
+    ///   ``ProbeError/unsupported(path:container:detail:)`` when the whole raw embeds no JPEG
+    ///   preview that is read here, or only a thumbnail (saying so when SubIFDs were left unread,
+    ///   ``CameraRawLayout/unread``).
     static func describe(_ reader: borrowing FileReader, into info: inout MediaInfo) throws(ProbeError) {
         let name = info.container.facts?.name ?? info.container.rawValue.uppercased()
         let layout = CameraRawLayout.read(reader, container: info.container)
         let sensorEdge = layout.flatMap { l in l.sensorWidth.flatMap { w in l.sensorHeight.map { max(w, $0) } } }
         let found = layout.map { candidates($0, reader: reader) } ?? []
-        if let cut = layout?.cutJPEGs.first, found.first.map({ !isPreview($0.frame, sensorLongEdge: sensorEdge) }) ?? true {
-            throw .corruptHeader(path: info.path, container: info.container,
-                                 detail: "its embedded JPEG of \(cut.length) bytes at byte \(cut.offset) runs past the end of the file at byte \(reader.size) (truncated)")
+        if let cut = layout?.cut, found.first.map({ !isPreview($0.frame, sensorLongEdge: sensorEdge) }) ?? true {
+            throw .corruptHeader(path: info.path, container: info.container, detail: "\(cut) (truncated)")
         }
         guard let layout, let chosen = found.first, isPreview(chosen.frame, sensorLongEdge: sensorEdge) else {
             let what = found.first.map { "whose largest embedded JPEG is \($0.frame.width)×\($0.frame.height), a thumbnail (a preview is used from \(minimumLongEdge) px on its long edge\(sensorEdge.map { ", or half the sensor's \($0) px" } ?? ""))" }
                 ?? "with no embedded JPEG preview that is read here\(hint(info.container))"
+            let unread = layout?.unread.map { " (\($0))" } ?? ""
             throw .unsupported(path: info.path, container: info.container,
-                               detail: "a \(name) camera raw \(what): libvips 8.14 here has no camera raw decoder (libraw), so it can be neither shown nor converted")
+                               detail: "a \(name) camera raw \(what)\(unread): libvips 8.14 here has no camera raw decoder (libraw), so it can be neither shown nor converted")
         }
         var metadata: JPEGMetadata?
         if let window = reader.window(at: chosen.jpeg.offset, count: chosen.jpeg.length) { metadata = JPEGMetadata.read(window) }

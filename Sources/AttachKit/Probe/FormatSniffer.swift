@@ -51,7 +51,10 @@ struct FormatSniffer {
     /// brand `crx `), Olympus ORF and Panasonic RW2 (TIFF under their own magic numbers), Canon
     /// CR2 (TIFF with `CR` at byte 8), DNG (IFD0 has a DNGVersion), and Nikon NEF, Sony ARW and
     /// Pentax PEF (IFD0's Make, in a TIFF that holds sensor data: a Nikon scanner's TIFF stays
-    /// a TIFF). IFD0 and the IFDs under it are read through ``CameraRawLayout``.
+    /// a TIFF; or whose IFDs could not all be read, too many SubIFDs or cut short,
+    /// ``CameraRawLayout/unread``: then the raw is refused saying so, never taken for the TIFF of
+    /// its IFD0 thumbnail). IFD0 and the
+    /// IFDs under it are read through ``CameraRawLayout``.
     static func cameraRaw(_ h: [UInt8], _ reader: borrowing FileReader) -> Container? {
         if h.matches("FUJIFILMCCD-RAW ", at: 0) { return .raf }
         if h.matches("ftyp", at: 4), isoBrands(h).first == "crx " { return .cr3 }
@@ -65,7 +68,7 @@ struct FormatSniffer {
         if h.matches("CR", at: 8) { return .cr2 }
         guard let layout = CameraRawLayout.readTIFF(reader) else { return nil }
         if layout.dngVersion?.isEmpty == false { return .dng }
-        guard layout.holdsSensorData, let make = layout.make?.uppercased() else { return nil }
+        guard layout.holdsSensorData || layout.unread != nil, let make = layout.make?.uppercased() else { return nil }
         if make.hasPrefix("NIKON") { return .nef }
         if make.hasPrefix("SONY") { return .arw }
         if make.hasPrefix("PENTAX") || make.hasPrefix("RICOH IMAGING") { return .pef }

@@ -97,6 +97,8 @@ struct TIFFHeader: Sendable, Equatable {
     struct Directory: Sendable {
         let entries: [Entry]
         let next: UInt64
+        /// Whether the file ends inside the entry table or its next offset (a file cut short).
+        var cut = false
 
         /// The entry for `tag`, `nil` when the IFD has none.
         subscript(tag: UInt32) -> Entry? { entries.first { $0.tag == tag } }
@@ -112,18 +114,29 @@ struct TIFFHeader: Sendable, Equatable {
         let table = reader.read(at: start + countSize, count: count * Int(entrySize))
         let whole = table.count / Int(entrySize)
         let entries = (0..<whole).map { entry(table, at: $0 * Int(entrySize), fileOffset: start + countSize + Int64($0) * entrySize) }
-        guard declared <= UInt64(count), whole == count else { return Directory(entries: entries, next: 0) }
+        guard declared <= UInt64(count), whole == count else { return Directory(entries: entries, next: 0, cut: whole < count) }
         let next = reader.read(at: start + countSize + Int64(count) * entrySize, count: Int(offsetSize))
-        return Directory(entries: entries, next: next.count == Int(offsetSize) ? value(next, at: 0, size: Int(offsetSize)) : 0)
+        guard next.count == Int(offsetSize) else { return Directory(entries: entries, next: 0, cut: true) }
+        return Directory(entries: entries, next: value(next, at: 0, size: Int(offsetSize)))
     }
 
     /// The first `limit` values of an integer entry (BYTE, SHORT, LONG, IFD, LONG8, IFD8, and the
-    /// unsigned reading of their signed kinds); empty for other types or values outside the file.
-    func numbers(_ reader: borrowing FileReader, _ entry: Entry, limit: Int = 64) -> [UInt64] {
-        guard [1, 3, 4, 6, 8, 9, 13, 16, 17, 18].contains(entry.type), entry.typeSize > 0, entry.valuesOffset >= 0 else { return [] }
-        let n = Int(min(entry.count, UInt64(max(0, limit))))
-        let bytes = reader.read(at: entry.valuesOffset, count: n * entry.typeSize)
+    /// unsigned reading of their signed kinds) from its value `first` on; empty for other types or
+    /// values outside the file.
+    func numbers(_ reader: borrowing FileReader, _ entry: Entry, from first: UInt64 = 0, limit: Int = 64) -> [UInt64] {
+        guard [1, 3, 4, 6, 8, 9, 13, 16, 17, 18].contains(entry.type), entry.typeSize > 0, entry.valuesOffset >= 0,
+              first < entry.count, first <= UInt64(Int64.max) / UInt64(entry.typeSize) else { return [] }
+        let n = Int(min(entry.count - first, UInt64(max(0, limit))))
+        let (start, overflow) = entry.valuesOffset.addingReportingOverflow(Int64(first) * Int64(entry.typeSize))
+        guard !overflow else { return [] }
+        let bytes = reader.read(at: start, count: n * entry.typeSize)
         return (0..<(bytes.count / entry.typeSize)).map { value(bytes, at: $0 * entry.typeSize, size: entry.typeSize) }
+    }
+
+    /// Whether an entry's values (out of line) run past the end of the file.
+    func valuesRunPastEnd(_ reader: borrowing FileReader, _ entry: Entry) -> Bool {
+        let size = UInt64(reader.size)
+        return entry.valuesOffset < 0 || UInt64(entry.valuesOffset) > size || entry.byteCount > size - UInt64(entry.valuesOffset)
     }
 
     /// The first value of an integer entry; `nil` when it has none.

@@ -1,10 +1,12 @@
 /// A camera raw's layout: the TIFF structure of a TIFF-based raw (``TIFFStructure``, without
-/// asking IFD0 for a picture of its own: a Panasonic RW2's has none; and the strips and tiles of
-/// the SubIFDs it does not walk, through ``CameraRawLayout/cutData``), then the embedded JPEG
+/// asking IFD0 for a picture of its own: a Panasonic RW2's has none), and whatever the raw's
+/// header points to past the end of the file (``CameraRawLayout/cut``: the SubIFDs
+/// ``TIFFStructure`` does not walk, a CR3's boxes, a RAF's sensor data), then the embedded JPEG
 /// preview it is shown as (``JPEGStructure`` on the preview alone, the one ``CameraRawPreview``
 /// chooses). Damage to the preview is the raw's damage (`corrupt`); damage elsewhere (the sensor
 /// data cut short, an IFD past the end of the file) with the preview whole is
-/// ``StructureVerdict/recoverable(reason:)``: the attachment is made from the preview alone.
+/// ``StructureVerdict/recoverable(reason:)``, the same for every raw: the attachment is made from
+/// the preview alone.
 enum CameraRawStructure {
     static func check(_ reader: borrowing FileReader, container: Container, limits: SafetyLimits = SafetyLimits()) -> StructureVerdict {
         let tiffBased = container != .raf && container != .cr3
@@ -13,7 +15,7 @@ enum CameraRawStructure {
         guard let layout = CameraRawLayout.read(reader, container: container),
               let chosen = CameraRawPreview.candidates(layout, reader: reader).first,
               let window = reader.window(at: chosen.jpeg.offset, count: chosen.jpeg.length) else { return layoutVerdict }
-        let preview = JPEGStructure.check(window, maxPixels: limits.maxPixels)
+        let preview = JPEGStructure.check(window, maxPixels: limits.maxPixels, whole: "the preview")
         switch preview {
         case .intact:
             break
@@ -25,7 +27,7 @@ enum CameraRawStructure {
         if case .corrupt(let reason) = layoutVerdict {
             return .recoverable(reason: "\(reason); the embedded JPEG preview the attachment is made from is whole")
         }
-        if let cut = layout.cutData {
+        if let cut = layout.cut {
             return .recoverable(reason: "\(cut); the embedded JPEG preview the attachment is made from is whole")
         }
         return layoutVerdict == .notChecked ? .intact : layoutVerdict

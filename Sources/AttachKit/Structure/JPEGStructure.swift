@@ -9,8 +9,10 @@
 /// decodes it without a warning (zeros stand in for the missing data, T.81 D.2.6): a sequential
 /// one is decoded too (``arithmeticDataCheck(_:maxPixels:)``) when it is at most `maxPixels` large.
 enum JPEGStructure {
-    static func check(_ reader: borrowing FileReader, maxPixels: Int64) -> StructureVerdict {
-        let verdict = checkMarkers(reader)
+    /// - Parameter whole: what `reader` holds, as the messages name its end: "the file", or "the
+    ///   preview" for a camera raw's embedded JPEG read through a window.
+    static func check(_ reader: borrowing FileReader, maxPixels: Int64, whole: String = "the file") -> StructureVerdict {
+        let verdict = checkMarkers(reader, whole: whole)
         guard case .intact = verdict else { return verdict }
         return arithmeticDataCheck(reader, maxPixels: maxPixels)
     }
@@ -45,7 +47,7 @@ enum JPEGStructure {
         return .corrupt(reason: "the arithmetic-coded data stop after \(early.rowsBefore) of the picture's \(rows) rows of blocks (\(early.scanBytes) bytes): the file was cut, and decoders fill the rest from no data")
     }
 
-    private static func checkMarkers(_ reader: borrowing FileReader) -> StructureVerdict {
+    private static func checkMarkers(_ reader: borrowing FileReader, whole: String) -> StructureVerdict {
         var window = ByteWindow()
         guard window.byte(at: 0, in: reader) == 0xFF, window.byte(at: 1, in: reader) == 0xD8 else {
             return .corrupt(reason: "no JPEG SOI marker at byte 0")
@@ -54,7 +56,7 @@ enum JPEGStructure {
         var sawFrame = false
         while true {
             guard let lead = window.byte(at: position, in: reader) else {
-                return .corrupt(reason: "no EOI marker: the file ends at byte \(reader.size) (truncated)")
+                return .corrupt(reason: "no EOI marker: \(whole) ends at byte \(reader.size) (truncated)")
             }
             guard lead == 0xFF else {
                 return .corrupt(reason: "expected a JPEG marker at byte \(position), found \(hex(lead))")
@@ -64,7 +66,7 @@ enum JPEGStructure {
             var codeOffset = position + 1
             while window.byte(at: codeOffset, in: reader) == 0xFF { codeOffset += 1 }
             guard let code = window.byte(at: codeOffset, in: reader) else {
-                return .corrupt(reason: "no EOI marker: the file ends at byte \(reader.size) (truncated)")
+                return .corrupt(reason: "no EOI marker: \(whole) ends at byte \(reader.size) (truncated)")
             }
             position = codeOffset + 1
             switch code {
@@ -81,14 +83,14 @@ enum JPEGStructure {
             }
             let lengthBytes = window.bytes(at: position, count: 2, in: reader)
             guard lengthBytes.count == 2 else {
-                return .corrupt(reason: "marker \(name(code)) at byte \(markerOffset) has no length: the file ends (truncated)")
+                return .corrupt(reason: "marker \(name(code)) at byte \(markerOffset) has no length: \(whole) ends (truncated)")
             }
             let length = Int64(lengthBytes.be16(0))
             guard length >= 2 else {
                 return .corrupt(reason: "marker \(name(code)) at byte \(markerOffset) has an invalid length \(length)")
             }
             guard length <= reader.size - position else {
-                return .corrupt(reason: "segment \(name(code)) at byte \(markerOffset) needs \(length) bytes but the file ends at byte \(reader.size) (truncated)")
+                return .corrupt(reason: "segment \(name(code)) at byte \(markerOffset) needs \(length) bytes but \(whole) ends at byte \(reader.size) (truncated)")
             }
             if isFrameHeader(code) {
                 let sof = window.bytes(at: position, count: 8, in: reader)
@@ -107,7 +109,7 @@ enum JPEGStructure {
                     return .corrupt(reason: "scan (SOS) at byte \(markerOffset) comes before any frame header (SOF)")
                 }
                 guard let next = nextMarker(reader, from: position) else {
-                    return .corrupt(reason: "entropy-coded data from byte \(position) runs to the end of the file (byte \(reader.size)) with no EOI (truncated)")
+                    return .corrupt(reason: "entropy-coded data from byte \(position) runs to the end of \(whole) (byte \(reader.size)) with no EOI (truncated)")
                 }
                 position = next
             }
