@@ -15,6 +15,8 @@ struct AudioVideoPipeline: MediaPipeline {
         try job.deadline.check("planning")
         let strategy = try ClipPlanner(job: job, source: source).plan()
         var notes = strategy.notes
+        // What the input says it lasts, where it says so (not an estimate from the bit rate).
+        let declared = job.info.durationIsEstimate == true ? nil : source.duration
         // Damage left out is noted by the Preparer (``PrepareJob/repairNote``).
         if job.repairNote == nil,
            job.findings.allSatisfy({ $0.severity != .error || $0.code == .extensionMismatch || $0.code == .missingExtension }),
@@ -30,7 +32,7 @@ struct AudioVideoPipeline: MediaPipeline {
             if outcome.bytes <= strategy.template.budget {
                 notes.append(copyNote(light, outcome: outcome))
                 return result(plan: light, outcome: outcome, source: source, attempts: attempts, notes: notes, shortened: false,
-                              hdr: job.info.hdr)
+                              hdr: job.info.hdr, declared: declared)
             }
             notes.append("the stream copy is \(ByteCount.text(outcome.bytes)), over the \(ByteCount.limit(strategy.template.budget)) budget: re-encoding")
         }
@@ -50,7 +52,7 @@ struct AudioVideoPipeline: MediaPipeline {
         let fitted = try fitter.run(into: output)
         notes += fitted.notes
         return result(plan: fitted.plan, outcome: fitted.outcome, source: source, attempts: attempts + fitted.attempts,
-                      notes: notes, shortened: fitted.shortened, hdr: job.info.hdr)
+                      notes: notes, shortened: fitted.shortened, hdr: job.info.hdr, declared: declared)
     }
 
     /// An input that passes validation is still rewritten rather than copied when `--start` asks
@@ -70,6 +72,24 @@ struct AudioVideoPipeline: MediaPipeline {
         return LayoutCheck.remuxReason(path: path, info: info)
     }
 
+    /// A note when the media ends well before what the input declares it holds, counted from the
+    /// window's start (an Ogg last granule claiming 10 h over 3 s of sound, an inflated `mvhd`
+    /// in a transcode): what was written is all that decodes. Against a whole input the deep
+    /// check's margin applies (under ``DeepCheck/minimumDurationShare`` and more than
+    /// ``DeepCheck/durationSlack`` short); against a trim, under half the window, as a copy may
+    /// end a few frames before the window does. `nil` when it matches or `declared` is unknown.
+    static func shortfall(declared: Double?, window: ClipWindow, trimmed: Bool, written: Double) -> String? {
+        guard let declared else { return nil }
+        let fromStart = max(0, declared - window.start)
+        if trimmed, let length = window.duration {
+            guard written < min(fromStart, length) * 0.5 else { return nil }
+        } else {
+            guard written < fromStart * DeepCheck.minimumDurationShare, fromStart - written > DeepCheck.durationSlack else { return nil }
+        }
+        return "the media ends at \(ClipText.seconds(window.start + written)) though the input declares \(ClipText.seconds(declared)): "
+            + "the attachment holds all that decodes"
+    }
+
     /// A stream copy is worth trying when its share of the input's bytes fits the budget.
     private func estimatedCopyFits(_ plan: ClipPlan, source: ClipSource, budget: Int64) -> Bool {
         guard let total = source.duration, total > 0, let kept = plan.window.span(total: total) else { return true }
@@ -87,15 +107,23 @@ struct AudioVideoPipeline: MediaPipeline {
     }
 
     /// The result of writing `plan`; `hdr` (the input's dynamic range) adds the note saying what
-    /// happened to it (``ToneMapper/note(_:toneMapped:)``).
+    /// happened to it (``ToneMapper/note(_:toneMapped:)``); `declared` (the input's length, `nil`
+    /// when unknown or estimated) the note on media that ends well before it (``shortfall``).
     private func result(plan: ClipPlan, outcome: ClipOutcome, source: ClipSource, attempts: Int, notes: [String],
-                        shortened: Bool, hdr: HDRInfo?) -> PipelineResult {
+                        shortened: Bool, hdr: HDRInfo?, declared: Double?) -> PipelineResult {
         var result = PipelineResult(container: plan.container.container, kind: plan.container.kind)
         var actions: [PrepareAction] = []
-        // A window cut nothing when the media ended well before it (an input of unknown length, a
-        // tracker module rendered as it plays; or one declaring more than it holds: the Preparer
-        // notes that shortfall). Packet boundaries may end a cut copy a frame early.
-        let cutShort = plan.window.start > 0 || plan.window.duration.map { outcome.duration >= $0 * DeepCheck.minimumDurationShare } ?? false
+        // A window cuts what the input declares past its end; over an input of unknown length (a
+        // tracker module, rendered as it plays) it cut nothing when the media ended well before it.
+        let cutShort: Bool
+        if plan.window.start > 0 {
+            cutShort = true
+        } else if let length = plan.window.duration, let total = source.duration {
+            // ...or, past what it declares, the media ran on to the window's end (a chained Ogg).
+            cutShort = total > length + DurationRule.slack || outcome.duration >= length - DurationRule.slack
+        } else {
+            cutShort = plan.window.duration.map { outcome.duration >= $0 * DeepCheck.minimumDurationShare } ?? false
+        }
         let trimmed = (plan.window.cuts && cutShort) || shortened
         if trimmed { actions.append(.trimmed) }
         if let encode = plan.video?.encode, let video = source.video,
@@ -119,6 +147,7 @@ struct AudioVideoPipeline: MediaPipeline {
             result.trimDuration = outcome.duration
         }
         result.notes = notes
+        if let note = Self.shortfall(declared: declared, window: plan.window, trimmed: trimmed, written: outcome.duration) { result.notes.append(note) }
         // A stream called SDR whose later frames are HDR (segments joined) is noted from the frames.
         let seen = hdr ?? outcome.video?.toneMapped.map { HDRInfo(format: $0) }
         if let video = plan.video, let note = ToneMapper.note(seen, toneMapped: video.encode != nil) { result.notes.append(note) }

@@ -168,7 +168,7 @@ struct ClipPlanner {
             notes.append("dropped the cover art: \(ByteCount.text(Int64(art.bytes))) is over a fifth of the budget\(thumbnail)")
             cover = nil
         }
-        var template = EncodeTemplate(container: .m4a, video: nil, audio: audio, window: window, maxLongEdge: nil,
+        var template = EncodeTemplate(container: .m4a, video: nil, audio: audio, window: window.capped(at: rules.maxDuration), maxLongEdge: nil,
                                       budget: rules.maxBytes, recommended: rules.recommendedBytes)
         template.cover = cover
         var light: ClipPlan?

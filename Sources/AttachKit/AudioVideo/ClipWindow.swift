@@ -11,6 +11,14 @@ struct ClipWindow: Sendable, Equatable {
     /// The whole input.
     static let whole = ClipWindow(start: 0, duration: nil)
 
+    /// This window, or, when it takes the whole input, one that still ends at `maxDuration`: an
+    /// encode never writes more than the budget, whatever the input declares (a chained Ogg whose
+    /// header gives its first stream's 20 s of 40). `nil` leaves it as it is.
+    func capped(at maxDuration: Double?) -> ClipWindow {
+        guard duration == nil, let maxDuration else { return self }
+        return ClipWindow(start: start, duration: maxDuration)
+    }
+
     /// Whether the window cuts anything (a whole input is remuxed or transcoded, never trimmed).
     var cuts: Bool { start > 0 || duration != nil }
 

@@ -134,7 +134,6 @@ public struct Preparer: Sendable {
 
         report.notes += options.cappedBudgetNotes(for: info.kind)
         let after = try verify(output: output, produced: produced, validator: validator, decode: copied, report: &report)
-        if let note = Self.shortfallNote(input: info, output: after, report: report) { report.notes.append(note) }
         guard let type = UniformType.of(container: after.container, kind: after.kind) else {
             throw .outputInvalid(reason: "the output has no attachment type")
         }
@@ -283,22 +282,6 @@ public struct Preparer: Sendable {
               case .corrupt(let reason) = DeepCheck.check(path: job.inputPath, info: job.info, maxDecodeBytes: job.safety.maxDecodeBytes)
         else { return error }
         return .corrupt(reason: reason)
-    }
-
-    /// A note when the output ends well before what the input declares it holds (the deep
-    /// check's margin: under ``DeepCheck/minimumDurationShare`` of it and more than
-    /// ``DeepCheck/durationSlack`` short), counted from the trim's start and within its length:
-    /// a last Ogg granule claiming hours over seconds of sound. What was written is what decodes;
-    /// the note says the rest was never there. `nil` when it matches, or either is unknown.
-    static func shortfallNote(input: MediaInfo, output: MediaInfo, report: PrepareReport) -> String? {
-        guard input.kind == .audio || input.kind == .video, input.durationIsEstimate != true,
-              let declared = input.duration, let written = output.duration else { return nil }
-        let start = report.trimStart ?? 0
-        var expected = max(0, declared - start)
-        if let length = report.trimDuration { expected = min(expected, max(length, written)) }
-        guard written < expected * DeepCheck.minimumDurationShare, expected - written > DeepCheck.durationSlack else { return nil }
-        return "the media ends at \(ClipText.seconds(start + written)) though the input declares \(ClipText.seconds(declared)): "
-            + "the attachment holds all that decodes"
     }
 
     /// Removes, in the output folder, the temporaries a killed run left for `stems` (their process

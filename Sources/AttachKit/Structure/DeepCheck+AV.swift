@@ -74,7 +74,10 @@ extension DeepCheck {
             // Each picture stream is held to its own declared length: a sound track that fills
             // the movie's span does not vouch for pictures that stopped decoding (a damaged
             // SPS: 1 of 50 frames out, the rest concealed away with no error returned).
-            if info.kind == .video, stream.kind == .video, let declared = stream.duration, declared > durationSlack {
+            // (No stream declares more than the file does: the probe corrects a fragmented MP4's
+            // placeholder from its fragments.)
+            if info.kind == .video, stream.kind == .video, info.durationIsEstimate != true,
+               let declared = stream.duration.map({ min($0, info.duration ?? $0) }), declared > durationSlack {
                 let decoded = duration.seconds ?? 0
                 if decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
                     return (.corrupt(reason: "stream \(stream.index) (\(stream.codec)) decodes to \(rounded(decoded)) s of pictures but the container declares \(rounded(declared)) s of them (data missing)"), nil)

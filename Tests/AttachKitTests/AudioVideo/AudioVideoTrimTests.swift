@@ -34,6 +34,33 @@ struct AudioVideoTrimTests {
         #expect(try AVFiles.moovBeforeMdat(output))
     }
 
+    @Test("fast: a copy cut from 0 that ends a few frames before the window (5 fps, B-frames) is trimmed, with no note blaming the input", arguments: [3.0, 4.0])
+    func fastCopyEndingEarlyIsATrim(seconds: Double) throws {
+        let outcome = try AVPrepare.run(TestEnvironment.fixture("video/mp4_h264_160x90_5fps_35s.mp4"), scope: TestEnvironment.testMedia,
+                                        profile: .ios, maxDuration: seconds, trim: .fast)
+        #expect(outcome.report.actions == [.trimmed], "\(outcome.report.notes)")
+        #expect(!outcome.report.notes.contains { $0.hasPrefix("the media ends at") }, "\(outcome.report.notes)")
+    }
+
+    @Test("a chained Ogg (two 20 s Vorbis streams one after the other) whose header gives the first stream's 20 s is transcoded to 30 s, trimmed, not refused as over the cap")
+    func chainedOggEncodesToTheCap() throws {
+        let folder = TestEnvironment.temporaryFolder("ogg-chain")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var chain = Data()
+        for (index, tone) in ["sine=f=440:d=20", "sine=f=660:d=20"].enumerated() {
+            let link = folder.appendingPathComponent("link\(index).ogg").path
+            try AVFiles.ffmpeg(["-f", "lavfi", "-i", tone, "-c:a", "libvorbis", "-q:a", "0", "-serial_offset", "\(1000 * (index + 1))", link])
+            chain += try Data(contentsOf: URL(fileURLWithPath: link))
+        }
+        let input = folder.appendingPathComponent("chain.ogg").path
+        try chain.write(to: URL(fileURLWithPath: input))
+        let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
+        let output = try #require(outcome.report.output, "\(outcome.report.error?.message ?? "")")
+        #expect(outcome.report.actions.contains(.trimmed), "\(outcome.report.actions)")
+        let duration = try #require(try FFprobeReport.of(output).duration)
+        #expect(duration <= 30.05 && duration >= 29.5, "\(duration) s")
+    }
+
     @Test("exact: re-encoded to start where asked (±1 frame) and last the budget (±0.1 s)")
     func exactCutsBetweenKeyframes() throws {
         // Given six 1 s colours with a single keyframe
