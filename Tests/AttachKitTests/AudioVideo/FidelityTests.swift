@@ -114,6 +114,12 @@ struct FidelityTests {
         #expect(backwards == 0, "\(backwards) frames shown before the one decoded ahead of them")
     }
 
+    /// The first video stream's stored size and display aspect, as ffprobe gives them: "W,H,DAR".
+    static func displayed(_ path: String) throws -> String {
+        try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height,display_aspect_ratio", "-of", "csv=p=0", path])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test("an MP4 whose pasp (1:1) overrides its H.264 VUI's pixel aspect (4:3) keeps its 4:3 display aspect through the remux")
     func paspOverridesTheBitstream() throws {
         let folder = TestEnvironment.temporaryFolder("pasp")
@@ -124,15 +130,11 @@ struct FidelityTests {
             let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y"] + arguments)
             try #require(made.status == 0, "\(made.stderr)")
         }
-        func aspect(_ path: String) throws -> String {
-            try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=display_aspect_ratio", "-of", "csv=p=0", path])
-                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        #expect(try aspect(input) == "4:3")
+        #expect(try Self.displayed(input) == "160,120,4:3")
         let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
         #expect(outcome.report.action == .remuxed, "\(outcome.report.notes)")
         let output = try #require(outcome.report.output)
-        #expect(try aspect(output) == "4:3")
+        #expect(try Self.displayed(output) == "160,120,4:3")
     }
 
     @Test("non-square pixels (320×240 shown 16:9, or 100:1) are remuxed with their aspect, not re-encoded: an MP4 whose index follows the media, and a Matroska",
@@ -144,15 +146,11 @@ struct FidelityTests {
         let made = try TestEnvironment.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-c:v", "libx264",
                                                       "-pix_fmt", "yuv420p", "-aspect", shown, input])
         try #require(made.status == 0, "\(made.stderr)")
-        func aspect(_ path: String) throws -> String {
-            try TestEnvironment.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=display_aspect_ratio,width,height", "-of", "csv=p=0", path])
-                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        #expect(try aspect(input) == "320,240,\(shown)")
+        #expect(try Self.displayed(input) == "320,240,\(shown)")
         let outcome = try AVPrepare.run(input, scope: folder, profile: .ios)
         #expect(outcome.report.action == .remuxed, "\(outcome.report.action) \(outcome.report.notes)")
         let output = try #require(outcome.report.output)
-        #expect(try aspect(output) == "320,240,\(shown)")
+        #expect(try Self.displayed(output) == "320,240,\(shown)")
     }
 
     @Test("an H.264 stream of which FFmpeg decodes 1 frame in 50 (its SPS rewritten to a pixel aspect of 255:1) is corrupt from validate --deep and prepare also when a sound track fills the movie's span")
