@@ -76,10 +76,14 @@ extension DeepCheck {
             // SPS: 1 of 50 frames out, the rest concealed away with no error returned).
             // (No stream declares more than the file does: the probe corrects a fragmented MP4's
             // placeholder from its fragments.)
+            // Its length counts from its first frame (fragments whose timeline starts at 10 s), and
+            // two frames' worth may be missing from it (a still held for the span at 1 fps).
             if info.kind == .video, stream.kind == .video, info.durationIsEstimate != true,
-               let declared = stream.duration.map({ min($0, info.duration ?? $0) }), declared > durationSlack {
+               let declared = stream.duration.map({ min($0, info.duration ?? $0) - max(0, stream.startTime ?? 0) }), declared > durationSlack {
                 let decoded = duration.seconds ?? 0
-                if decoded < declared * minimumDurationShare, declared - decoded > durationSlack {
+                let frameLength = max(stream.frameRate.map { $0 > 0 ? 1 / $0 : 0 } ?? 0, duration.frames > 0 ? decoded / Double(duration.frames) : 0)
+                let slack = max(durationSlack, 2 * frameLength)
+                if decoded < declared * minimumDurationShare, declared - decoded > slack {
                     return (.corrupt(reason: "stream \(stream.index) (\(stream.codec)) decodes to \(rounded(decoded)) s of pictures but the container declares \(rounded(declared)) s of them (data missing)"), nil)
                 }
             }
