@@ -93,6 +93,10 @@ public struct Prober: Sendable {
             try readImage(path: path, reader: reader, into: &info)
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         case .video, .audio:
+            if sniff.container == .aacADTS {
+                try readADTS(path: path, reader: reader, from: sniff.audioOffset, into: &info)
+                break
+            }
             try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
             countMPEGAudioFrames(reader, from: sniff.audioOffset, into: &info)
             countQCPPackets(reader, into: &info)
@@ -194,6 +198,17 @@ public struct Prober: Sendable {
         if let estimated = info.duration, abs(estimated - counted) > max(0.1, counted * 0.02) { info.estimatedDuration = estimated }
         info.duration = counted
         info.durationIsEstimate = false
+    }
+
+    /// Raw AAC (ADTS) whose frames walk cleanly (``ADTSHeaderProbe``): read from its first frame
+    /// header when that settles the stream (``ProbeLimits/readsCodecConfiguration``), else by
+    /// libavformat; either way with the duration and bitrates its frames give. Any other ADTS file
+    /// is read by libavformat alone (an estimated duration).
+    private func readADTS(path: String, reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) throws(ProbeError) {
+        let walked = ADTSHeaderProbe.count(reader, from: start)
+        if let walked, limits.readsCodecConfiguration, ADTSHeaderProbe.describe(walked, into: &info) { return }
+        try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: .aacADTS), into: &info)
+        if let walked { ADTSHeaderProbe.correct(walked, into: &info) }
     }
 
     /// A QCP whose duration libavformat estimated from the nominal bit rate gets the duration its
