@@ -27,8 +27,8 @@ enum ADTSStructure {
     }
 
     /// Walks the frames from `start` to the trailing tags (see the type's rules), reading each
-    /// frame's header only (through a 64 KiB ``ByteWindow``: one `pread` for every few dozen
-    /// frames, an ADTS frame being at most 8 KiB), and stops with a problem at the first frame
+    /// frame's header only (in place in a 64 KiB ``ByteWindow``: one `pread` for every few dozen
+    /// frames, an ADTS frame being at most 8 KiB; the headers are never copied out), and stops with a problem at the first frame
     /// that breaks them. Stops after `maximumFrames` frames (``Walk/capped``) when given;
     /// default none.
     static func walk(_ reader: borrowing FileReader, from start: Int64, maximumFrames: Int64? = nil) -> Walk {
@@ -47,8 +47,8 @@ enum ADTSStructure {
                 walked.capped = true
                 break
             }
-            let header = window.bytes(at: position, count: 7, in: reader)
-            if let frame = ADTSFrame(header, at: 0), sameStream(header, first) {
+            let header = window.view(at: position, count: 7, in: reader)
+            if let frame = ADTSFrame(header.bytes, at: header.index), sameStream(header.bytes, at: header.index, as: first) {
                 let length = Int64(frame.length)
                 guard length <= audioEnd - position else {
                     walked.problem = "frame \(walked.frames + 1) at byte \(position) needs \(length) bytes but the audio ends at byte \(audioEnd) (truncated)"
@@ -71,8 +71,8 @@ enum ADTSStructure {
         return walked
     }
 
-    /// MPEG version, profile and sample-rate index match the first frame.
-    private static func sameStream(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.u8(1) & 0x08 == b.u8(1) & 0x08 && a.u8(2) & 0xFC == b.u8(2) & 0xFC
+    /// MPEG version, profile and sample-rate index of the header at `i` in `a` match the first frame's.
+    private static func sameStream(_ a: [UInt8], at i: Int, as first: [UInt8]) -> Bool {
+        a.u8(i + 1) & 0x08 == first.u8(1) & 0x08 && a.u8(i + 2) & 0xFC == first.u8(2) & 0xFC
     }
 }
