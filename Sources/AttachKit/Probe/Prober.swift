@@ -13,9 +13,11 @@ public struct ProbeLimits: Sendable, Equatable {
     /// Fill the pixel format, profile, level, chroma, bit depth, sample rate and channel layout
     /// from the codec configuration the header carries instead of decoding the first packets
     /// (``CodecConfiguration``): an MP4/MOV's `avcC`, `hvcC`, AAC-LC's `esds`; the same records as
-    /// a Matroska/WebM track's `CodecPrivate`; a native FLAC's `STREAMINFO`. Files whose header
-    /// does not settle them (other codecs, other containers) are decoded as before. Default
-    /// `true`; `false` always decodes (the reference the header-only answers are tested against).
+    /// a Matroska/WebM track's `CodecPrivate`; a native FLAC's `STREAMINFO`; a raw ADTS AAC's
+    /// first frame header (``ADTSHeaderProbe``: AAC-LC at 32 kHz or more, mono to 5.1). Files
+    /// whose header does not settle them (other codecs, other containers) are decoded as before.
+    /// Default `true`; `false` always decodes (the reference the header-only answers are tested
+    /// against; an ADTS file's duration is still its frames' either way).
     public var readsCodecConfiguration: Bool
 
     /// 5,000,000 bytes: FFmpeg's own `probesize` default.
