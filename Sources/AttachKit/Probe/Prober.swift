@@ -205,8 +205,10 @@ public struct Prober: Sendable {
     /// Raw AAC (ADTS) whose frames walk cleanly (``ADTSHeaderProbe``): read from its first frame
     /// header when that settles the stream (``ProbeLimits/readsCodecConfiguration``), else by
     /// libavformat; either way with the duration and bitrates its frames give. Any other ADTS file
-    /// is read by libavformat alone (an estimated duration).
+    /// is read by libavformat alone (an estimated duration). FFmpeg is required either way, as for
+    /// every sound (nothing here decodes or converts it without): its absence is `unreadable`.
     private func readADTS(path: String, reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) throws(ProbeError) {
+        try FFmpegLibrary.requireForProbe(path: info.path)
         let walked = ADTSHeaderProbe.count(reader, from: start)
         if let walked, limits.readsCodecConfiguration, ADTSHeaderProbe.describe(walked, into: &info) { return }
         try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: .aacADTS), into: &info)
