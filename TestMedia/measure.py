@@ -308,6 +308,10 @@ def measure_av(row, name, cwd, container):
     header = probe.get('format', {}).get('duration')
     if header not in (None, 'N/A'):
         row['duration_s'] = num(header)
+    if container == 'aac-adts' and auds and auds[0].get('nb_read_packets') and auds[0].get('sample_rate'):
+        # ffprobe estimates raw ADTS' duration from its bitrate; its frames (1024 samples each)
+        # give it exactly, as AttachKit's probe counts them.
+        row['duration_s'] = num(int(auds[0]['nb_read_packets']) * 1024 / int(auds[0]['sample_rate']))
     if vids:
         v = vids[0]
         row['width'], row['height'] = str(v.get('width', '')), str(v.get('height', ''))

@@ -46,18 +46,43 @@ struct MPEGAudioFrame {
     }
 }
 
-/// An ADTS (AAC) frame header.
+/// An ADTS (AAC) frame header (ISO/IEC 13818-7 § 6.2, 14496-3 § 1.A.2): syncword `0xFFF`,
+/// layer 0, then what decoding needs to open the stream. 7 bytes, 9 with the CRC that follows
+/// when `protection_absent` is 0 (``length`` counts it).
 struct ADTSFrame {
+    /// `frame_length`: the whole frame, header included (13 bits; at least 7).
     let length: Int
+    /// `profile_ObjectType`: 0 Main, 1 LC, 2 SSR, 3 LTP (the MPEG-4 audio object type minus 1,
+    /// as libavcodec numbers AAC profiles: ``CodecProfile/aacLow``...).
+    let profile: Int
+    /// `sampling_frequency_index`, 0...12.
+    let rateIndex: Int
+    /// `channel_configuration`: 1...7 name a layout; 0 leaves it to a program config element in
+    /// the payload.
+    let channelConfiguration: Int
+    /// `number_of_raw_data_blocks_in_frame`: the frame holds this many AAC frames plus one.
+    let rawDataBlocks: Int
+
+    /// The rates of the sampling-frequency indices 0...12.
+    static let sampleRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350]
 
     init?(_ h: [UInt8], at i: Int) {
         guard i + 7 <= h.count, h[i] == 0xFF, h[i + 1] & 0xF6 == 0xF0 else { return nil }
-        let rateIndex = (h[i + 2] >> 2) & 0x0F
+        let rateIndex = Int(h[i + 2] >> 2) & 0x0F
         guard rateIndex < 13 else { return nil }
         let length = Int(h[i + 3] & 0x03) << 11 | Int(h[i + 4]) << 3 | Int(h[i + 5] >> 5)
         guard length >= 7 else { return nil }
         self.length = length
+        self.rateIndex = rateIndex
+        profile = Int(h[i + 2] >> 6)
+        channelConfiguration = Int(h[i + 2] & 0x01) << 2 | Int(h[i + 3] >> 6)
+        rawDataBlocks = Int(h[i + 6] & 0x03)
     }
+
+    /// The core sampling rate (before any SBR a decoder finds in the payload).
+    var sampleRate: Int { Self.sampleRates[rateIndex] }
+    /// PCM samples per channel the frame decodes to at ``sampleRate``: 1024 per raw data block.
+    var samples: Int { 1024 * (rawDataBlocks + 1) }
 }
 
 /// An AC-3 or E-AC-3 sync frame header (`0B 77`); the bitstream id tells them apart.

@@ -13,9 +13,11 @@ public struct ProbeLimits: Sendable, Equatable {
     /// Fill the pixel format, profile, level, chroma, bit depth, sample rate and channel layout
     /// from the codec configuration the header carries instead of decoding the first packets
     /// (``CodecConfiguration``): an MP4/MOV's `avcC`, `hvcC`, AAC-LC's `esds`; the same records as
-    /// a Matroska/WebM track's `CodecPrivate`; a native FLAC's `STREAMINFO`. Files whose header
-    /// does not settle them (other codecs, other containers) are decoded as before. Default
-    /// `true`; `false` always decodes (the reference the header-only answers are tested against).
+    /// a Matroska/WebM track's `CodecPrivate`; a native FLAC's `STREAMINFO`; a raw ADTS AAC's
+    /// first frame header (``ADTSHeaderProbe``: AAC-LC at 32 kHz or more, mono to 5.1). Files
+    /// whose header does not settle them (other codecs, other containers) are decoded as before.
+    /// Default `true`; `false` always decodes (the reference the header-only answers are tested
+    /// against; an ADTS file's duration is still its frames' either way).
     public var readsCodecConfiguration: Bool
 
     /// 5,000,000 bytes: FFmpeg's own `probesize` default.
@@ -93,6 +95,10 @@ public struct Prober: Sendable {
             try readImage(path: path, reader: reader, into: &info)
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
         case .video, .audio:
+            if sniff.container == .aacADTS {
+                try readADTS(path: path, reader: reader, from: sniff.audioOffset, into: &info)
+                break
+            }
             try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: sniff.container), into: &info)
             countMPEGAudioFrames(reader, from: sniff.audioOffset, into: &info)
             countQCPPackets(reader, into: &info)
@@ -194,6 +200,19 @@ public struct Prober: Sendable {
         if let estimated = info.duration, abs(estimated - counted) > max(0.1, counted * 0.02) { info.estimatedDuration = estimated }
         info.duration = counted
         info.durationIsEstimate = false
+    }
+
+    /// Raw AAC (ADTS) whose frames walk cleanly (``ADTSHeaderProbe``): read from its first frame
+    /// header when that settles the stream (``ProbeLimits/readsCodecConfiguration``), else by
+    /// libavformat; either way with the duration and bitrates its frames give. Any other ADTS file
+    /// is read by libavformat alone (an estimated duration). FFmpeg is required either way, as for
+    /// every sound (nothing here decodes or converts it without): its absence is `unreadable`.
+    private func readADTS(path: String, reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) throws(ProbeError) {
+        try FFmpegLibrary.requireForProbe(path: info.path)
+        let walked = ADTSHeaderProbe.count(reader, from: start)
+        if let walked, limits.readsCodecConfiguration, ADTSHeaderProbe.describe(walked, into: &info) { return }
+        try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: .aacADTS), into: &info)
+        if let walked { ADTSHeaderProbe.correct(walked, into: &info) }
     }
 
     /// A QCP whose duration libavformat estimated from the nominal bit rate gets the duration its

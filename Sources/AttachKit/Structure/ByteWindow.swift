@@ -24,6 +24,19 @@ struct ByteWindow {
         return index < bytes.count ? bytes[index] : nil
     }
 
+    /// The window's buffer and the index in it of the byte at `offset`, with `count` bytes
+    /// from there (fewer at the end of the file; `count` capped as in ``bytes(at:count:in:)``),
+    /// without copying them out: for walks that look at a few bytes per step (ADTS headers).
+    mutating func view(at offset: Int64, count: Int, in reader: borrowing FileReader) -> (bytes: [UInt8], index: Int) {
+        guard offset >= 0, offset < reader.size, count > 0 else { return ([], 0) }
+        let available = Int(min(Int64(min(count, capacity)), reader.size - offset))
+        if offset < start || offset + Int64(available) > start + Int64(bytes.count) {
+            bytes = reader.read(at: offset, count: capacity)
+            start = offset
+        }
+        return (bytes, Int(offset - start))
+    }
+
     /// Up to `count` bytes at `offset` (fewer at the end of the file). `count` is capped at the
     /// window capacity, so a hostile length field never drives a large allocation.
     mutating func bytes(at offset: Int64, count: Int, in reader: borrowing FileReader) -> [UInt8] {

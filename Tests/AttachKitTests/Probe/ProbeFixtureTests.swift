@@ -45,7 +45,9 @@ struct ProbeFixtureTests {
             #expect(info.sampleRate == audio?["sample_rate"]?.stringValue.flatMap { Int($0) })
             #expect(info.channels == audio?["channels"]?.intValue)
         }
-        if let duration = json["format"]?["duration"]?.stringValue.flatMap(Double.init) {
+        // ffprobe estimates raw ADTS' duration from the bitrate; the probe counts its frames
+        // (fixtures.tsv has their duration).
+        if row.container != Container.aacADTS.rawValue, let duration = json["format"]?["duration"]?.stringValue.flatMap(Double.init) {
             #expect(abs((info.duration ?? -1) - duration) <= 0.1)
         }
     }

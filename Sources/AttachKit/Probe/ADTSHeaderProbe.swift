@@ -1,0 +1,74 @@
+/// Raw AAC (ADTS) read from its frame headers (issue 33): the frames are walked header by header
+/// (``ADTSStructure/walk(_:from:maximumFrames:)``: 7 bytes of each, never a payload), which
+/// gives the exact duration (1024 samples per raw data block at the core rate, what a full
+/// decode outputs) where libavformat only estimates one from the bitrate of the frames its
+/// stream-info step parses (a 5.04 s file read as 5.23 s), and the bitrates from it.
+///
+/// The first header settles the rest, without a decode, for AAC-LC at 32 kHz or more with
+/// channel configuration 1...6 (the layouts FFmpeg 5.1's decoder opens for them: mono, stereo,
+/// 3.0, 4.0, 5.0, 5.1). ADTS has no way to signal SBR or PS: the decoder finds them in the first
+/// frame's payload and then reports HE-AAC at twice the header's rate (and stereo from mono for
+/// PS). Below 32 kHz, where HE-AAC's core rates lie, and for Main, SSR, LTP, channel
+/// configuration 0 (a program config element in the payload) or 7, the stream is decoded as
+/// before for those facts, and only its duration and bitrates come from the count (the same
+/// number of frames at the decoded rate: 2048 samples each when it doubled).
+///
+/// Only a clean walk is trusted: frames from the first byte after the ID3v2 tags to the end of
+/// the file, its trailing tags or zero padding, one raw data block each (FFmpeg 5.1 decodes the
+/// first of several and says so), at most ``maximumFrames``. Anything else (junk before, between
+/// or after frames, a last frame cut short, a frame running past the end, a file that is ADTS
+/// only at the start, a walk past the cap) leaves the file to libavformat as before (its
+/// estimate, flagged as one), and the structure check gives its verdict on the damage as before.
+enum ADTSHeaderProbe {
+    /// Frames walked at most: 2^20 (6.6 h at 44.1 kHz, 12 h of 24 kHz HE-AAC; a few hundred MB of
+    /// file). Past it the duration is libavformat's estimate, as before.
+    static let maximumFrames: Int64 = 1 << 20
+
+    /// The frames from `start` when their walk is clean (see the type) within `maximumFrames`
+    /// (default ``maximumFrames``); `nil` otherwise.
+    static func count(_ reader: borrowing FileReader, from start: Int64, maximumFrames: Int64 = maximumFrames) -> ADTSStructure.Walk? {
+        guard start == AudioSync.tagsEnd(reader) else { return nil }
+        let walked = ADTSStructure.walk(reader, from: start, maximumFrames: maximumFrames)
+        guard walked.problem == nil, !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
+        return walked
+    }
+
+    /// Fills `info` (an ADTS file of `walked` frames) from the first frame header alone when it
+    /// settles what decoding would report (see the type), with the duration and bitrates of
+    /// ``correct(_:into:)``; returns `false`, having filled nothing, when it does not.
+    static func describe(_ walked: ADTSStructure.Walk, into info: inout MediaInfo) -> Bool {
+        guard let first = walked.first, first.profile == CodecProfile.aacLow, first.sampleRate >= 32_000,
+              let mask = channelMasks[first.channelConfiguration] else { return false }
+        info.kind = .audio
+        info.codec = .aac
+        info.streams = 1
+        info.videoStreams = 0
+        info.audioStreams = 1
+        info.attachedPictures = 0
+        info.audioProfile = first.profile
+        info.sampleRate = first.sampleRate
+        info.channels = mask.nonzeroBitCount
+        info.channelLayout = ChannelLayout.name(mask: mask, channels: mask.nonzeroBitCount)
+        correct(walked, into: &info)
+        return true
+    }
+
+    /// Sets `info`'s duration from the frame count at the rate it reports (decoded: twice the
+    /// header's with SBR), the overall bitrate over the file's bytes (as libavformat's
+    /// `update_stream_timings` does) and the sound's over the frames' bytes.
+    static func correct(_ walked: ADTSStructure.Walk, into info: inout MediaInfo) {
+        guard let first = walked.first else { return }
+        let rate = Int64(info.sampleRate ?? first.sampleRate)
+        let samples = rate == Int64(first.sampleRate) * 2 ? walked.samples * 2 : walked.samples
+        let microseconds = (samples * 1_000_000 + rate / 2) / rate
+        guard microseconds > 0 else { return }
+        info.duration = Double(microseconds) / 1_000_000
+        info.durationIsEstimate = false
+        info.bitRate = (Double(info.bytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
+        info.audioBitRate = (Double(walked.frameBytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
+    }
+
+    /// The channel mask FFmpeg 5.1's AAC decoder reports for channel configurations 1...6
+    /// (`aac_channel_layout`: mono, stereo, 3.0, 4.0, 5.0 and 5.1 with back speakers).
+    private static let channelMasks: [Int: UInt64] = [1: 0x4, 2: 0x3, 3: 0x7, 4: 0x107, 5: 0x37, 6: 0x3F]
+}
