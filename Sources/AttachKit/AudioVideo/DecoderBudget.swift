@@ -17,6 +17,10 @@ struct DecoderBudget: Sendable, Equatable {
     /// the decoder honours it, the inverse transform (`skip_idct=all`). Default `false`: pictures
     /// that are shown or encoded need every step.
     var skipsReconstruction = false
+    /// Decoders a check of a whole video stream runs at once, each single-threaded on its own
+    /// segments (``IndependentSegments``: H.264/HEVC cut at IDR pictures), for the same verdict as
+    /// one decoder running through. Default 1: one decoder (and any stream that cannot be cut).
+    var segmentThreads = 1
 
     static let standard = DecoderBudget(threads: nil, maxPixels: SafetyLimits().maxWholeFramePixels)
 

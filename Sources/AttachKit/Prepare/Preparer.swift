@@ -259,9 +259,10 @@ public struct Preparer: Sendable {
             if described.kind == .video, let violation = safety.videoDecodeViolation(of: described, threads: 1) {
                 throw .overCap(violation)
             }
+            var decoding = options.verify == .full ? DeepCheck.decoding : DeepCheck.fastDecoding
+            decoding.segmentThreads = segmentThreads(for: described)
             let decoded = DeepCheck.verify(path: output.temporaryPath, info: described, maxDecodeBytes: safety.maxDecodeBytes,
-                                           videoBudget: options.verifySeconds,
-                                           decoding: options.verify == .full ? DeepCheck.decoding : DeepCheck.fastDecoding)
+                                           videoBudget: options.verifySeconds, decoding: decoding)
             if case .corrupt(let reason) = decoded.verdict {
                 // A remux or trim rewrote the container: its packet numbers and byte offsets are the copy's.
                 let identical = report.actions.contains(.passthrough) || report.actions.contains(.renamed)
@@ -270,6 +271,18 @@ public struct Preparer: Sendable {
             if let coverage = decoded.coverage { report.notes.append(coverage + " (verifySeconds \(Fix.seconds(options.verifySeconds)))") }
         }
         return checked.info
+    }
+
+    /// Single-threaded decoders the check of a copied video runs at once, one per independent
+    /// segment (``DecoderBudget/segmentThreads``): the job's threads (default the core count), one
+    /// for pictures of ``DecoderBudget/largeFrameBytes`` or more, and fewer when that many decoders
+    /// would be over the decode-memory cap.
+    private func segmentThreads(for info: MediaInfo) -> Int {
+        guard info.kind == .video else { return 1 }
+        var threads = DecoderBudget.frameThreads(options.threads ?? SystemProcess.processorCount,
+                                                 frameBytes: DecodeMemoryEstimator.frameBytes(of: info))
+        while threads > 1, safety.videoDecodeViolation(of: info, threads: threads) != nil { threads -= 1 }
+        return threads
     }
 
     /// A processing failure (a muxer's "Invalid argument" over packets a damaged input hands it)

@@ -8,7 +8,8 @@ extension DeepCheck {
     /// ``VerifyMode/fast``. One thread still: with frame threads, whether a concealed H.264 frame
     /// comes out flagged (`decode_error_flags`, `AV_FRAME_FLAG_CORRUPT`) is a race — measured
     /// with FFmpeg 5.1, a B-frame with 40 damaged bytes was flagged in 4 of 6 two-thread decodes,
-    /// and a frame-threaded fast check handed a damaged copy back as ok.
+    /// and a frame-threaded fast check handed a damaged copy back as ok. Cores are used instead by
+    /// decoding independent segments at once (``DecoderBudget/segmentThreads``, set by `prepare`).
     static let fastDecoding: DecoderBudget = {
         var budget = decoding
         budget.skipsReconstruction = true
@@ -27,7 +28,9 @@ extension DeepCheck {
     /// - Parameter videoBudget: seconds of each video stream to decode at most, GOPs spread evenly
     ///   (``GOPSampler``); `nil` = all. The coverage returned says what was decoded when GOPs were
     ///   skipped.
-    /// - Parameter decoding: how the decoders run; default ``decoding``.
+    /// - Parameter decoding: how the decoders run; default ``decoding``. A video stream decoded
+    ///   whole (no GOP skipped) with ``DecoderBudget/segmentThreads`` over 1 is decoded segment by
+    ///   segment in parallel (``decodeSegments(path:demuxer:stream:options:threads:duration:)``).
     static func decodeAudioVideo(path: String, info: MediaInfo, demuxer chosen: String? = nil, videoBudget: Double? = nil,
                                  decoding: DecoderBudget = decoding) -> (verdict: StructureVerdict, coverage: String?) {
         guard let demuxer = chosen ?? Demuxers.name(for: info.container) else { return (.notChecked, nil) }
@@ -65,7 +68,15 @@ extension DeepCheck {
             // is good enough to spread the GOPs by.
             var sampler = GOPSampler(budget: stream.kind == .video ? videoBudget : nil, duration: total)
             let options = decoding.decoderOptions(for: stream.codec, still: info.kind == .image)
-            switch decode(path: path, demuxer: demuxer, stream: stream, options: options, duration: &duration, sampler: &sampler) {
+            let verdict: StructureVerdict
+            if stream.kind == .video, !sampler.samples, decoding.segmentThreads > 1,
+               let split = decodeSegments(path: path, demuxer: demuxer, stream: stream, options: options,
+                                          threads: decoding.segmentThreads, duration: &duration) {
+                verdict = split
+            } else {
+                verdict = decode(path: path, demuxer: demuxer, stream: stream, options: options, duration: &duration, sampler: &sampler)
+            }
+            switch verdict {
             case .corrupt(let reason): return (.corrupt(reason: reason), nil)
             case .overCap(let violation): return (.overCap(violation), nil)
             case .encrypted, .undecodable, .notChecked: undecodable = true
@@ -194,29 +205,51 @@ extension DeepCheck {
     /// Receives every frame the decoder has ready; a problem description when a frame is flagged damaged.
     private static func drain(_ decoder: borrowing AVDecoder, into frame: borrowing AVFrameBuffer,
                               duration: inout DecodedDuration) throws(FFmpegError) -> String? {
+        try drainFrames(decoder, into: frame, duration: &duration)?.description(framesBefore: 0)
+    }
+
+    /// ``drain(_:into:duration:)``'s problem, its frame numbered within the frames `duration` counts.
+    static func drainFrames(_ decoder: borrowing AVDecoder, into frame: borrowing AVFrameBuffer,
+                            duration: inout DecodedDuration) throws(FFmpegError) -> DecodeProblem? {
         while try decoder.receive(into: frame) == .frame {
             duration.add(frame, timeBase: decoder.timeBase)
             if duration.frames == 1, let expected = duration.expectedPixelFormat, let decoded = frame.pixelFormatName,
                PixelFormatNames.plain(decoded) != PixelFormatNames.plain(expected) {
-                return "the pictures decode as \(decoded), but the header says \(expected) (the codec configuration does not describe the stream)"
+                return DecodeProblem(text: "the pictures decode as \(decoded), but the header says \(expected) (the codec configuration does not describe the stream)")
             }
             // A leading picture of an open GOP decoded after skipped GOPs lacks its references.
             let leading = duration.leadingBefore.map { start in frame.timestamp.map { $0 < start } ?? false } ?? false
             if frame.hasDecodeErrors, !leading {
                 // When GOPs are skipped, decoded frames are not counted from the start: the time says where.
                 let time = frame.timestamp.map { " at \(rounded(Double($0) * decoder.timeBase.value)) s" } ?? ""
-                return (duration.sampled ? "a frame" : "frame \(duration.frames)") + "\(time) decoded with errors (concealed)"
+                return DecodeProblem(text: "a frame" + "\(time) decoded with errors (concealed)",
+                                     frame: duration.sampled ? nil : duration.frames, rest: "\(time) decoded with errors (concealed)")
             }
         }
         return nil
     }
 
-    private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+    static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+}
+
+/// What a drain found wrong: a text, or a damaged frame numbered once the frames decoded before
+/// its decode (another segment's) are known.
+struct DecodeProblem: Sendable {
+    /// The text when the frame is not numbered.
+    var text: String
+    /// The damaged frame's number within its decode (from 1); `nil` = not numbered.
+    var frame: Int?
+    /// What follows "frame N".
+    var rest = ""
+
+    func description(framesBefore: Int) -> String {
+        frame.map { "frame \($0 + framesBefore)" + rest } ?? text
+    }
 }
 
 /// How much media one stream's decoded frames hold: audio by samples (no timestamps needed), video
 /// from the first frame's timestamp to the last frame's end.
-struct DecodedDuration {
+struct DecodedDuration: Sendable {
     /// The stream's nominal frame rate, for video frames whose packet has no duration.
     let frameRate: Double?
     private(set) var frames = 0
@@ -253,6 +286,15 @@ struct DecodedDuration {
         firstVideoTime = min(firstVideoTime ?? start, start)
         videoEnd = max(videoEnd ?? start + length, start + length)
         packetEnd = max(packetEnd ?? start + length, start + length)
+    }
+
+    /// Adds the frames of a decode of the stream's next segment (``IndependentSegments``).
+    mutating func append(_ later: DecodedDuration) {
+        frames += later.frames
+        audioSeconds += later.audioSeconds
+        if let first = later.firstVideoTime { firstVideoTime = min(firstVideoTime ?? first, first) }
+        if let end = later.videoEnd { videoEnd = max(videoEnd ?? end, end) }
+        if let end = later.packetEnd { packetEnd = max(packetEnd ?? end, end) }
     }
 
     mutating func add(_ frame: borrowing AVFrameBuffer, timeBase: Rational) {

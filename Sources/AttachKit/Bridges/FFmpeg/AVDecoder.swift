@@ -165,6 +165,11 @@ struct AVPacketBuffer: ~Copyable {
         return Array(UnsafeBufferPointer(start: data, count: min(count, byteCount)))
     }
 
+    /// Runs `body` over the packet's data (empty when it has none), without copying it.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        body(UnsafeBufferPointer(start: pointer.pointee.data, count: pointer.pointee.data == nil ? 0 : byteCount))
+    }
+
     /// Sets the duration, in the packet's time base, when the packet carries none (0 or less).
     func fillDuration(_ duration: Int64) {
         if pointer.pointee.duration <= 0 { pointer.pointee.duration = duration }
