@@ -103,7 +103,7 @@ struct Scenarios {
             outputs.compactMap { name, path in
                 guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
                 return ("\(name) output bytes", "\(size)")
-            }
+            } + DownscaleSSIM.figures(photo: photo, outputs: Array(outputs.prefix(2)), scratch: out)
         }
     }
 
