@@ -7,8 +7,9 @@
 ///    estimated before decoding.
 /// 2a. ``ImagePhotoStep``: a big PNG without alpha judged a photograph from its top rows (it will
 ///    stream into a JPEG).
-/// 3. ``ImageLoadStep``: shrink-on-load to the caps (`vips_thumbnail`, fail on warnings), upright,
-///    ICC/CMYK → sRGB; FFmpeg for what libvips cannot read (BMP, 12-bit JPEG, sequences).
+/// 3. ``ImageLoadStep``: shrink-on-load to the caps (`vips_thumbnail`, fail on warnings; a JPEG
+///    decoded down to 1.4× the output rather than 2×), upright, ICC/CMYK → sRGB; FFmpeg for what
+///    libvips cannot read (BMP, 12-bit JPEG, sequences).
 /// 4. ``ImageFrameDropStep``: the kept frames of an animation, delays merged.
 /// 5. ``ImageAnimationResizeStep``: an animation's kept frames resampled to the planned size.
 /// 6. ``ImageColourStep``: 8-bit sRGB, or 8-bit grey for grey input.
