@@ -25,11 +25,17 @@ typedef struct {
     unsigned long scanBytes;
     /// The error's text when `failed`.
     char message[JMSG_LENGTH_MAX];
+    /// Warnings libjpeg raised (corrupt data it decoded past: a premature end of a scan's data,
+    /// bytes that are not a marker...).
+    unsigned warnings;
+    /// The first warning's text when `warnings` > 0.
+    char warning[JMSG_LENGTH_MAX];
 } attachkit_jpeg_entropy_report;
 
 struct attachkit_jpeg_error {
     struct jpeg_error_mgr base;
     jmp_buf escape;
+    attachkit_jpeg_entropy_report *report;
 };
 
 struct attachkit_jpeg_progress {
@@ -45,7 +51,12 @@ static void attachkit_jpeg_error_exit(j_common_ptr info) {
     longjmp(((struct attachkit_jpeg_error *)info->err)->escape, 1);
 }
 
-static void attachkit_jpeg_quiet(j_common_ptr info, int level) { (void)info; (void)level; }
+/// Counts warnings (level -1) and keeps the first one's text; trace messages are dropped.
+static void attachkit_jpeg_count_warnings(j_common_ptr info, int level) {
+    if (level >= 0) return;
+    attachkit_jpeg_entropy_report *report = ((struct attachkit_jpeg_error *)info->err)->report;
+    if (report->warnings++ == 0) (*info->err->format_message)(info, report->warning);
+}
 
 static void attachkit_jpeg_progress_monitor(j_common_ptr info) {
     j_decompress_ptr d = (j_decompress_ptr)info;
@@ -62,8 +73,8 @@ static void attachkit_jpeg_progress_monitor(j_common_ptr info) {
 }
 
 /// Decodes the JPEG in `data` (`size` bytes) at 1/8 scale, every scan, and reports whether a
-/// scan's entropy-coded data reached a marker with rows left. Warnings are ignored; an error
-/// stops the decode (`failed`).
+/// scan's entropy-coded data reached a marker with rows left, and the warnings libjpeg raised on
+/// the way. An error stops the decode (`failed`).
 static inline void attachkit_jpeg_scan_entropy(const unsigned char *data, unsigned long size,
                                                attachkit_jpeg_entropy_report *report) {
     struct jpeg_decompress_struct d;
@@ -74,7 +85,8 @@ static inline void attachkit_jpeg_scan_entropy(const unsigned char *data, unsign
     memset(&progress, 0, sizeof progress);
     d.err = jpeg_std_error(&error.base);
     error.base.error_exit = attachkit_jpeg_error_exit;
-    error.base.emit_message = attachkit_jpeg_quiet;
+    error.base.emit_message = attachkit_jpeg_count_warnings;
+    error.report = report;
     if (setjmp(error.escape)) {
         report->failed = 1;
         (*d.err->format_message)((j_common_ptr)&d, report->message);

@@ -58,12 +58,13 @@ final class CoverArtStage: ClipStage {
         // FFmpeg's JPEG decoder conceals a picture cut short (it logs "overread" and returns the
         // frame): libvips, failing on warnings, is the judge of a JPEG's or PNG's bytes, as for
         // any picture here. FFmpeg has bounded its size above.
+        let bytes = input.attachedPictureBytes(of: index)
         do {
-            try VipsImage.load(.bytes(input.attachedPictureBytes(of: index)), sequential: true, failOnWarnings: true).decodeAll()
+            try VipsImage.load(.bytes(bytes), sequential: true, failOnWarnings: true).decodeAll()
         } catch {
             return error.description
         }
-        return nil
+        return JPEGLastReadCheck.check { bytes.starts(with: [0xFF, 0xD8]) ? bytes : nil }
     }
 
     private static func decodedSize(of index: Int, in input: borrowing AVInput, decoding: DecoderBudget) throws(FFmpegError) -> (width: Int, height: Int) {

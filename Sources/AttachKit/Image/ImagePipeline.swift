@@ -85,9 +85,26 @@ struct ImagePipeline: MediaPipeline {
         try run(loading, on: &work)
     }
 
+    /// A JPEG libvips decoded (the file, or a camera raw's preview) whose decode warned in
+    /// libvips' last read is corrupt (``JPEGLastReadCheck``).
+    /// - Throws: ``PrepareError/corrupt(reason:)``.
+    static func checkLastRead(path: String, info: MediaInfo, reader: ImagePlan.Reader) throws(PrepareError) {
+        let reason: String?
+        switch reader {
+        case .vips where info.container == .jpeg:
+            reason = JPEGLastReadCheck.check(path: path)
+        case .embeddedPreview:
+            reason = info.cameraRaw.flatMap { raw in JPEGLastReadCheck.check { CameraRawPreview.jpeg(path: path, raw: raw) } }
+        default:
+            reason = nil
+        }
+        if let reason { throw .corrupt(reason: reason) }
+    }
+
     func run(_ job: PrepareJob, into output: borrowing AtomicOutput) throws(PrepareError) -> PipelineResult {
         var work = ImageWork(job: job, plan: try ImagePlan(job: job))
         try Self.run(Self.steps, on: &work)
+        try Self.checkLastRead(path: job.inputPath, info: job.info, reader: work.plan.reader)
         guard let encoded = work.encoded else {
             throw .processing(step: "encoding", reason: "no step produced an image")
         }

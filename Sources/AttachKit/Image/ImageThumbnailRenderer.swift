@@ -35,6 +35,11 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
         do {
             // Decode now (at thumbnail size): damaged data fails here, as corrupt.
             image = try image.copyToMemory()
+        } catch {
+            throw ImageFailure.from(error, step: step)
+        }
+        try ImagePipeline.checkLastRead(path: path, info: info, reader: reader)
+        do {
             // The clip is inside the unit square (``ClippingRect``): clamping keeps at least one pixel.
             let left = (clip.x * Double(image.width)).clampedInteger(in: 0...max(0, image.width - 1))
             let top = (clip.y * Double(image.height)).clampedInteger(in: 0...max(0, image.height - 1))

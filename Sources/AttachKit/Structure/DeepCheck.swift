@@ -113,6 +113,7 @@ enum DeepCheck {
         } catch {
             return .corrupt(reason: "the embedded JPEG preview does not decode: \(error.description)")
         }
+        if let reason = JPEGLastReadCheck.check({ jpeg }) { return .corrupt(reason: "the embedded JPEG preview: \(reason)") }
         return .intact
     }
 
@@ -135,6 +136,7 @@ enum DeepCheck {
         } catch {
             return .corrupt(reason: "the image does not decode: \(error.description)")
         }
+        if info.container == .jpeg, let reason = JPEGLastReadCheck.check(path: path) { return .corrupt(reason: reason) }
         return .intact
     }
 

@@ -1,7 +1,8 @@
 import CJPEG
 
-/// What libjpeg-turbo saw decoding a JPEG's entropy-coded data (every scan, at 1/8 scale): the
-/// one thing libvips cannot report, whether a scan's data reached a marker with rows left. In
+/// What libjpeg-turbo saw decoding a JPEG's entropy-coded data (every scan, at 1/8 scale): what
+/// libvips cannot report, whether a scan's data reached a marker with rows left, and the warnings
+/// raised on the way (``JPEGLastReadCheck``). In
 /// arithmetic-coded data that is legal (the decoder reads zeros from there on), so libjpeg decodes
 /// a cut file to the end without a warning; ``JPEGStructure`` judges what the numbers mean.
 struct JPEGEntropyScan: Sendable, Equatable {
@@ -17,6 +18,10 @@ struct JPEGEntropyScan: Sendable, Equatable {
 
     /// `nil` when every scan's data lasted to its last row.
     var earlyMarker: EarlyMarker?
+    /// Warnings libjpeg raised decoding past corrupt data (a scan's data ending before its last
+    /// row: "premature end of data segment"), and the first one's text; 0 and `nil` when clean.
+    var warnings = 0
+    var firstWarning: String?
 
     /// libjpeg's error, when it stopped.
     struct Failure: Error, Sendable, Equatable {
@@ -36,8 +41,12 @@ struct JPEGEntropyScan: Sendable, Equatable {
             }
             throw Failure(message: message)
         }
-        guard report.markerBeforeEnd != 0 else { return JPEGEntropyScan(earlyMarker: nil) }
-        return JPEGEntropyScan(earlyMarker: EarlyMarker(rowsBefore: Int(report.rowsBefore), rowsAfter: Int(report.rowsAfter),
-                                                        scanBytes: Int(report.scanBytes)))
+        var scan = JPEGEntropyScan(earlyMarker: nil, warnings: Int(report.warnings))
+        if report.warnings > 0 {
+            scan.firstWarning = withUnsafeBytes(of: report.warning) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        guard report.markerBeforeEnd != 0 else { return scan }
+        scan.earlyMarker = EarlyMarker(rowsBefore: Int(report.rowsBefore), rowsAfter: Int(report.rowsAfter), scanBytes: Int(report.scanBytes))
+        return scan
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// JPEGs whose data run out where libvips 8.14 does not turn libjpeg's warning into an error (its
+/// last read: ``JPEGLastReadCheck``) are corrupt from every verb, never handed back half grey.
+/// The cases came from an outside attack: a wide strip cut to 80 % with its EOI put back (refused
+/// before the DCT shrink-on-load reached it, handed back after), a frame header that declares one
+/// row of blocks over the data of a small picture, and a picture cut to 99 %.
+@Suite("JPEG data that end in libvips' last read")
+struct JPEGLastReadTests {
+    /// A `width`×`height` JPEG of a test pattern (4:2:0, no metadata).
+    static func jpeg(width: Int, height: Int, in folder: URL) throws -> URL {
+        let png = folder.appendingPathComponent("pattern_\(width)x\(height).png")
+        _ = try GeneratedImages.make("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height)",
+                                                "-frames:v", "1", png.path], output: png)
+        let jpeg = folder.appendingPathComponent("pattern_\(width)x\(height).jpg")
+        _ = try GeneratedImages.make("vips", ["jpegsave", png.path, jpeg.path, "--Q", "90", "--subsample-mode", "on", "--strip"],
+                                     output: jpeg)
+        return jpeg
+    }
+
+    /// `source` cut to `fraction` of its bytes with an EOI marker put back.
+    static func cut(_ source: URL, to fraction: Double, in folder: URL) throws -> String {
+        let bytes = try Data(contentsOf: source)
+        let output = folder.appendingPathComponent(source.deletingPathExtension().lastPathComponent + "_cut\(Int(fraction * 100)).jpg")
+        try (bytes.prefix(Int(Double(bytes.count) * fraction)) + Data([0xFF, 0xD9])).write(to: output)
+        return output.path
+    }
+
+    /// `source` with its frame header declaring `width`×`height` (the data stay the source's).
+    static func declaring(_ source: URL, width: Int, height: Int, in folder: URL) throws -> String {
+        var bytes = [UInt8](try Data(contentsOf: source))
+        let sof = try #require((2..<bytes.count - 9).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 5] = UInt8(height >> 8)
+        bytes[sof + 6] = UInt8(height & 0xFF)
+        bytes[sof + 7] = UInt8(width >> 8)
+        bytes[sof + 8] = UInt8(width & 0xFF)
+        let output = folder.appendingPathComponent("declares_\(width)x\(height).jpg")
+        try Data(bytes).write(to: output)
+        return output.path
+    }
+
+    /// `prepare`, `thumbnail` and `validate --deep` on `path`: each error code (`nil` = ok), and
+    /// whether prepare left a file in its output folder.
+    static func verdicts(_ path: String, in folder: URL) throws -> (prepare: String?, thumbnail: String?, deep: Bool, output: Bool) {
+        let out = folder.appendingPathComponent("out-" + URL(fileURLWithPath: path).lastPathComponent)
+        let prepare = try TestEnvironment.runAttachKit(["prepare", "--out", out.path, "--json", path])
+        let thumbnail = try TestEnvironment.runAttachKit(["thumbnail", "--out", out.path + "-thumb.jpg", "--json", path])
+        let deep = try TestEnvironment.runAttachKit(["validate", "--deep", "--json", path])
+        let corrupt = deep.stdout.contains("\"code\":\"corrupt\"")
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path))?.isEmpty == false
+        return (TestEnvironment.errorCode(prepare.stdout), TestEnvironment.errorCode(thumbnail.stdout), corrupt, written)
+    }
+
+    @Test("a wide strip cut to 80 % and 99 %, EOI put back: corrupt from prepare (shrunk on load or not), thumbnail and --deep",
+          arguments: [(6720, 48), (5736, 48), (6720, 16), (1200, 256)])
+    func cutStrip(width: Int, height: Int) throws {
+        let folder = TestEnvironment.temporaryFolder("jpeg-last-read-\(width)x\(height)")
+        let source = try Self.jpeg(width: width, height: height, in: folder)
+        for fraction in [0.8, 0.99] {
+            let path = try Self.cut(source, to: fraction, in: folder)
+            let verdict = try Self.verdicts(path, in: folder)
+            #expect(verdict.prepare == "corrupt", "\(path)")
+            #expect(verdict.thumbnail == "corrupt", "\(path)")
+            #expect(verdict.deep, "\(path)")
+            #expect(!verdict.output, "\(path)")
+        }
+        // The whole file prepares.
+        let whole = try Self.verdicts(source.path, in: folder)
+        #expect(whole.prepare == nil && whole.thumbnail == nil && !whole.deep)
+    }
+
+    @Test("a frame header declaring one row of blocks over a small picture's data (20000×4, 65500×4): corrupt")
+    func oneRowDeclared() throws {
+        let folder = TestEnvironment.temporaryFolder("jpeg-last-read-sof")
+        let source = try Self.jpeg(width: 100, height: 67, in: folder)
+        for (width, height) in [(20000, 4), (65500, 4)] {
+            let path = try Self.declaring(source, width: width, height: height, in: folder)
+            let verdict = try Self.verdicts(path, in: folder)
+            #expect(verdict.prepare == "corrupt", "\(width)×\(height)")
+            #expect(verdict.thumbnail == "corrupt", "\(width)×\(height)")
+            #expect(verdict.deep, "\(width)×\(height)")
+        }
+    }
+
+    @Test("the check decodes only what libvips warned about: a clean JPEG's scan has no warning, a cut one's names libjpeg's")
+    func scanWarnings() throws {
+        let folder = TestEnvironment.temporaryFolder("jpeg-last-read-scan")
+        let source = try Self.jpeg(width: 640, height: 48, in: folder)
+        #expect(try JPEGEntropyScan.scan([UInt8](Data(contentsOf: source))).warnings == 0)
+        let cut = try JPEGEntropyScan.scan([UInt8](Data(contentsOf: URL(fileURLWithPath: Self.cut(source, to: 0.8, in: folder)))))
+        #expect(cut.warnings > 0)
+        #expect(cut.firstWarning?.contains("premature end of data segment") == true)
+    }
+}
