@@ -42,6 +42,7 @@ struct AudioVideoPipeline: MediaPipeline {
         // ...and the decoder's reference frames with x264's at the output size must fit the budget.
         if let video = strategy.template.video,
            let memory = DecodeMemoryEstimator.transcode(job.info, threads: DecodeMemoryEstimator.threads(job.options.threads),
+                                                        encoderThreads: DecodeMemoryEstimator.encoderThreads(job.options.threads),
                                                         output: video.geometry.output(maxLongEdge: strategy.template.maxLongEdge)),
            let violation = job.safety.decodeViolation(memory, loadedPixels: 0) {
             throw .overCap(violation)

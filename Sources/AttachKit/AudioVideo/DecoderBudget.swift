@@ -104,8 +104,10 @@ struct DecoderBudget: Sendable, Equatable {
         return options
     }
 
-    /// Options merged into an encoder's (`threads` only when set).
+    /// Options merged into an encoder's: `threads`, or x264's own choice bounded by
+    /// ``DecodeMemoryEstimator/maxEncoderThreads`` (``DecodeMemoryEstimator/encoderThreads(_:)``),
+    /// the count its memory is estimated at.
     var encoderOptions: [String: String] {
-        threads.map { ["threads": String($0)] } ?? [:]
+        ["threads": String(DecodeMemoryEstimator.encoderThreads(threads))]
     }
 }

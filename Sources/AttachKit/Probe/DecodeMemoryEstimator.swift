@@ -311,20 +311,34 @@ enum DecodeMemoryEstimator {
                             basis: "\(info.codec?.rawValue ?? "video") \(width)×\(height) decoder: \(frames) frames (references, \(max(1, threads)) threads, pool) × \(DecodeMemory.format(native)) B/px")
     }
 
-    /// x264 per output pixel: its lookahead, B-frames and references with their half-resolution
-    /// planes and motion data. Measured: a 1080p VP9 clip transcoded at 2 threads peaks at
-    /// 307 MB, 106 B/px of output once the process baseline and the VP9 decoder are taken off;
-    /// each further thread holds about one more frame (~5 B/px).
+    /// x264 per output pixel at `threads` threads: its lookahead, B-frames and references with
+    /// their half-resolution planes and motion data, and per frame thread one more frame in
+    /// flight with its own analysis buffers. Measured (`ffmpeg -threads 1 -i` a 4 s 1080p VP9 clip
+    /// `-c:v libx264 -preset veryfast -threads N -f null -`, peak RSS less the 72 MB of the same
+    /// decode alone): 76, 101, 112, 123, 143, 165, 209 and 254 B/px at 1, 2, 3, 4, 6, 8, 12 and
+    /// 16 threads, so 11 B/px a thread from 2 on; 84 + 11 per thread is at or above each (106 at
+    /// 2 threads, what `attachkit prepare` of a 1080p VP9 clip measured).
     static func encoderBytesPerPixel(threads: Int) -> Double {
-        100 + 5 * Double(max(1, threads))
+        84 + 11 * Double(max(1, threads))
+    }
+
+    /// x264's threads beyond which a job does not go unless it sets its threads itself: x264's
+    /// own choice is 1.5 × the cores, 24 on 16 cores, 750 MB at 1080p by the figures above, while
+    /// its frame threads stop paying well before that at these sizes.
+    static let maxEncoderThreads = 8
+
+    /// The threads x264 runs with: `threads` when the job sets them (a batch's cores ÷ jobs),
+    /// else 1.5 × the cores as x264 would choose (3 on 2 cores), at most ``maxEncoderThreads``.
+    static func encoderThreads(_ threads: Int?) -> Int {
+        threads.map { max(1, $0) } ?? max(1, min(maxEncoderThreads, SystemProcess.processorCount * 3 / 2))
     }
 
     /// Float RGB frames the HDR tone-mapping graph (``ToneMapper``) holds at the output size: two
     /// (zscale's and tonemap's, gbrpf32le, 12 B/px each).
     static let toneMappingBytesPerPixel = 24.0
 
-    /// The transcode path: the decoder, then x264 at the output size (and the tone-mapping graph
-    /// for HDR input).
+    /// The transcode path: the decoder at `threads`, then x264 at the output size with
+    /// `encoderThreads` (default `threads`), and the tone-mapping graph for HDR input.
     ///
     /// Measured on a 3 s 4K HDR10 clip (HEVC Main 10, level 5, 3840×2160 PQ, x265) prepared for
     /// `ios` with `--max-bytes 2MB` (a 1080p x264 veryfast transcode, tone-mapped), 2 cores:
@@ -334,9 +348,9 @@ enum DecodeMemoryEstimator {
     /// `maxDecodeBytes`. Before (2 decoder frame threads, a third float picture) it peaked at
     /// 624 MiB. `ffmpeg -i in.mp4 -vf <the same graph at 1080p> -c:v libx264 -preset veryfast`
     /// peaks at 616 MiB (536 MiB with `-threads 1` on the input).
-    static func transcode(_ info: MediaInfo, threads: Int, output: (width: Int, height: Int)) -> DecodeMemory? {
+    static func transcode(_ info: MediaInfo, threads: Int, encoderThreads: Int? = nil, output: (width: Int, height: Int)) -> DecodeMemory? {
         guard var memory = videoDecoder(info, threads: threads) else { return nil }
-        let perPixel = encoderBytesPerPixel(threads: threads)
+        let perPixel = encoderBytesPerPixel(threads: encoderThreads ?? threads)
         memory.fixedBytes += Int64(Double(output.width) * Double(output.height) * perPixel)
         memory.basis += "; x264 \(output.width)×\(output.height): \(DecodeMemory.format(perPixel)) B/px"
         if info.hdr != nil {

@@ -54,7 +54,7 @@ struct HDR2Tests {
             #expect(decoder.fixedBytes == Int64(frame * 9), "\(threads): \(decoder)")
         }
         let memory = try #require(DecodeMemoryEstimator.transcode(info, threads: 2, output: (1920, 1080)))
-        #expect(memory.fixedBytes == Int64(frame * 9) + Int64(1920.0 * 1080 * (110 + 24)), "\(memory)")
+        #expect(memory.fixedBytes == Int64(frame * 9) + Int64(1920.0 * 1080 * (106 + 24)), "\(memory)")
         #expect(memory.fixedBytes < SafetyLimits().maxDecodeBytes)
         // 4K 8-bit keeps its frame threads.
         (info.pixelFormat, info.bitDepth) = ("yuv420p", 8)

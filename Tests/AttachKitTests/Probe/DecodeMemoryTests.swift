@@ -277,6 +277,24 @@ struct DecodeMemoryTests {
         }
     }
 
+    @Test("x264: 84 B/px + 11 a thread (measured to 16 threads); its threads are the job's, else 1.5 × the cores up to 8, and the encoder is given that count")
+    func encoderThreads() {
+        #expect(DecodeMemoryEstimator.encoderBytesPerPixel(threads: 2) == 106)
+        #expect(DecodeMemoryEstimator.encoderBytesPerPixel(threads: 16) == 260)
+        #expect(DecodeMemoryEstimator.encoderThreads(1) == 1)
+        #expect(DecodeMemoryEstimator.encoderThreads(12) == 12)
+        let auto = DecodeMemoryEstimator.encoderThreads(nil)
+        #expect(auto == max(1, min(8, SystemProcess.processorCount * 3 / 2)))
+        #expect(DecoderBudget(threads: nil, maxPixels: 1 << 20).encoderOptions == ["threads": String(auto)])
+        #expect(DecoderBudget(threads: 1, maxPixels: 1 << 20).encoderOptions == ["threads": "1"])
+        // A 1080p transcode's x264 share at 8 threads: 172 B/px, 357 MB.
+        var info = MediaInfo(path: "", bytes: 0, kind: .video, container: .mp4)
+        (info.codec, info.width, info.height, info.pixelFormat) = (.h264, 1920, 1080, "yuv420p")
+        let two = DecodeMemoryEstimator.transcode(info, threads: 2, output: (1920, 1080))?.fixedBytes ?? 0
+        let eight = DecodeMemoryEstimator.transcode(info, threads: 2, encoderThreads: 8, output: (1920, 1080))?.fixedBytes ?? 0
+        #expect(eight - two == Int64(1920 * 1080 * 66))
+    }
+
     @Test("video: a 1080p H.264 decoder and its 4K → 1080p transcode fit; an 8K HEVC decoder with 8 threads does not")
     func video() throws {
         var info = MediaInfo(path: "", bytes: 0, kind: .video, container: .mp4)
