@@ -208,12 +208,18 @@ public struct Prober: Sendable {
     /// is read by libavformat alone (an estimated duration). FFmpeg is required either way, as for
     /// every sound (nothing here decodes or converts it without): its absence is `unreadable`.
     /// - Throws: `corrupt` when no frame holds sound, or the first frames decode to no sample
-    ///   rate or channel count (never a rate of 0).
+    ///   rate or channel count (never a rate of 0); `unsupported` for a file of one frame.
     private func readADTS(path: String, reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) throws(ProbeError) {
         try FFmpegLibrary.requireForProbe(path: info.path)
         let walked = ADTSHeaderProbe.count(reader, from: start)
         if let walked, let silence = ADTSHeaderProbe.silence(walked) {
             throw .corruptHeader(path: info.path, container: info.container, detail: silence)
+        }
+        if let walked, walked.frames == 1 {
+            // libavformat gives a lone frame's packet no timestamp (ffprobe cannot open the file):
+            // every verb says so, rather than validate passing what prepare cannot copy.
+            throw .unsupported(path: info.path, container: info.container,
+                               detail: "a single ADTS frame (\(walked.samples) samples): FFmpeg 5.1's ADTS reader gives its one packet no timestamp, so it cannot be remuxed here")
         }
         if let walked, limits.readsCodecConfiguration, ADTSHeaderProbe.describe(walked, into: &info) { return }
         try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: .aacADTS), into: &info)
