@@ -1,8 +1,10 @@
 /// Raw AAC (ADTS) read from its frame headers (issue 33): the frames are walked header by header
-/// (``ADTSStructure/walk(_:from:maximumFrames:)``: 7 bytes of each, never a payload), which
-/// gives the exact duration (1024 samples per raw data block at the core rate, what a full
-/// decode outputs) where libavformat only estimates one from the bitrate of the frames its
-/// stream-info step parses (a 5.04 s file read as 5.23 s), and the bitrates from it.
+/// (``ADTSStructure/walk(_:from:maximumFrames:)``: 7 bytes of each, and the first elements of
+/// its payload, ``ADTSPayload``), which gives the exact duration (1024 samples per raw data block
+/// at the core rate for each frame holding a channel element, less libfaac's 1024 priming
+/// samples the decoder drops: what a full decode outputs) where libavformat only estimates one
+/// from the bitrate of the frames its stream-info step parses (a 5.04 s file read as 5.23 s),
+/// and the bitrates from it. Frames none of which holds sound are `corrupt` (``silence(_:)``).
 ///
 /// The first header settles the rest, without a decode, for AAC-LC at 32 kHz or more with
 /// channel configuration 1...6 (the layouts FFmpeg 5.1's decoder opens for them: mono, stereo,
@@ -29,7 +31,7 @@ enum ADTSHeaderProbe {
     static func count(_ reader: borrowing FileReader, from start: Int64, maximumFrames: Int64 = maximumFrames) -> ADTSStructure.Walk? {
         guard start == AudioSync.tagsEnd(reader) else { return nil }
         let walked = ADTSStructure.walk(reader, from: start, maximumFrames: maximumFrames)
-        guard walked.problem == nil, !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
+        guard walked.problem == nil, walked.skipped.regions == 0, !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
         return walked
     }
 
@@ -37,7 +39,7 @@ enum ADTSHeaderProbe {
     /// settles what decoding would report (see the type), with the duration and bitrates of
     /// ``correct(_:into:)``; returns `false`, having filled nothing, when it does not.
     static func describe(_ walked: ADTSStructure.Walk, into info: inout MediaInfo) -> Bool {
-        guard let first = walked.first, first.profile == CodecProfile.aacLow, first.sampleRate >= 32_000,
+        guard walked.samples > 0, let first = walked.first, first.profile == CodecProfile.aacLow, first.sampleRate >= 32_000,
               let mask = channelMasks[first.channelConfiguration] else { return false }
         info.kind = .audio
         info.codec = .aac
@@ -53,19 +55,29 @@ enum ADTSHeaderProbe {
         return true
     }
 
-    /// Sets `info`'s duration from the frame count at the rate it reports (decoded: twice the
-    /// header's with SBR), the overall bitrate over the file's bytes (as libavformat's
-    /// `update_stream_timings` does) and the sound's over the frames' bytes.
+    /// Sets `info`'s duration from the samples the frames decode to (``ADTSStructure/Walk/samples``)
+    /// at the rate `info` reports (decoded: twice the header's with SBR), less the decoder's
+    /// priming drop, the overall bitrate over the file's bytes (as libavformat's
+    /// `update_stream_timings` does) and the sound's over the frames' bytes. Leaves `info` as it
+    /// is when it reports no rate, or nothing would be output.
     static func correct(_ walked: ADTSStructure.Walk, into info: inout MediaInfo) {
-        guard let first = walked.first else { return }
-        let rate = Int64(info.sampleRate ?? first.sampleRate)
-        let samples = rate == Int64(first.sampleRate) * 2 ? walked.samples * 2 : walked.samples
-        let microseconds = (samples * 1_000_000 + rate / 2) / rate
+        guard let first = walked.first, let reported = info.sampleRate, reported > 0 else { return }
+        let rate = Int64(reported)
+        let samples = (rate == Int64(first.sampleRate) * 2 ? walked.samples * 2 : walked.samples) - walked.primingSamples
+        guard samples > 0 else { return }
+        let microseconds = (Double(samples) * 1_000_000 / Double(rate)).rounded().clampedInteger(in: 0...Int.max, rounding: .towardZero)
         guard microseconds > 0 else { return }
         info.duration = Double(microseconds) / 1_000_000
         info.durationIsEstimate = false
         info.bitRate = (Double(info.bytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
         info.audioBitRate = (Double(walked.frameBytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
+    }
+
+    /// Why a file whose clean walk found `walked` holds no sound (every frame a bare header, or
+    /// only fill, data or END elements), or `nil` when some frame holds a channel element.
+    static func silence(_ walked: ADTSStructure.Walk) -> String? {
+        guard walked.samples == 0 else { return nil }
+        return "none of its \(walked.frames) ADTS frame(s) holds a channel element (bare headers, or only fill and END elements): nothing decodes to sound"
     }
 
     /// The channel mask FFmpeg 5.1's AAC decoder reports for channel configurations 1...6

@@ -62,6 +62,9 @@ struct ADTSFrame {
     let channelConfiguration: Int
     /// `number_of_raw_data_blocks_in_frame`: the frame holds this many AAC frames plus one.
     let rawDataBlocks: Int
+    /// The header's bytes: 7, or 9 with the CRC (`protection_absent` 0). With one raw data block
+    /// the payload follows them.
+    let headerLength: Int
 
     /// The rates of the sampling-frequency indices 0...12.
     static let sampleRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350]
@@ -77,12 +80,17 @@ struct ADTSFrame {
         profile = Int(h[i + 2] >> 6)
         channelConfiguration = Int(h[i + 2] & 0x01) << 2 | Int(h[i + 3] >> 6)
         rawDataBlocks = Int(h[i + 6] & 0x03)
+        headerLength = h[i + 1] & 0x01 == 0 ? 9 : 7
     }
 
     /// The core sampling rate (before any SBR a decoder finds in the payload).
     var sampleRate: Int { Self.sampleRates[rateIndex] }
-    /// PCM samples per channel the frame decodes to at ``sampleRate``: 1024 per raw data block.
+    /// PCM samples per channel the frame holds at ``sampleRate``: 1024 per raw data block (what
+    /// it decodes to when it holds a channel element: ``ADTSPayload``).
     var samples: Int { 1024 * (rawDataBlocks + 1) }
+
+    /// The profile's name as FFmpeg gives it.
+    var profileName: String { ["Main", "LC", "SSR", "LTP"][profile] }
 }
 
 /// An AC-3 or E-AC-3 sync frame header (`0B 77`); the bitstream id tells them apart.

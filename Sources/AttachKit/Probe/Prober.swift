@@ -207,11 +207,34 @@ public struct Prober: Sendable {
     /// libavformat; either way with the duration and bitrates its frames give. Any other ADTS file
     /// is read by libavformat alone (an estimated duration). FFmpeg is required either way, as for
     /// every sound (nothing here decodes or converts it without): its absence is `unreadable`.
+    /// - Throws: `corrupt` when no frame holds sound, or the first frames decode to no sample
+    ///   rate or channel count (never a rate of 0); `unsupported` for a file of one frame.
     private func readADTS(path: String, reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) throws(ProbeError) {
         try FFmpegLibrary.requireForProbe(path: info.path)
         let walked = ADTSHeaderProbe.count(reader, from: start)
+        if let walked, let silence = ADTSHeaderProbe.silence(walked) {
+            throw .corruptHeader(path: info.path, container: info.container, detail: silence)
+        }
+        if let walked, walked.frames == 1 {
+            // libavformat gives a lone frame's packet no timestamp (ffprobe cannot open the file):
+            // every verb says so, rather than validate passing what prepare cannot copy.
+            throw .unsupported(path: info.path, container: info.container,
+                               detail: "a single ADTS frame (\(walked.samples) samples): FFmpeg 5.1's ADTS reader gives its one packet no timestamp, so it cannot be remuxed here")
+        }
         if let walked, limits.readsCodecConfiguration, ADTSHeaderProbe.describe(walked, into: &info) { return }
         try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: .aacADTS), into: &info)
+        // A rate or channel count of 0 is no fact: the first frames did not decode (a channel
+        // configuration the payload does not match, a reserved rate index, frames without audio).
+        guard let rate = info.sampleRate, rate > 0, let channels = info.channels, channels > 0 else {
+            let bytes = reader.read(at: start, count: 7)
+            var header = ADTSFrame(bytes, at: 0)
+                .map { " (its first header: AAC \($0.profileName), \($0.sampleRate) Hz, channel configuration \($0.channelConfiguration))" } ?? ""
+            if header.isEmpty, bytes.count == 7, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0, bytes[2] >> 2 & 0x0F >= 13 {
+                header = " (its first header's sampling-frequency index is \(bytes[2] >> 2 & 0x0F), a reserved value)"
+            }
+            throw .corruptHeader(path: info.path, container: info.container,
+                                 detail: "the first frames do not decode: FFmpeg 5.1's AAC decoder finds no sample rate or channel count in them\(header)")
+        }
         if let walked { ADTSHeaderProbe.correct(walked, into: &info) }
     }
 
@@ -334,6 +357,9 @@ public struct Prober: Sendable {
             info.kind = .image
             try readImage(path: path, reader: reader, into: &info)
             info.decodeMemory = DecodeMemoryEstimator.image(info, reader: reader)
+        } else if container == .aacADTS {
+            // ADTS the sniffer did not take for it (a reserved rate index): read as every ADTS is.
+            try readADTS(path: path, reader: reader, from: sniff.audioOffset, into: &info)
         } else {
             try readAudioVideo(path: path, reader: reader, demuxer: guess.demuxer, into: &info)
         }

@@ -1,7 +1,11 @@
 /// Raw AAC (ADTS) layout, from the first frame (after any ID3v2 tag): every frame follows the
-/// previous one directly with the same MPEG version, profile and sample rate, the last frame is
-/// complete, and nothing but tags (ID3v2, APEv2, ID3v1, Lyrics3) sits between or after frames
-/// (zero bytes from the last frame to the end are padding).
+/// previous one directly with the same MPEG version, profile and sample rate (a change is named:
+/// an M4A, which prepare writes, holds one rate and profile), the last frame is complete, and
+/// nothing but tags (ID3v2, APEv2, ID3v1, Lyrics3) sits between or after frames (zero bytes from
+/// the last frame to the end are padding). As for MP3 (``MPEGAudioStructure``), junk before the
+/// first frame or after the last one (no run of ``AudioSync/framesToResync`` frames follows it)
+/// is stepped over as players do and makes the file recoverable (``SkippedBytes``); junk between
+/// frames, and a frame cut short by the end of the file, are corrupt.
 enum ADTSStructure {
     /// What a walk over the frames found.
     struct Walk {
@@ -10,12 +14,21 @@ enum ADTSStructure {
         var frames: Int64 = 0
         /// Bytes the whole frames occupy, headers included.
         var frameBytes: Int64 = 0
-        /// PCM samples per channel the frames hold at the core rate (1024 per raw data block).
+        /// PCM samples per channel a full decode by FFmpeg 5.1 outputs at the core rate: 1024 per
+        /// raw data block of each frame that holds a channel element (``ADTSPayload``), before
+        /// ``primingSamples`` are taken off.
         var samples: Int64 = 0
+        /// Frames that decode to nothing: a bare header, or only fill and data elements.
+        var silentFrames: Int64 = 0
+        /// Samples (at the decoded rate) FFmpeg's decoder drops at the start: 1024 when a frame
+        /// carries libfaac's stamp (its encoder delay), else 0.
+        var primingSamples: Int64 = 0
         /// The most raw data blocks one frame declares beyond its first (0 in every encoder's output).
         var extraRawDataBlocks = 0
         /// Why the frames are broken (`nil` when they are not).
         var problem: String?
+        /// Junk stepped over before the first frame or after the last one.
+        var skipped = SkippedBytes()
         /// The walk stopped at its frame cap before the end of the audio (nothing known past it).
         var capped = false
     }
@@ -23,14 +36,14 @@ enum ADTSStructure {
     static func check(_ reader: borrowing FileReader, from start: Int64) -> StructureVerdict {
         let walked = walk(reader, from: start)
         if let problem = walked.problem { return .corrupt(reason: problem) }
-        return .intact
+        return walked.skipped.verdict
     }
 
     /// Walks the frames from `start` to the trailing tags (see the type's rules), reading each
-    /// frame's header only (in place in a 64 KiB ``ByteWindow``: one `pread` for every few dozen
-    /// frames, an ADTS frame being at most 8 KiB; the headers are never copied out), and stops with a problem at the first frame
-    /// that breaks them. Stops after `maximumFrames` frames (``Walk/capped``) when given;
-    /// default none.
+    /// frame's header (in place in a 64 KiB ``ByteWindow``: one `pread` for every few dozen
+    /// frames, an ADTS frame being at most 8 KiB; nothing is copied out) and the first elements
+    /// of its payload (``ADTSPayload``), and stops with a problem at the first frame that breaks
+    /// them. Stops after `maximumFrames` frames (``Walk/capped``) when given; default none.
     static func walk(_ reader: borrowing FileReader, from start: Int64, maximumFrames: Int64? = nil) -> Walk {
         var walked = Walk()
         var window = ByteWindow()
@@ -41,6 +54,8 @@ enum ADTSStructure {
         }
         walked.first = firstFrame
         let audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: start)
+        let tagsEnd = AudioSync.tagsEnd(reader)
+        if start > tagsEnd { walked.skipped.add(at: tagsEnd, count: start - tagsEnd, "before the first frame") }
         var position = start
         while position < audioEnd {
             if let maximumFrames, walked.frames >= maximumFrames {
@@ -48,31 +63,115 @@ enum ADTSStructure {
                 break
             }
             let header = window.view(at: position, count: 7, in: reader)
-            if let frame = ADTSFrame(header.bytes, at: header.index), sameStream(header.bytes, at: header.index, as: first) {
+            let frame = ADTSFrame(header.bytes, at: header.index)
+            let change = frame == nil ? nil : change(header.bytes, at: header.index, from: first)
+            if let change, chains(reader, at: position, like: Array(header.bytes[header.index..<header.index + 7]), end: audioEnd) {
+                // Frames of another rate or profile that chain on: a stream appended, not junk.
+                walked.problem = "\(change) at frame \(walked.frames + 1) (byte \(position)): a stream keeps one rate and profile (an M4A holds one), so it cannot be copied"
+                return walked
+            }
+            if let frame, change == nil {
                 let length = Int64(frame.length)
                 guard length <= audioEnd - position else {
                     walked.problem = "frame \(walked.frames + 1) at byte \(position) needs \(length) bytes but the audio ends at byte \(audioEnd) (truncated)"
                     return walked
                 }
+                count(frame, at: position, in: reader, window: &window, into: &walked)
                 position += length
-                walked.frames += 1
-                walked.frameBytes += length
-                walked.samples += Int64(frame.samples)
-                walked.extraRawDataBlocks = max(walked.extraRawDataBlocks, frame.rawDataBlocks)
             } else if let tag = AudioTagStructure.tagLength(reader, at: position), tag <= audioEnd - position {
                 position += tag
             } else if StructureChecker.isZeroFilled(reader, from: position, to: audioEnd) {
                 break  // Zero padding up to the end (or the trailing tags).
+            } else if walked.frames > 0, let next = resync(reader, after: position, like: first, end: audioEnd) {
+                walked.problem = "no ADTS frame sync at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
+                return walked
+            } else if walked.frames > 0 {
+                if let unskippable = unskippableTail(reader, from: position, to: audioEnd) {
+                    walked.problem = "\(audioEnd - position) byte(s) after the last frame at byte \(position) that are no frame: \(unskippable)"
+                    return walked
+                }
+                walked.skipped.add(at: position, count: audioEnd - position, "after the last frame")
+                break
             } else {
-                walked.problem = "no ADTS frame sync at byte \(position) after \(walked.frames) frame(s): garbage between frames"
+                walked.problem = "no ADTS frame sync at byte \(position)"
                 return walked
             }
         }
         return walked
     }
 
-    /// MPEG version, profile and sample-rate index of the header at `i` in `a` match the first frame's.
-    private static func sameStream(_ a: [UInt8], at i: Int, as first: [UInt8]) -> Bool {
-        a.u8(i + 1) & 0x08 == first.u8(1) & 0x08 && a.u8(i + 2) & 0xFC == first.u8(2) & 0xFC
+    /// Adds the whole frame `frame` at `position` to `walked`: its bytes, and the samples a
+    /// decode outputs for it (none when its payload holds no channel element).
+    private static func count(_ frame: ADTSFrame, at position: Int64, in reader: borrowing FileReader, window: inout ByteWindow, into walked: inout Walk) {
+        walked.frames += 1
+        walked.frameBytes += Int64(frame.length)
+        walked.extraRawDataBlocks = max(walked.extraRawDataBlocks, frame.rawDataBlocks)
+        var content = (audio: true, libfaac: false)
+        if frame.rawDataBlocks == 0 {
+            let payload = min(frame.length - frame.headerLength, ADTSPayload.maximumBytes)
+            if payload <= 0 {
+                content = (false, false)
+            } else {
+                let bytes = window.view(at: position + Int64(frame.headerLength), count: payload, in: reader)
+                content = ADTSPayload.read(bytes.bytes, at: bytes.index, count: min(payload, bytes.bytes.count - bytes.index))
+            }
+        }
+        if content.audio { walked.samples += Int64(frame.samples) } else { walked.silentFrames += 1 }
+        if content.libfaac { walked.primingSamples = 1024 }
+    }
+
+    /// Why FFmpeg 5.1's ADTS reader cannot step over the junk from `position` to `end` after the
+    /// last frame (so a copy could not leave it out), or `nil` when it can: it fails on a tail
+    /// shorter than a header (7 bytes), takes a frame sync (`0xFFF`) among the junk for a frame,
+    /// and scans at most its probe size (1 MiB here, under FFmpeg's 5 MB) for the next sync.
+    static func unskippableTail(_ reader: borrowing FileReader, from position: Int64, to end: Int64) -> String? {
+        let count = end - position
+        if count < 7 { return "FFmpeg 5.1's ADTS reader fails on a tail shorter than a frame header" }
+        if count > 1 << 20 { return "more than 1 MiB, past what FFmpeg 5.1's ADTS reader scans for a frame" }
+        let junk = reader.read(at: position, count: Int(count))
+        if let sync = junk.indices.dropLast().first(where: { junk[$0] == 0xFF && junk[$0 + 1] & 0xF0 == 0xF0 }) {
+            return "a frame sync at byte \(position + Int64(sync)) that FFmpeg 5.1's ADTS reader would take for a frame"
+        }
+        return nil
+    }
+
+    /// The first offset after `position` where ``AudioSync/framesToResync`` frames of the stream
+    /// `first` follow each other (or fewer that end exactly at `end`), or `nil`. Reads 64 KiB at
+    /// a time.
+    static func resync(_ reader: borrowing FileReader, after position: Int64, like first: [UInt8], end: Int64) -> Int64? {
+        var from = position + 1
+        while from < end {
+            let piece = reader.read(at: from, count: Int(min(1 << 16, end - from)))
+            guard piece.count >= 7 else { return nil }
+            for i in 0...(piece.count - 7) where piece[i] == 0xFF && piece[i + 1] & 0xF6 == 0xF0 {
+                if chains(reader, at: from + Int64(i), like: first, end: end) { return from + Int64(i) }
+            }
+            from += Int64(piece.count - 6)
+        }
+        return nil
+    }
+
+    /// Whether ``AudioSync/framesToResync`` frames of the stream `first` follow each other from
+    /// `position`, or fewer that end exactly at `end`.
+    private static func chains(_ reader: borrowing FileReader, at position: Int64, like first: [UInt8], end: Int64) -> Bool {
+        var position = position
+        for _ in 0..<AudioSync.framesToResync {
+            if position == end { return true }
+            let header = reader.read(at: position, count: 7)
+            guard let frame = ADTSFrame(header, at: 0), change(header, at: 0, from: first) == nil,
+                  Int64(frame.length) <= end - position else { return false }
+            position += Int64(frame.length)
+        }
+        return true
+    }
+
+    /// What the header at `i` in `a` changes from the first frame's (MPEG version, profile,
+    /// sample rate), named ("the sample rate changes from 44100 to 48000 Hz"); `nil` when nothing.
+    private static func change(_ a: [UInt8], at i: Int, from first: [UInt8]) -> String? {
+        guard let now = ADTSFrame(a, at: i), let was = ADTSFrame(first, at: 0) else { return nil }
+        if now.rateIndex != was.rateIndex { return "the sample rate changes from \(was.sampleRate) to \(now.sampleRate) Hz" }
+        if now.profile != was.profile { return "the profile changes from AAC \(was.profileName) to AAC \(now.profileName)" }
+        if a.u8(i + 1) & 0x08 != first.u8(1) & 0x08 { return "the MPEG version bit changes from MPEG-\(first.u8(1) & 0x08 == 0 ? 4 : 2) to MPEG-\(a.u8(i + 1) & 0x08 == 0 ? 4 : 2)" }
+        return nil
     }
 }

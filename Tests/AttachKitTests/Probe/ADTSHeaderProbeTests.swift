@@ -3,7 +3,7 @@ import Testing
 @testable import AttachKit
 
 /// Raw AAC (ADTS) read from its frame headers (``ADTSHeaderProbe``, issue 33): the duration is
-/// the frame count's, exactly what a full decode outputs; the first header settles AAC-LC at
+/// the count of frames that decode, exactly what a full decode outputs; the first header settles AAC-LC at
 /// 32 kHz or more in channel configurations 1...6, and the probe answers field by field what the
 /// decoding probe answers; damaged files are left to libavformat as before.
 @Suite("ADTS header-only probe")
@@ -121,7 +121,7 @@ struct ADTSHeaderProbeTests {
         let cases: [(String, [UInt8], String)] = [
             ("cut.aac", Array(frames.dropLast(100)), "truncated"),
             ("junk.aac", junk, "garbage between frames"),
-            ("then-noise.aac", Array(frames[..<half]) + noise, "garbage between frames"),
+            ("then-noise.aac", Array(frames[..<half]) + noise, "after the last frame"),
         ]
         for (name, bytes, reason) in cases {
             let path = try Self.write(bytes, name, in: folder)
@@ -129,7 +129,11 @@ struct ADTSHeaderProbeTests {
             #expect(ADTSHeaderProbe.count(reader, from: 0) == nil, "\(name)")
             let info = try Self.probe(path)
             #expect(info.durationIsEstimate == true, "\(name): \(info.duration ?? -1)")
-            guard case .corrupt(let why) = ADTSStructure.check(reader, from: 0) else {
+            // Junk after the last frame is recoverable where FFmpeg steps over it (see ADTSEdgeCaseTests).
+            let why: String
+            switch ADTSStructure.check(reader, from: 0) {
+            case .corrupt(let reason), .recoverable(let reason): why = reason
+            default:
                 Issue.record("\(name): the structure check passed")
                 continue
             }
@@ -167,10 +171,10 @@ struct ADTSHeaderProbeTests {
     }
 
     /// The shared corpus' and peers' ADTS files (found by their bytes: sync `0xFFF1`/`0xFFF9`
-    /// after any ID3v2 tags), when present: both probes agree, and the duration is the packets'
-    /// exactly (1024 samples each, as `ffprobe -count_packets` counts them). A full decode may
-    /// output one frame fewer: a frame holding no audio element (the first of mutagen's
-    /// `empty.aac`, 33 bytes) decodes to nothing, which no header says.
+    /// after any ID3v2 tags), when present: both probes agree, and the duration is what a full
+    /// decode outputs exactly (`ffprobe -count_frames`): the first frame of libfaac's files (the
+    /// corpus' `aac_adts_44k.aac`, mutagen's `empty.aac`) carries its stamp, and FFmpeg's decoder
+    /// drops its 1024 samples (libfaac's encoder delay), which the probe leaves out too.
     @Test("corpus and peers' ADTS files: exact durations, both probes agree", .enabled(if: TestEnvironment.hasTool("ffprobe"), "needs ffprobe"))
     func sharedFiles() throws {
         let roots = [TestEnvironment.corpus, TestEnvironment.peers]
@@ -181,10 +185,7 @@ struct ADTSHeaderProbeTests {
             HeaderOnlyProbeTests.compare([path])
             guard info.durationIsEstimate == false, let reference = try? Self.decoded(path) else { continue }
             #expect(info.sampleRate == reference.rate && info.channels == reference.channels, "\(path)")
-            let packets = Double(reference.packets * 1024) / Double(reference.rate)
-            #expect(abs((info.duration ?? 0) - packets) <= 0.000_001, "\(path): \(info.duration ?? -1) vs the packets' \(packets)")
-            #expect(abs((info.duration ?? 0) - reference.seconds) <= 1024 / Double(reference.rate) + 0.000_001,
-                    "\(path): \(info.duration ?? -1) vs decoded \(reference.seconds)")
+            #expect(abs((info.duration ?? 0) - reference.seconds) <= 0.000_001, "\(path): \(info.duration ?? -1) vs decoded \(reference.seconds)")
             checked += 1
         }
         print("ADTS header-only probe: \(checked) shared files with exact durations")
