@@ -34,13 +34,15 @@ import Testing
         return found
     }
 
-    /// `path` with 24 bytes in the middle of video packet `index` (0-based, demuxing order) XORed with 0x5A.
-    static func damaged(_ path: String, packet index: Int, in folder: URL) throws -> String {
+    /// `path` with 24 bytes of video packet `index` (0-based, demuxing order) XORed with 0x5A: in
+    /// its middle, or from its 7th byte (`head`: the first NAL unit's header and slice header, past
+    /// a 4-byte length and a 2-byte HEVC NAL header).
+    static func damaged(_ path: String, packet index: Int, head: Bool = false, in folder: URL) throws -> String {
         let (position, size) = try packets(of: path)[index]
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let start = Int(position) + size / 2
+        let start = Int(position) + (head ? 6 : size / 2)
         for i in start..<min(start + 24, bytes.count) { bytes[i] ^= 0x5A }
-        let out = folder.appendingPathComponent("p\(index)-" + URL(fileURLWithPath: path).lastPathComponent).path
+        let out = folder.appendingPathComponent("p\(index)\(head ? "h" : "")-" + URL(fileURLWithPath: path).lastPathComponent).path
         try Data(bytes).write(to: URL(fileURLWithPath: out))
         return out
     }
@@ -83,18 +85,47 @@ import Testing
         #expect(refused > 0)
     }
 
-    @Test("HEVC damaged around each IDR: the segment threads give the one decoder's verdict and reason")
+    @Test("H.264 with an IDR every 10 frames: segments join until 32 packets, and damage around every IDR gets the one decoder's reason")
+    func shortGOPs() throws {
+        let folder = TestEnvironment.temporaryFolder("segment-boundary-short")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.clip(in: folder, codec: ["-c:v", "libx264", "-preset", "veryfast", "-x264-params", "keyint=10:min-keyint=10:scenecut=0"],
+                                 container: "mp4")
+        var refused = 0
+        for place in [29, 30, 31, 39, 40, 41, 49, 50, 51] {
+            let path = try Self.damaged(clip, packet: place, in: folder)
+            let sequential = try Self.verdict(path, threads: 1, base: DeepCheck.fastDecoding)
+            if case .corrupt = sequential { refused += 1 }
+            for threads in [2, 3] {
+                #expect(try Self.verdict(path, threads: threads, base: DeepCheck.fastDecoding) == sequential,
+                        "packet \(place), \(threads) threads: one decoder says \(sequential)")
+            }
+        }
+        #expect(refused > 0)
+    }
+
+    @Test("HEVC damaged around each IDR, in the slice data or the headers: the segment threads give the one decoder's verdict and reason")
     func hevcAroundIDR() throws {
+        // Given: an HEVC clip cut at each IDR, damaged around the cuts. FFmpeg 5.1 flags no frame
+        // whose slice data is damaged (all intact), but refuses damaged slice headers at the packet.
         let folder = TestEnvironment.temporaryFolder("segment-boundary-hevc")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = try Self.clip(in: folder, codec: ["-c:v", "libx265", "-x265-params", "log-level=error:keyint=50:min-keyint=50:scenecut=0:open-gop=0"],
                                  container: "mp4")
+        #expect(try SegmentDecodeTests.segmentation(of: clip).cuts >= 3)
+        var refused = 0
         for place in [49, 50, 51, 99, 100, 101] {
-            let path = try Self.damaged(clip, packet: place, in: folder)
-            let sequential = try Self.verdict(path, threads: 1, base: DeepCheck.decoding)
-            for threads in [2, 3] {
-                #expect(try Self.verdict(path, threads: threads, base: DeepCheck.decoding) == sequential, "packet \(place), \(threads) threads: one decoder says \(sequential)")
+            for head in [false, true] {
+                let path = try Self.damaged(clip, packet: place, head: head, in: folder)
+                // When / Then: one decoder, then 2 and 3 segment threads
+                let sequential = try Self.verdict(path, threads: 1, base: DeepCheck.decoding)
+                if case .corrupt = sequential { refused += 1 }
+                for threads in [2, 3] {
+                    #expect(try Self.verdict(path, threads: threads, base: DeepCheck.decoding) == sequential,
+                            "packet \(place)\(head ? " header" : ""), \(threads) threads: one decoder says \(sequential)")
+                }
             }
         }
+        #expect(refused > 0)
     }
 }
