@@ -146,6 +146,7 @@ extension DeepCheck {
                 result.segments[current] = duration
                 decoder.flush()
                 decoding = nil
+                past = false
                 return nil
             }
 
@@ -163,7 +164,9 @@ extension DeepCheck {
                 guard packet.streamIndex == stream.index else { continue }
                 packets += 1
                 let here = packet.position.map { " (packet \(packets) at byte \($0))" } ?? place
-                if earliest.withLock({ $0 }) < packets { return result }
+                // Found earlier by another thread: done, but for a segment still being fed on, whose
+                // frames the numbering of a later segment's damage needs.
+                if !past, earliest.withLock({ $0 }) < packets { return result }
                 let idr = packet.withBytes { splitter.startsSegment($0) }
                 if idr, segmentTimed, segmentPackets >= minimumSegmentPackets {
                     if decoding == segment { past = true }
