@@ -33,7 +33,8 @@ extension DeepCheck {
     /// flagged picture comes out. So a segment's decoder is not drained at the cut: it is fed on,
     /// past the cut, the very packets one decoder running through would get next, until it hands
     /// out a picture of a later segment (told apart by presentation time: the pictures of a
-    /// segment carry its packets' times). Up to the cut it holds what one decoder would hold
+    /// segment carry its packets' times), or has handed out one picture per packet of the segment
+    /// (none is left: at the cut already when the stream does not reorder). Up to the cut it holds what one decoder would hold
     /// (``IndependentSegments``), and it is given the same packets after it, so it hands out the
     /// segment's last pictures at the same packets, with the same errors, as the one decoder
     /// would; later pictures it hands out are discarded (the next segment's decoder judges them).
@@ -130,6 +131,8 @@ extension DeepCheck {
             var duration = template
             var times: Set<Int64> = []
             var past = false
+            // Packets of the decoder's segment fed to it.
+            var fed = 0
             // Whether the segment being demuxed may end at the next IDR (``minimumSegmentPackets``, all timed).
             var segmentPackets = 0
             var segmentTimed = true
@@ -169,7 +172,11 @@ extension DeepCheck {
                 if !past, earliest.withLock({ $0 }) < packets { return result }
                 let idr = packet.withBytes { splitter.startsSegment($0) }
                 if idr, segmentTimed, segmentPackets >= minimumSegmentPackets {
-                    if decoding == segment { past = true }
+                    if decoding == segment {
+                        past = true
+                        // Every packet of the segment is out as a picture: nothing is held back past the cut.
+                        if duration.frames == fed, let finding = try finish(at: packets, label + here) { return found(finding) }
+                    }
                     segment += 1
                     segmentPackets = 0
                     segmentTimed = true
@@ -180,13 +187,17 @@ extension DeepCheck {
                         duration = DecodedDuration(frameRate: template.frameRate)
                         times = []
                         past = false
+                        fed = 0
                     }
                 }
                 segmentPackets += 1
                 let time = packet.presentationTime
                 if time == nil { segmentTimed = false }
                 guard let current = decoding else { continue }
-                if !past, let time { times.insert(time) }
+                if !past {
+                    fed += 1
+                    if let time { times.insert(time) }
+                }
                 var done = false
                 do {
                     while try decoder.send(packet) == .outputPending {
@@ -208,8 +219,9 @@ extension DeepCheck {
                     return found(Finding(packet: packets, segment: current, prefix: label, problem: nil,
                                          verdict: .corrupt(reason: "\(label) does not decode\(here): \(error.message)")))
                 }
-                // A picture of a later segment is out: so is every one of this segment.
-                if past, done, let finding = try finish(at: packets, label + here) { return found(finding) }
+                // A picture of a later segment is out, or one picture per packet of this segment: so is
+                // every one of this segment.
+                if past, done || duration.frames == fed, let finding = try finish(at: packets, label + here) { return found(finding) }
             }
             result.packets = packets
             if let finding = try finish(at: packets + 1, label + " at the end") { return found(finding) }

@@ -104,6 +104,25 @@ import Testing
         #expect(refused > 0)
     }
 
+    @Test("H.264 without B-frames (no picture held back at a cut): damage around each IDR gets the one decoder's reason")
+    func noReordering() throws {
+        let folder = TestEnvironment.temporaryFolder("segment-boundary-no-b")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.clip(in: folder, codec: ["-c:v", "libx264", "-preset", "veryfast", "-bf", "0", "-x264-params", "keyint=50:min-keyint=50:scenecut=0"],
+                                 container: "mp4")
+        var refused = 0
+        for place in [48, 49, 50, 51, 99, 100, 101] {
+            let path = try Self.damaged(clip, packet: place, in: folder)
+            let sequential = try Self.verdict(path, threads: 1, base: DeepCheck.fastDecoding)
+            if case .corrupt = sequential { refused += 1 }
+            for threads in [2, 3] {
+                #expect(try Self.verdict(path, threads: threads, base: DeepCheck.fastDecoding) == sequential,
+                        "packet \(place), \(threads) threads: one decoder says \(sequential)")
+            }
+        }
+        #expect(refused > 0)
+    }
+
     @Test("HEVC damaged around each IDR, in the slice data or the headers: the segment threads give the one decoder's verdict and reason")
     func hevcAroundIDR() throws {
         // Given: an HEVC clip cut at each IDR, damaged around the cuts. FFmpeg 5.1 flags no frame
