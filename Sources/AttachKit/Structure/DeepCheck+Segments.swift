@@ -34,8 +34,9 @@ extension DeepCheck {
     /// past the cut, the very packets one decoder running through would get next, until it hands
     /// out a picture of a later segment (told apart by presentation time: the pictures of a
     /// segment carry its packets' times), or has handed out one picture per packet of the segment
-    /// (none is left: at the cut already when the stream does not reorder). Up to the cut it holds what one decoder would hold
-    /// (``IndependentSegments``), and it is given the same packets after it, so it hands out the
+    /// (none is left: at the cut already when the stream does not reorder). Up to the cut it holds
+    /// what one decoder would hold (``IndependentSegments``), and it is given the same packets after
+    /// it, so it hands out the
     /// segment's last pictures at the same packets, with the same errors, as the one decoder
     /// would; later pictures it hands out are discarded (the next segment's decoder judges them).
     /// FFmpeg's H.264 and HEVC decoders hand out every picture from before an IDR before any from
@@ -48,7 +49,7 @@ extension DeepCheck {
     /// (H.264 VUI `max_num_reorder_frames`, HEVC `sps_max_num_reorder_pics`). An H.264 stream
     /// whose SPS does not state it (no VUI bitstream restriction) has FFmpeg deepen the reorder as
     /// it goes, and a fresh decoder learns it anew: there a later segment's damage may be charged to
-    /// an earlier packet than one decoder would name (the verdict is the same).
+    /// another packet than one decoder would name (not handled yet: such an SPS is not parsed).
     ///
     /// A cut is therefore taken only when the segment before has ``minimumSegmentPackets`` packets
     /// or more, each with a presentation time: a decoder fed on past the cut is then done before
