@@ -212,19 +212,26 @@ extension DeepCheck {
     static func drainFrames(_ decoder: borrowing AVDecoder, into frame: borrowing AVFrameBuffer,
                             duration: inout DecodedDuration) throws(FFmpegError) -> DecodeProblem? {
         while try decoder.receive(into: frame) == .frame {
-            duration.add(frame, timeBase: decoder.timeBase)
-            if duration.frames == 1, let expected = duration.expectedPixelFormat, let decoded = frame.pixelFormatName,
-               PixelFormatNames.plain(decoded) != PixelFormatNames.plain(expected) {
-                return DecodeProblem(text: "the pictures decode as \(decoded), but the header says \(expected) (the codec configuration does not describe the stream)")
-            }
-            // A leading picture of an open GOP decoded after skipped GOPs lacks its references.
-            let leading = duration.leadingBefore.map { start in frame.timestamp.map { $0 < start } ?? false } ?? false
-            if frame.hasDecodeErrors, !leading {
-                // When GOPs are skipped, decoded frames are not counted from the start: the time says where.
-                let time = frame.timestamp.map { " at \(rounded(Double($0) * decoder.timeBase.value)) s" } ?? ""
-                return DecodeProblem(text: "a frame" + "\(time) decoded with errors (concealed)",
-                                     frame: duration.sampled ? nil : duration.frames, rest: "\(time) decoded with errors (concealed)")
-            }
+            if let problem = judge(frame, timeBase: decoder.timeBase, duration: &duration) { return problem }
+        }
+        return nil
+    }
+
+    /// Counts a decoded frame into `duration`; a problem when it is flagged damaged (or the
+    /// first picture is not in the pixel format the header gives).
+    static func judge(_ frame: borrowing AVFrameBuffer, timeBase: Rational, duration: inout DecodedDuration) -> DecodeProblem? {
+        duration.add(frame, timeBase: timeBase)
+        if duration.frames == 1, let expected = duration.expectedPixelFormat, let decoded = frame.pixelFormatName,
+           PixelFormatNames.plain(decoded) != PixelFormatNames.plain(expected) {
+            return DecodeProblem(text: "the pictures decode as \(decoded), but the header says \(expected) (the codec configuration does not describe the stream)")
+        }
+        // A leading picture of an open GOP decoded after skipped GOPs lacks its references.
+        let leading = duration.leadingBefore.map { start in frame.timestamp.map { $0 < start } ?? false } ?? false
+        if frame.hasDecodeErrors, !leading {
+            // When GOPs are skipped, decoded frames are not counted from the start: the time says where.
+            let time = frame.timestamp.map { " at \(rounded(Double($0) * timeBase.value)) s" } ?? ""
+            return DecodeProblem(text: "a frame" + "\(time) decoded with errors (concealed)",
+                                 frame: duration.sampled ? nil : duration.frames, rest: "\(time) decoded with errors (concealed)")
         }
         return nil
     }

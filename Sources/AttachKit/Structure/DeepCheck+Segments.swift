@@ -28,9 +28,32 @@ extension DeepCheck {
     /// packet, frame number and text as ``decode(path:demuxer:stream:options:duration:sampler:)``:
     /// the verdict does not depend on which thread finished first.
     ///
-    /// One difference remains by construction: a segment's last pictures are drained at its end,
-    /// so pictures an IDR's `no_output_of_prior_pics_flag` tells a single decoder to discard are
-    /// decoded and judged here (stricter, never laxer).
+    /// Why the packet named is the one decoder's: a decoder hands a picture out some packets after
+    /// the one it came in (reordering), and damage is charged to the packet being fed when the
+    /// flagged picture comes out. So a segment's decoder is not drained at the cut: it is fed on,
+    /// past the cut, the very packets one decoder running through would get next, until it hands
+    /// out a picture of a later segment (told apart by presentation time: the pictures of a
+    /// segment carry its packets' times), or has handed out one picture per packet of the segment
+    /// (none is left: at the cut already when the stream does not reorder). Up to the cut it holds
+    /// what one decoder would hold (``IndependentSegments``), and it is given the same packets after
+    /// it, so it hands out the
+    /// segment's last pictures at the same packets, with the same errors, as the one decoder
+    /// would; later pictures it hands out are discarded (the next segment's decoder judges them).
+    /// FFmpeg's H.264 and HEVC decoders hand out every picture from before an IDR before any from
+    /// after it (H.264: the reset the IDR marks stops the reordering; HEVC: the IDR opens a new
+    /// output sequence), so nothing of the segment is left then; should anything be, the decoder
+    /// is drained there and it is still judged (never laxer). A picture an IDR's
+    /// `no_output_of_prior_pics_flag` discards is discarded here too. The next segment's decoder
+    /// starts fresh, and its pictures come out at the same packets as in the one decoder: both
+    /// hold back as many pictures as the stream's reorder depth, which the parameter sets state
+    /// (H.264 VUI `max_num_reorder_frames`, HEVC `sps_max_num_reorder_pics`). An H.264 stream
+    /// whose SPS does not state it (no VUI bitstream restriction) has FFmpeg deepen the reorder as
+    /// it goes, and a fresh decoder learns it anew: there a later segment's damage may be charged to
+    /// another packet than one decoder would name (not handled yet: such an SPS is not parsed).
+    ///
+    /// A cut is therefore taken only when the segment before has ``minimumSegmentPackets`` packets
+    /// or more, each with a presentation time: a decoder fed on past the cut is then done before
+    /// its thread's next segment starts (which needs the decoder back).
     /// - Returns: `nil` when the codec is not cut (``IndependentSegments``): decode it as one.
     static func decodeSegments(path: String, demuxer: String, stream: AVStreamInfo, options: [String: String],
                                threads: Int, duration: inout DecodedDuration) -> StructureVerdict? {
@@ -69,9 +92,15 @@ extension DeepCheck {
         return .intact
     }
 
+    /// Packets a segment must have before a cut ends it: H.264 and HEVC decoders hold back at
+    /// most 16 pictures, of at most two packets each (two fields), so a decoder fed on past a cut
+    /// has handed out the segment's last picture before the next segment ends.
+    static let minimumSegmentPackets = 32
+
     /// One thread of ``decodeSegments(path:demuxer:stream:options:threads:duration:)``: demuxes the
-    /// whole stream, decodes the segments whose number is `worker` modulo `count`, and stops at its
-    /// first finding or once another thread has found one earlier in the stream.
+    /// whole stream, decodes the segments whose number is `worker` modulo `count` (each fed on past
+    /// its end until its last picture is out), and stops at its first finding or once another
+    /// thread has found one earlier in the stream.
     private static func decodeSegments(worker: Int, of count: Int, path: String, demuxer: String, stream: AVStreamInfo,
                                        options: [String: String], label: String,
                                        template: DecodedDuration, earliest: Locked<Int>) -> WorkerResult {
@@ -97,16 +126,41 @@ extension DeepCheck {
             }
             let packet = try AVPacketBuffer()
             let frame = try AVFrameBuffer()
+            // The segment the decoder is on (`nil`: none of this thread's), its frames, and, once the
+            // stream has gone past its end, its packets' presentation times (to tell its pictures apart).
+            var decoding: Int? = worker == 0 ? 0 : nil
             var duration = template
-            var mine = worker == 0
+            var times: Set<Int64> = []
+            var past = false
+            // Packets of the decoder's segment fed to it.
+            var fed = 0
+            // Whether the segment being demuxed may end at the next IDR (``minimumSegmentPackets``, all timed).
+            var segmentPackets = 0
+            var segmentTimed = true
             var packets = 0
+
+            /// Ends the decoder's segment once the stream is past it: drains what the decoder holds
+            /// (judging the segment's pictures only, charged to `packet`) and makes it ready for the next.
+            func finish(at packet: Int, _ prefix: String) throws(FFmpegError) -> Finding? {
+                guard let current = decoding else { return nil }
+                _ = try decoder.sendEndOfStream()
+                if let problem = try drain(decoder, into: frame, duration: &duration, times: past ? times : nil).problem {
+                    return Finding(packet: packet, segment: current, prefix: prefix, problem: problem, verdict: nil)
+                }
+                result.segments[current] = duration
+                decoder.flush()
+                decoding = nil
+                past = false
+                return nil
+            }
+
             while true {
                 let place = " (packet \(packets + 1))"
                 let more: Bool
                 do {
                     more = try input.read(into: packet)
                 } catch {
-                    return found(Finding(packet: packets + 1, segment: segment, prefix: label, problem: nil,
+                    return found(Finding(packet: packets + 1, segment: decoding ?? segment, prefix: label, problem: nil,
                                          verdict: .corrupt(reason: "\(label) does not decode: \(error)")))
                 }
                 guard more else { break }
@@ -114,51 +168,84 @@ extension DeepCheck {
                 guard packet.streamIndex == stream.index else { continue }
                 packets += 1
                 let here = packet.position.map { " (packet \(packets) at byte \($0))" } ?? place
-                if earliest.withLock({ $0 }) < packets { return result }
-                if packet.withBytes({ splitter.startsSegment($0) }) {
-                    if mine {
-                        // The segment's last pictures: a single decoder hands them out as this packet goes in.
-                        _ = try decoder.sendEndOfStream()
-                        if let problem = try drainFrames(decoder, into: frame, duration: &duration) {
-                            return found(Finding(packet: packets, segment: segment, prefix: label + here, problem: problem, verdict: nil))
-                        }
-                        result.segments[segment] = duration
-                        decoder.flush()
+                // Found earlier by another thread: done, but for a segment still being fed on, whose
+                // frames the numbering of a later segment's damage needs.
+                if !past, earliest.withLock({ $0 }) < packets { return result }
+                let idr = packet.withBytes { splitter.startsSegment($0) }
+                if idr, segmentTimed, segmentPackets >= minimumSegmentPackets {
+                    if decoding == segment {
+                        past = true
+                        // Every packet of the segment is out as a picture: nothing is held back past the cut.
+                        if duration.frames == fed, let finding = try finish(at: packets, label + here) { return found(finding) }
                     }
                     segment += 1
-                    mine = segment % count == worker
-                    duration = DecodedDuration(frameRate: template.frameRate)
+                    segmentPackets = 0
+                    segmentTimed = true
+                    if segment % count == worker {
+                        // Still on an earlier segment (not expected: see minimumSegmentPackets): drained here.
+                        if let finding = try finish(at: packets, label + here) { return found(finding) }
+                        decoding = segment
+                        duration = DecodedDuration(frameRate: template.frameRate)
+                        times = []
+                        past = false
+                        fed = 0
+                    }
                 }
-                guard mine else { continue }
+                segmentPackets += 1
+                let time = packet.presentationTime
+                if time == nil { segmentTimed = false }
+                guard let current = decoding else { continue }
+                if !past {
+                    fed += 1
+                    if let time { times.insert(time) }
+                }
+                var done = false
                 do {
                     while try decoder.send(packet) == .outputPending {
-                        if let problem = try drainFrames(decoder, into: frame, duration: &duration) {
-                            return found(Finding(packet: packets, segment: segment, prefix: label + here, problem: problem, verdict: nil))
+                        let step = try drain(decoder, into: frame, duration: &duration, times: past ? times : nil)
+                        if let problem = step.problem {
+                            return found(Finding(packet: packets, segment: current, prefix: label + here, problem: problem, verdict: nil))
                         }
+                        done = done || step.later
                     }
-                    if let problem = try drainFrames(decoder, into: frame, duration: &duration) {
-                        return found(Finding(packet: packets, segment: segment, prefix: label + here, problem: problem, verdict: nil))
+                    let step = try drain(decoder, into: frame, duration: &duration, times: past ? times : nil)
+                    if let problem = step.problem {
+                        return found(Finding(packet: packets, segment: current, prefix: label + here, problem: problem, verdict: nil))
                     }
+                    done = done || step.later
                 } catch where error.isNotImplemented {
-                    return found(Finding(packet: packets, segment: segment, prefix: label, problem: nil,
+                    return found(Finding(packet: packets, segment: current, prefix: label, problem: nil,
                                          verdict: .undecodable(reason: "\(label) cannot be decoded here (FFmpeg: \(error.message))")))
                 } catch {
-                    return found(Finding(packet: packets, segment: segment, prefix: label, problem: nil,
+                    return found(Finding(packet: packets, segment: current, prefix: label, problem: nil,
                                          verdict: .corrupt(reason: "\(label) does not decode\(here): \(error.message)")))
                 }
+                // A picture of a later segment is out, or one picture per packet of this segment: so is
+                // every one of this segment.
+                if past, done || duration.frames == fed, let finding = try finish(at: packets, label + here) { return found(finding) }
             }
             result.packets = packets
-            if mine {
-                _ = try decoder.sendEndOfStream()
-                if let problem = try drainFrames(decoder, into: frame, duration: &duration) {
-                    return found(Finding(packet: packets + 1, segment: segment, prefix: label + " at the end", problem: problem, verdict: nil))
-                }
-                result.segments[segment] = duration
-            }
+            if let finding = try finish(at: packets + 1, label + " at the end") { return found(finding) }
             return result
         } catch {
             return found(Finding(packet: 0, segment: segment, prefix: label, problem: nil,
                                  verdict: .corrupt(reason: "\(label) does not decode: \(error)")))
         }
+    }
+
+    /// Receives every frame the decoder has ready, judging those of its segment: all when `times`
+    /// is `nil`, else those whose presentation time is one of `times` (the segment's packets');
+    /// `later` when a frame of a later segment came out (discarded).
+    private static func drain(_ decoder: borrowing AVDecoder, into frame: borrowing AVFrameBuffer, duration: inout DecodedDuration,
+                              times: Set<Int64>?) throws(FFmpegError) -> (problem: DecodeProblem?, later: Bool) {
+        var later = false
+        while try decoder.receive(into: frame) == .frame {
+            if let times, !(frame.presentationTime.map(times.contains) ?? false) {
+                later = true
+                continue
+            }
+            if let problem = judge(frame, timeBase: decoder.timeBase, duration: &duration) { return (problem, later) }
+        }
+        return (nil, later)
     }
 }

@@ -149,6 +149,8 @@ struct AVPacketBuffer: ~Copyable {
         if pts != ak_nopts_value() { return pts }
         return dts != ak_nopts_value() ? dts : nil
     }
+    /// Presentation time as the container gives it (no decoding time in its place), `nil` when unknown.
+    var presentationTime: Int64? { pointer.pointee.pts != ak_nopts_value() ? pointer.pointee.pts : nil }
     /// Duration in stream time-base units (0 when unknown).
     var duration: Int64 { max(0, pointer.pointee.duration) }
     /// Bytes of data the packet carries.
@@ -238,6 +240,9 @@ struct AVFrameBuffer: ~Copyable {
         let value = pointer.pointee.best_effort_timestamp
         return value != ak_nopts_value() ? value : nil
     }
+    /// Presentation time of the packet the picture was decoded from (libavcodec copies it over
+    /// as is), `nil` when that packet had none. Unlike ``timestamp``, never a guess.
+    var presentationTime: Int64? { pointer.pointee.pts != ak_nopts_value() ? pointer.pointee.pts : nil }
     /// Duration of the packet the frame came from, in the stream's time base (0 when unknown).
     var packetDuration: Int64 { max(0, pointer.pointee.pkt_duration) }
     /// Audio samples per channel in the frame (0 for video).
