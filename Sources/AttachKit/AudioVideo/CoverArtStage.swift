@@ -64,7 +64,7 @@ final class CoverArtStage: ClipStage {
         } catch {
             return error.description
         }
-        return JPEGLastReadCheck.check { bytes.starts(with: [0xFF, 0xD8]) ? bytes : nil }
+        return bytes.starts(with: [0xFF, 0xD8]) ? JPEGDataCheck.reason(bytes) : nil
     }
 
     private static func decodedSize(of index: Int, in input: borrowing AVInput, decoding: DecoderBudget) throws(FFmpegError) -> (width: Int, height: Int) {

@@ -28,10 +28,12 @@
 struct ImagePipeline: MediaPipeline {
     /// HEIF and AVIF are handed back unchanged only after a full decode: their structure check
     /// reaches the box tree and item locations, not the coded picture (a fuzzed HEIC can parse and
-    /// still not decode). Other still formats' structure checks already reach the end of the data.
+    /// still not decode). A JPEG's entropy-coded data are decoded by libjpeg-turbo
+    /// (``JPEGDataCheck``). Other still formats' structure checks already reach the end of the data.
     func passthroughBlocker(_ job: PrepareJob) throws(PrepareError) -> String? {
         // Damage outside the picture (junk after the last box) is never handed back.
         if job.repairNote != nil { return "damage outside the picture is left out of a re-encode" }
+        if job.info.container == .jpeg, let reason = JPEGDataCheck.reason(path: job.inputPath) { throw .corrupt(reason: reason) }
         guard [.heic, .heif, .avif].contains(job.info.container) else { return nil }
         if case .corrupt(let reason) = DeepCheck.check(path: job.inputPath, info: job.info, maxDecodeBytes: job.safety.maxDecodeBytes) {
             throw .corrupt(reason: reason)
@@ -85,26 +87,36 @@ struct ImagePipeline: MediaPipeline {
         try run(loading, on: &work)
     }
 
-    /// A JPEG libvips decoded (the file, or a camera raw's preview) whose decode warned in
-    /// libvips' last read is corrupt (``JPEGLastReadCheck``).
-    /// - Throws: ``PrepareError/corrupt(reason:)``.
-    static func checkLastRead(path: String, info: MediaInfo, reader: ImagePlan.Reader) throws(PrepareError) {
-        let reason: String?
+    /// The JPEG libvips decodes for `reader` (the file, or a camera raw's preview), checked by
+    /// ``JPEGDataCheck`` on another thread; `nil` for other pictures.
+    static func jpegCheck(path: String, info: MediaInfo, reader: ImagePlan.Reader) -> JPEGDataCheck.Background? {
         switch reader {
         case .vips where info.container == .jpeg:
-            reason = JPEGLastReadCheck.check(path: path)
+            return JPEGDataCheck.Background {
+                guard let file = try? FileReader(path: path) else { return nil }
+                return file.read(at: 0, count: Int(file.size))
+            }
         case .embeddedPreview:
-            reason = info.cameraRaw.flatMap { raw in JPEGLastReadCheck.check { CameraRawPreview.jpeg(path: path, raw: raw) } }
+            guard let raw = info.cameraRaw else { return nil }
+            return JPEGDataCheck.Background { CameraRawPreview.jpeg(path: path, raw: raw) }
         default:
-            reason = nil
+            return nil
         }
-        if let reason { throw .corrupt(reason: reason) }
     }
 
     func run(_ job: PrepareJob, into output: borrowing AtomicOutput) throws(PrepareError) -> PipelineResult {
         var work = ImageWork(job: job, plan: try ImagePlan(job: job))
-        try Self.run(Self.steps, on: &work)
-        try Self.checkLastRead(path: job.inputPath, info: job.info, reader: work.plan.reader)
+        let jpegCheck = Self.jpegCheck(path: job.inputPath, info: job.info, reader: work.plan.reader)
+        let stepsFailure: PrepareError?
+        do {
+            try Self.run(Self.steps, on: &work)
+            stepsFailure = nil
+        } catch {
+            stepsFailure = error
+        }
+        // libjpeg's verdict on the data comes first: libvips' may only be its consequence.
+        if let reason = jpegCheck?.reason() { throw .corrupt(reason: reason) }
+        if let stepsFailure { throw stepsFailure }
         guard let encoded = work.encoded else {
             throw .processing(step: "encoding", reason: "no step produced an image")
         }

@@ -38,7 +38,7 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
         } catch {
             throw ImageFailure.from(error, step: step)
         }
-        try ImagePipeline.checkLastRead(path: path, info: info, reader: reader)
+        if let reason = ImagePipeline.jpegCheck(path: path, info: info, reader: reader)?.reason() { throw .corrupt(reason: reason) }
         do {
             // The clip is inside the unit square (``ClippingRect``): clamping keeps at least one pixel.
             let left = (clip.x * Double(image.width)).clampedInteger(in: 0...max(0, image.width - 1))

@@ -113,7 +113,7 @@ enum DeepCheck {
         } catch {
             return .corrupt(reason: "the embedded JPEG preview does not decode: \(error.description)")
         }
-        if let reason = JPEGLastReadCheck.check({ jpeg }) { return .corrupt(reason: "the embedded JPEG preview: \(reason)") }
+        if let reason = JPEGDataCheck.reason(jpeg) { return .corrupt(reason: "the embedded JPEG preview: \(reason)") }
         return .intact
     }
 
@@ -136,7 +136,7 @@ enum DeepCheck {
         } catch {
             return .corrupt(reason: "the image does not decode: \(error.description)")
         }
-        if info.container == .jpeg, let reason = JPEGLastReadCheck.check(path: path) { return .corrupt(reason: reason) }
+        if info.container == .jpeg, let reason = JPEGDataCheck.reason(path: path) { return .corrupt(reason: reason) }
         return .intact
     }
 

@@ -2,7 +2,7 @@ import CJPEG
 
 /// What libjpeg-turbo saw decoding a JPEG's entropy-coded data (every scan, at 1/8 scale): what
 /// libvips cannot report, whether a scan's data reached a marker with rows left, and the warnings
-/// raised on the way (``JPEGLastReadCheck``). In
+/// raised on the way (``JPEGDataCheck``). In
 /// arithmetic-coded data that is legal (the decoder reads zeros from there on), so libjpeg decodes
 /// a cut file to the end without a warning; ``JPEGStructure`` judges what the numbers mean.
 struct JPEGEntropyScan: Sendable, Equatable {

@@ -21,17 +21,6 @@ struct VipsError: Error, Sendable, CustomStringConvertible {
         bufferLock.withLock { _ in vips_error_clear() }
     }
 
-    /// Whether libvips' error buffer holds `text`; if so the buffer is emptied. The buffer is
-    /// shared by every thread, so the answer is a hint about the calling thread's last call, never
-    /// a verdict (``JPEGLastReadCheck``).
-    static func takeIfBufferMentions(_ text: String) -> Bool {
-        bufferLock.withLock { _ in
-            guard let buffer = vips_error_buffer(), String(cString: buffer).contains(text) else { return false }
-            vips_error_clear()
-            return true
-        }
-    }
-
     /// Reads and clears libvips' error buffer, tagging the text with the failed operation.
     static func take(operation: VipsOperation) -> VipsError {
         let text: String = bufferLock.withLock { _ in

@@ -2,13 +2,13 @@ import Foundation
 import Testing
 @testable import AttachKit
 
-/// JPEGs whose data run out where libvips 8.14 does not turn libjpeg's warning into an error (its
-/// last read: ``JPEGLastReadCheck``) are corrupt from every verb, never handed back half grey.
-/// The cases came from an outside attack: a wide strip cut to 80 % with its EOI put back (refused
-/// before the DCT shrink-on-load reached it, handed back after), a frame header that declares one
-/// row of blocks over the data of a small picture, and a picture cut to 99 %.
-@Suite("JPEG data that end in libvips' last read")
-struct JPEGLastReadTests {
+/// JPEGs whose damage libvips 8.14 misses with `fail_on=warning` (``JPEGDataCheck``) are corrupt
+/// from every verb, never handed back half grey or garbled. The cases came from outside attacks: a
+/// wide strip cut to 80 % with its EOI put back (refused before the DCT shrink-on-load reached
+/// it, handed back after), a frame header that declares one row of blocks over the data of a
+/// small picture, a picture cut to 99 %, and one flipped bit that leaves bytes before the EOI.
+@Suite("JPEG data checked by libjpeg-turbo")
+struct JPEGDataCheckTests {
     /// A `width`×`height` JPEG of a test pattern (4:2:0, no metadata).
     static func jpeg(width: Int, height: Int, in folder: URL) throws -> URL {
         let png = folder.appendingPathComponent("pattern_\(width)x\(height).png")
@@ -84,7 +84,37 @@ struct JPEGLastReadTests {
         }
     }
 
-    @Test("the check decodes only what libvips warned about: a clean JPEG's scan has no warning, a cut one's names libjpeg's")
+    @Test("one flipped bit that leaves bytes before the EOI (libjpeg: extraneous bytes): corrupt from prepare (no passthrough), thumbnail and --deep, and as cover art it is dropped",
+          arguments: ["images/jpeg_exif_orientation6_600x400.jpg", "images/jpeg_cmyk_400x300.jpg"])
+    func flippedBit(fixture: String) throws {
+        let folder = TestEnvironment.temporaryFolder("jpeg-data-flip-\(URL(fileURLWithPath: fixture).lastPathComponent)")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture(fixture))))
+        #expect(try JPEGEntropyScan.scan(original).warnings == 0)
+        // The first flip, walking back from the EOI, that libjpeg ends with extraneous bytes (a
+        // Huffman decode thrown off that runs out of blocks before the data end).
+        var flipped: [UInt8]?
+        search: for offset in stride(from: original.count - 3, to: original.count / 2, by: -1) {
+            for bit in 0..<8 {
+                var bytes = original
+                bytes[offset] ^= UInt8(1 << bit)
+                if bytes[offset] == 0xFF || original[offset] == 0xFF || original[offset - 1] == 0xFF { continue }
+                if let scan = try? JPEGEntropyScan.scan(bytes), scan.firstWarning?.contains("extraneous bytes before marker 0xd9") == true {
+                    flipped = bytes
+                    break search
+                }
+            }
+        }
+        let bytes = try #require(flipped, "no bit flip of \(fixture) ends in extraneous bytes")
+        let path = folder.appendingPathComponent("flipped.jpg")
+        try Data(bytes).write(to: path)
+        let verdict = try Self.verdicts(path.path, in: folder)
+        #expect(verdict.prepare == "corrupt")
+        #expect(verdict.thumbnail == "corrupt")
+        #expect(verdict.deep)
+        #expect(!verdict.output)
+    }
+
+    @Test("a clean JPEG's scan has no warning, a cut one's names libjpeg's")
     func scanWarnings() throws {
         let folder = TestEnvironment.temporaryFolder("jpeg-last-read-scan")
         let source = try Self.jpeg(width: 640, height: 48, in: folder)
