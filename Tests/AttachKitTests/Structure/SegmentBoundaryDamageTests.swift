@@ -55,6 +55,17 @@ import Testing
         return DeepCheck.verify(path: path, info: info, maxDecodeBytes: SafetyLimits().maxDecodeBytes, videoBudget: nil, decoding: decoding).verdict
     }
 
+    /// Checks `path` with one decoder, then with 2 and 3 segment threads, expecting the same
+    /// verdict and reason string; whether one decoder refused it.
+    static func expectOneDecoderVerdict(_ path: String, base: DecoderBudget, what: String) throws -> Bool {
+        let sequential = try verdict(path, threads: 1, base: base)
+        for threads in [2, 3] {
+            #expect(try verdict(path, threads: threads, base: base) == sequential, "\(what), \(threads) threads: one decoder says \(sequential)")
+        }
+        if case .corrupt = sequential { return true }
+        return false
+    }
+
     /// Damage (0-based packets) at the last packets before each IDR, at the IDR and right after it.
     static let places = [48, 49, 50, 51, 98, 99, 100, 101, 148, 149, 150, 151, 199, 200]
 
@@ -70,13 +81,8 @@ import Testing
         for place in Self.places {
             let path = try Self.damaged(clip, packet: place, in: folder)
             for base in [DeepCheck.fastDecoding, DeepCheck.decoding] {
-                // When: checked by one decoder, then by segments
-                let sequential = try Self.verdict(path, threads: 1, base: base)
-                if case .corrupt = sequential { refused += 1 }
-                // Then: the same verdict and reason string
-                for threads in [2, 3] {
-                    #expect(try Self.verdict(path, threads: threads, base: base) == sequential, "packet \(place), \(threads) threads, \(container): one decoder says \(sequential)")
-                }
+                // When: checked by one decoder, then by segments; then: the same verdict and reason string
+                if try Self.expectOneDecoderVerdict(path, base: base, what: "packet \(place), \(container)") { refused += 1 }
             }
         }
         // The outside tester's cases (the last packet before the IDRs at 100 and 150) are refused at all.
@@ -94,12 +100,7 @@ import Testing
         var refused = 0
         for place in [29, 30, 31, 39, 40, 41, 49, 50, 51] {
             let path = try Self.damaged(clip, packet: place, in: folder)
-            let sequential = try Self.verdict(path, threads: 1, base: DeepCheck.fastDecoding)
-            if case .corrupt = sequential { refused += 1 }
-            for threads in [2, 3] {
-                #expect(try Self.verdict(path, threads: threads, base: DeepCheck.fastDecoding) == sequential,
-                        "packet \(place), \(threads) threads: one decoder says \(sequential)")
-            }
+            if try Self.expectOneDecoderVerdict(path, base: DeepCheck.fastDecoding, what: "packet \(place)") { refused += 1 }
         }
         #expect(refused > 0)
     }
@@ -113,12 +114,7 @@ import Testing
         var refused = 0
         for place in [48, 49, 50, 51, 99, 100, 101] {
             let path = try Self.damaged(clip, packet: place, in: folder)
-            let sequential = try Self.verdict(path, threads: 1, base: DeepCheck.fastDecoding)
-            if case .corrupt = sequential { refused += 1 }
-            for threads in [2, 3] {
-                #expect(try Self.verdict(path, threads: threads, base: DeepCheck.fastDecoding) == sequential,
-                        "packet \(place), \(threads) threads: one decoder says \(sequential)")
-            }
+            if try Self.expectOneDecoderVerdict(path, base: DeepCheck.fastDecoding, what: "packet \(place)") { refused += 1 }
         }
         #expect(refused > 0)
     }
@@ -137,12 +133,7 @@ import Testing
             for head in [false, true] {
                 let path = try Self.damaged(clip, packet: place, head: head, in: folder)
                 // When / Then: one decoder, then 2 and 3 segment threads
-                let sequential = try Self.verdict(path, threads: 1, base: DeepCheck.decoding)
-                if case .corrupt = sequential { refused += 1 }
-                for threads in [2, 3] {
-                    #expect(try Self.verdict(path, threads: threads, base: DeepCheck.decoding) == sequential,
-                            "packet \(place)\(head ? " header" : ""), \(threads) threads: one decoder says \(sequential)")
-                }
+                if try Self.expectOneDecoderVerdict(path, base: DeepCheck.decoding, what: "packet \(place)\(head ? " header" : "")") { refused += 1 }
             }
         }
         #expect(refused > 0)
