@@ -31,11 +31,16 @@ enum ADTSStructure {
         var skipped = SkippedBytes()
         /// The walk stopped at its frame cap before the end of the audio (nothing known past it).
         var capped = false
+        /// Why FFmpeg 5.1 fails on frames the walk could count (`nil` when it does not): a bare
+        /// header (its decoder errors "Input buffer exhausted before END element found"), or 1 to
+        /// 9 bytes after the last frame (``unreadableTail(_:)``). The count stays exact (the probe
+        /// uses it); the structure check calls the file corrupt.
+        var unreadable: String?
     }
 
     static func check(_ reader: borrowing FileReader, from start: Int64) -> StructureVerdict {
         let walked = walk(reader, from: start)
-        if let problem = walked.problem { return .corrupt(reason: problem) }
+        if let problem = walked.problem ?? walked.unreadable { return .corrupt(reason: problem) }
         return walked.skipped.verdict
     }
 
@@ -55,7 +60,13 @@ enum ADTSStructure {
         walked.first = firstFrame
         let audioEnd = AudioTagStructure.trailingTagsStart(reader, floor: start)
         let tagsEnd = AudioSync.tagsEnd(reader)
-        if start > tagsEnd { walked.skipped.add(at: tagsEnd, count: start - tagsEnd, "before the first frame") }
+        if start > tagsEnd {
+            if let frameLike = frameLike(reader, from: tagsEnd, to: start) {
+                walked.problem = "\(start - tagsEnd) byte(s) before the first frame at byte \(start) are no junk: \(frameLike)"
+                return walked
+            }
+            walked.skipped.add(at: tagsEnd, count: start - tagsEnd, "before the first frame")
+        }
         var position = start
         while position < audioEnd {
             if let maximumFrames, walked.frames >= maximumFrames {
@@ -91,13 +102,48 @@ enum ADTSStructure {
                     return walked
                 }
                 walked.skipped.add(at: position, count: audioEnd - position, "after the last frame")
+                position = audioEnd
                 break
             } else {
                 walked.problem = "no ADTS frame sync at byte \(position)"
                 return walked
             }
         }
+        if !walked.capped, walked.unreadable == nil, let tail = unreadableTail(reader.size - position) {
+            walked.unreadable = "\(reader.size - position) byte(s) after the last frame at byte \(position): \(tail)"
+        }
         return walked
+    }
+
+    /// Why FFmpeg 5.1's ADTS reader fails on `count` bytes after the last frame (zero padding and
+    /// trailing tags included), or `nil`: it reads a 7-byte header, and when that holds no frame
+    /// sync 3 more bytes to look for an ID3v2 tag, and fails ("Input/output error") when the file
+    /// ends before either read is done, so on 1 to 9 bytes. From 10 on it scans for the next sync
+    /// and ends cleanly at the end of the file.
+    static func unreadableTail(_ count: Int64) -> String? {
+        guard (1...9).contains(count) else { return nil }
+        return "FFmpeg 5.1's ADTS reader fails on 1 to 9 bytes after the last frame (it reads 7 for a header, then 3 more for an ID3v2 tag)"
+    }
+
+    /// Why bytes `from..<start` before the first frame (at `start`) are not junk a reader
+    /// steps over, or `nil` when they are: FFmpeg 5.1's ADTS reader (`adts_aac_read_header`'s
+    /// resync) takes the first frame sync (`0xFFF`) from the end of the ID3v2 tags for the first
+    /// frame, without checking that another follows. Reads at most the first MiB. A whole header there is named: of another rate or
+    /// profile it is a stream of that rate joined in front (prepare would label the M4A with one
+    /// rate for both), else a frame that does not lead to the next.
+    static func frameLike(_ reader: borrowing FileReader, from: Int64, to start: Int64) -> String? {
+        // With the first frame's first byte: a last junk byte 0xFF makes a sync with it.
+        let junk = reader.read(at: from, count: Int(min(start - from, 1 << 20)) + 1)
+        let firstHeader = reader.read(at: start, count: 7)
+        guard let sync = junk.indices.dropLast().first(where: { junk[$0] == 0xFF && junk[$0 + 1] & 0xF0 == 0xF0 }) else { return nil }
+        let header = reader.read(at: from + Int64(sync), count: 7)
+        if ADTSFrame(header, at: 0) != nil {
+            if let change = change(firstHeader, at: 0, from: header) {
+                return "an ADTS frame at byte \(from + Int64(sync)), and \(change) at the first frame: a stream keeps one rate and profile (an M4A holds one), so it cannot be copied"
+            }
+            return "an ADTS frame header at byte \(from + Int64(sync)) that does not lead to the next frame, which FFmpeg 5.1's ADTS reader would take for a frame"
+        }
+        return "a frame sync at byte \(from + Int64(sync)) that FFmpeg 5.1's ADTS reader would take for a frame"
     }
 
     /// Adds the whole frame `frame` at `position` to `walked`: its bytes, and the samples a
@@ -111,6 +157,9 @@ enum ADTSStructure {
             let payload = min(frame.length - frame.headerLength, ADTSPayload.maximumBytes)
             if payload <= 0 {
                 content = (false, false)
+                if walked.unreadable == nil {
+                    walked.unreadable = "frame \(walked.frames) at byte \(position) is a bare header (no payload), on which FFmpeg 5.1's AAC decoder fails (\"Input buffer exhausted before END element found\")"
+                }
             } else {
                 let bytes = window.view(at: position + Int64(frame.headerLength), count: payload, in: reader)
                 content = ADTSPayload.read(bytes.bytes, at: bytes.index, count: min(payload, bytes.bytes.count - bytes.index))
@@ -121,12 +170,12 @@ enum ADTSStructure {
     }
 
     /// Why FFmpeg 5.1's ADTS reader cannot step over the junk from `position` to `end` after the
-    /// last frame (so a copy could not leave it out), or `nil` when it can: it fails on a tail
-    /// shorter than a header (7 bytes), takes a frame sync (`0xFFF`) among the junk for a frame,
+    /// last frame (so a copy could not leave it out), or `nil` when it can: it fails on 1 to 9
+    /// bytes (``unreadableTail(_:)``), takes a frame sync (`0xFFF`) among the junk for a frame,
     /// and scans at most its probe size (1 MiB here, under FFmpeg's 5 MB) for the next sync.
     static func unskippableTail(_ reader: borrowing FileReader, from position: Int64, to end: Int64) -> String? {
         let count = end - position
-        if count < 7 { return "FFmpeg 5.1's ADTS reader fails on a tail shorter than a frame header" }
+        if let short = unreadableTail(reader.size - position) { return short }
         if count > 1 << 20 { return "more than 1 MiB, past what FFmpeg 5.1's ADTS reader scans for a frame" }
         let junk = reader.read(at: position, count: Int(count))
         if let sync = junk.indices.dropLast().first(where: { junk[$0] == 0xFF && junk[$0 + 1] & 0xF0 == 0xF0 }) {
