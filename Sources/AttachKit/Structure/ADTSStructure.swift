@@ -1,6 +1,7 @@
 /// Raw AAC (ADTS) layout, from the first frame (after any ID3v2 tag): every frame follows the
-/// previous one directly with the same MPEG version, profile and sample rate (a change is named:
-/// an M4A, which prepare writes, holds one rate and profile), the last frame is complete, and
+/// previous one directly with the same MPEG version, profile, sample rate and channel
+/// configuration (a change is named: an M4A, which prepare writes, holds one configuration, and
+/// a frame of another before the first frame is no junk), the last frame is complete, and
 /// nothing but tags (ID3v2, APEv2, ID3v1, Lyrics3) sits between or after frames (zero bytes from
 /// the last frame to the end are padding). As for MP3 (``MPEGAudioStructure``), junk before the
 /// first frame or after the last one (no run of ``AudioSync/framesToResync`` frames follows it)
@@ -78,7 +79,7 @@ enum ADTSStructure {
             let change = frame == nil ? nil : change(header.bytes, at: header.index, from: first)
             if let change, chains(reader, at: position, like: Array(header.bytes[header.index..<header.index + 7]), end: audioEnd) {
                 // Frames of another rate or profile that chain on: a stream appended, not junk.
-                walked.problem = "\(change) at frame \(walked.frames + 1) (byte \(position)): a stream keeps one rate and profile (an M4A holds one), so it cannot be copied"
+                walked.problem = "\(change) at frame \(walked.frames + 1) (byte \(position)): a stream keeps one rate, profile and channel layout (an M4A holds one), so it cannot be copied"
                 return walked
             }
             if let frame, change == nil {
@@ -139,7 +140,7 @@ enum ADTSStructure {
         let header = reader.read(at: from + Int64(sync), count: 7)
         if ADTSFrame(header, at: 0) != nil {
             if let change = change(firstHeader, at: 0, from: header) {
-                return "an ADTS frame at byte \(from + Int64(sync)), and \(change) at the first frame: a stream keeps one rate and profile (an M4A holds one), so it cannot be copied"
+                return "an ADTS frame at byte \(from + Int64(sync)), and \(change) at the first frame: a stream keeps one rate, profile and channel layout (an M4A holds one), so it cannot be copied"
             }
             return "an ADTS frame header at byte \(from + Int64(sync)) that does not lead to the next frame, which FFmpeg 5.1's ADTS reader would take for a frame"
         }
@@ -215,11 +216,14 @@ enum ADTSStructure {
     }
 
     /// What the header at `i` in `a` changes from the first frame's (MPEG version, profile,
-    /// sample rate), named ("the sample rate changes from 44100 to 48000 Hz"); `nil` when nothing.
+    /// sample rate, channel configuration: an M4A's one decoder configuration holds each), named ("the sample rate changes from 44100 to 48000 Hz"); `nil` when nothing.
     private static func change(_ a: [UInt8], at i: Int, from first: [UInt8]) -> String? {
         guard let now = ADTSFrame(a, at: i), let was = ADTSFrame(first, at: 0) else { return nil }
         if now.rateIndex != was.rateIndex { return "the sample rate changes from \(was.sampleRate) to \(now.sampleRate) Hz" }
         if now.profile != was.profile { return "the profile changes from AAC \(was.profileName) to AAC \(now.profileName)" }
+        if now.channelConfiguration != was.channelConfiguration {
+            return "the channel configuration changes from \(was.channelConfiguration) to \(now.channelConfiguration)"
+        }
         if a.u8(i + 1) & 0x08 != first.u8(1) & 0x08 { return "the MPEG version bit changes from MPEG-\(first.u8(1) & 0x08 == 0 ? 4 : 2) to MPEG-\(a.u8(i + 1) & 0x08 == 0 ? 4 : 2)" }
         return nil
     }

@@ -103,4 +103,21 @@ struct ADTSVerbAgreementTests {
             #expect(v.quick.contains("corrupt") && v.deep.contains("corrupt") && v.prepare == "corrupt", "\(name): \(v)")
         }
     }
+
+    @Test("a channel layout change (mono then stereo, stereo then mono, one mono frame in front): corrupt from every verb, never an M4A whose configuration names another layout",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func channelChange() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stereo = try Edge.tone(folder), mono = try Edge.tone(folder, channels: 1)
+        for (name, bytes, named) in [("mono-stereo.aac", mono + stereo, "the channel configuration changes from 1 to 2"),
+                                     ("stereo-mono.aac", stereo + mono, "the channel configuration changes from 2 to 1"),
+                                     ("mono-head.aac", Edge.frames(mono)[3] + stereo, "the channel configuration changes from 1 to 2")] {
+            let path = try Probe.write(bytes, name, in: folder)
+            let v = try Self.verdicts(path, out: folder.appendingPathComponent("out-\(name)"))
+            #expect(v.quick.contains("corrupt") && v.deep.contains("corrupt") && v.prepare == "corrupt", "\(name): \(v)")
+            let run = try TestEnvironment.runAttachKit(["validate", "--json", path])
+            #expect(run.stdout.contains(named), "\(name): \(run.stdout)")
+        }
+    }
 }
