@@ -120,4 +120,30 @@ struct ADTSVerbAgreementTests {
             #expect(run.stdout.contains(named), "\(name): \(run.stdout)")
         }
     }
+
+    @Test("frames holding only a fill element are left out of prepare's M4A: it lasts as long as the same file without them; one frame of sound among them is unsupported",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func silentFramesLeftOut() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = Edge.frames(try Edge.tone(folder))
+        // FIL (count 3, three zero bytes) then END: decodes to nothing.
+        var silent = Array(frames[5].prefix(7)) + Edge.pack(Edge.bits(6, 3) + Edge.bits(3, 4) + Edge.bits(0, 24) + Edge.bits(7, 3))
+        Edge.setLength(&silent, silent.count)
+        let clean = try Probe.write(frames.flatMap { $0 }, "clean.aac", in: folder)
+        let padded = try Probe.write(frames.prefix(50).flatMap { $0 } + (0..<5).flatMap { _ in silent } + frames.dropFirst(50).flatMap { $0 },
+                                     "silent.aac", in: folder)
+        #expect(try Probe.probe(padded).duration == Probe.probe(clean).duration)
+        let a = try Self.verdicts(clean, out: folder.appendingPathComponent("out-clean"))
+        let b = try Self.verdicts(padded, out: folder.appendingPathComponent("out-silent"))
+        let outputs = try #require(a.output.flatMap { x in b.output.map { (x, $0) } }, "\(a) \(b)")
+        let (cleanOut, paddedOut) = (try Probe.probe(outputs.0), try Probe.probe(outputs.1))
+        #expect(cleanOut.duration == paddedOut.duration, "\(cleanOut.duration ?? -1) vs \(paddedOut.duration ?? -1)")
+        #expect(try Probe.decoded(outputs.1).packets == frames.count)
+        // One frame of sound after frames of none is a lone packet once they are left out: unsupported, as one frame is.
+        let lone = try Probe.write((0..<4).flatMap { _ in silent } + frames[3], "lone.aac", in: folder)
+        #expect(Edge.probeFailure(lone)?.code == .unsupported)
+        let v = try Self.verdicts(lone, out: folder.appendingPathComponent("out-lone"))
+        #expect(v.quick.contains("unsupported-codec") && v.deep.contains("unsupported-codec") && v.prepare == "unsupported", "\(v)")
+    }
 }
