@@ -30,6 +30,8 @@ enum ADTSStructure {
         var problem: String?
         /// Junk stepped over before the first frame or after the last one.
         var skipped = SkippedBytes()
+        /// Of ``skipped``, junk after the last frame: every frame is known before it.
+        var junkAfter = false
         /// The walk stopped at its frame cap before the end of the audio (nothing known past it).
         var capped = false
         /// Why FFmpeg 5.1 fails on frames the walk could count (`nil` when it does not): a bare
@@ -103,6 +105,7 @@ enum ADTSStructure {
                     return walked
                 }
                 walked.skipped.add(at: position, count: audioEnd - position, "after the last frame")
+                walked.junkAfter = true
                 position = audioEnd
                 break
             } else {

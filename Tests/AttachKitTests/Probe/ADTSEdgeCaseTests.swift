@@ -176,4 +176,19 @@ struct ADTSEdgeCaseTests {
         #expect(SyntheticMedia.check(Array("JUNKJUNK".utf8) + frames, as: .aacADTS, audioOffset: 8)
             == .recoverable(reason: "8 junk bytes before the first frame at byte 0"))
     }
+
+    @Test("1 MiB of junk after a 3 s file: the duration is still the frames' (not libavformat's estimate over the junk), the damage recoverable",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func largeJunkTail() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = try Self.tone(folder)
+        let clean = try Probe.write(base, "clean.aac", in: folder)
+        let junk: [UInt8] = (0..<1_048_576).map { (i: Int) -> UInt8 in UInt8((i * 37 + 11) % 254 + 1) }  // never 0xFF: no sync
+        let path = try Probe.write(base + junk, "junk-tail.aac", in: folder)
+        let info = try Probe.probe(path)
+        #expect(info.durationIsEstimate == false)
+        #expect(info.duration == (try Probe.probe(clean)).duration, "\(info.duration ?? -1)")
+        #expect(ADTSStructure.check(try FileReader(path: path), from: 0) == .recoverable(reason: "\(junk.count) junk bytes after the last frame at byte \(base.count)"))
+    }
 }
