@@ -1,8 +1,8 @@
 /// Raw AAC (ADTS) read from its frame headers (issue 33): the frames are walked header by header
 /// (``ADTSStructure/walk(_:from:maximumFrames:)``: 7 bytes of each, and the first elements of
 /// its payload, ``ADTSPayload``), which gives the exact duration (1024 samples per raw data block
-/// at the core rate for each frame holding a channel element, less libfaac's 1024 priming
-/// samples the decoder drops: what a full decode outputs) where libavformat only estimates one
+/// at the core rate for each frame holding a channel element, less the 1024 priming
+/// samples the decoder drops at each frame stamped by libfaac: what a full decode outputs) where libavformat only estimates one
 /// from the bitrate of the frames its stream-info step parses (a 5.04 s file read as 5.23 s),
 /// and the bitrates from it. Frames none of which holds sound are `corrupt` (``silence(_:)``).
 ///

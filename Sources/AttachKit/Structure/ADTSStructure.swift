@@ -21,8 +21,8 @@ enum ADTSStructure {
         var samples: Int64 = 0
         /// Frames that decode to nothing: a bare header, or only fill and data elements.
         var silentFrames: Int64 = 0
-        /// Samples (at the decoded rate) FFmpeg's decoder drops at the start: 1024 when a frame
-        /// carries libfaac's stamp (its encoder delay), else 0.
+        /// Samples (at the decoded rate) FFmpeg's decoder drops: 1024 for each frame that carries
+        /// libfaac's stamp (its encoder delay; two libfaac files joined carry two), else 0.
         var primingSamples: Int64 = 0
         /// The most raw data blocks one frame declares beyond its first (0 in every encoder's output).
         var extraRawDataBlocks = 0
@@ -170,7 +170,7 @@ enum ADTSStructure {
             }
         }
         if content.audio { walked.samples += Int64(frame.samples) } else { walked.silentFrames += 1 }
-        if content.libfaac { walked.primingSamples = 1024 }
+        if content.libfaac { walked.primingSamples += 1024 }
     }
 
     /// Why FFmpeg 5.1's ADTS reader cannot step over the junk from `position` to `end` after the
