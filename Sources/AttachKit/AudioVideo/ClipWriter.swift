@@ -146,7 +146,7 @@ struct ClipWriter {
                                                    timeline: timeline, decoding: plan.decoding, audioEnd: audioEnd))
             } else {
                 stages.append(StreamCopyStage(inputIndex: audio.index, isVideo: false, input: input, frameRate: nil, tag: nil, timeline: timeline,
-                                              framesOnly: plan.container == .mp3))
+                                              framesOnly: plan.container == .mp3, dropsSilentADTS: input.formatName == "aac"))
             }
         }
         if let cover = plan.cover { stages.append(CoverArtStage(inputIndex: cover, decoding: plan.decoding)) }

@@ -7,7 +7,9 @@
 /// decodable. Audio keeps the packets that lie wholly inside the window; packets without a time
 /// after a timed one (a Matroska block's laced frames) are timed evenly up to the next. With ``framesOnly``
 /// (MPEG audio read by FFmpeg's parser, which hands junk between or after frames on as packets of
-/// its own) a packet that is not one whole frame is left out: the copy is clean.
+/// its own) a packet that is not one whole frame is left out: the copy is clean. With
+/// ``dropsSilentADTS`` (raw ADTS) a frame that decodes to nothing is left out, and the packets
+/// after it are moved earlier by its duration: the copy lasts as long as its sound.
 final class StreamCopyStage: ClipStage {
     let inputIndex: Int
     private(set) var outputIndex = -1
@@ -24,6 +26,10 @@ final class StreamCopyStage: ClipStage {
     private let tag: String?
     /// Keep only packets that are one whole MPEG audio frame each.
     private let framesOnly: Bool
+    /// Leave out ADTS frames that decode to nothing (``AVPacketBuffer/isSilentADTSFrame``).
+    private let dropsSilentADTS: Bool
+    /// Input time-base units of the silent frames left out so far, taken off later packets.
+    private var dropped: Int64 = 0
     /// Sound packets read but not yet copied: the last timed one and the untimed ones after it.
     private let held = AVPacketQueue()
     /// The time of the first packet held (input time base).
@@ -32,8 +38,9 @@ final class StreamCopyStage: ClipStage {
     private var lacedSpacing: Int64?
 
     init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, tag: String?, timeline: ClipTimeline,
-         framesOnly: Bool = false) {
+         framesOnly: Bool = false, dropsSilentADTS: Bool = false) {
         self.inputIndex = inputIndex
+        self.dropsSilentADTS = dropsSilentADTS
         self.tag = tag
         self.framesOnly = framesOnly
         self.isVideo = isVideo
@@ -97,6 +104,10 @@ final class StreamCopyStage: ClipStage {
     private func copy(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished, let t = packet.seconds(in: inputTimeBase) else { return }
         if framesOnly, !packet.isWholeMPEGAudioFrame { return }
+        if dropsSilentADTS, packet.isSilentADTSFrame {
+            if started { dropped += packet.duration }
+            return
+        }
         let epsilon = ClipTimeline.epsilon
         let duration = packet.duration > 0 ? inputTimeBase.seconds(packet.duration) : fallbackDuration
         if !started {
@@ -117,7 +128,7 @@ final class StreamCopyStage: ClipStage {
         packet.fillDuration(inputTimeBase.timestamp(duration))
         // Containers that store decoding times only (AVI): MP4 needs a presentation time.
         packet.fillPresentationTime()
-        packet.retime(minus: inputTimeBase.timestamp(base), from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
+        packet.retime(minus: inputTimeBase.timestamp(base) + dropped, from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
         try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
     }
 

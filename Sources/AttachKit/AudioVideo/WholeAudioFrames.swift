@@ -10,4 +10,14 @@ extension AVPacketBuffer {
     static func parsesMPEGAudio(codec: Codec, demuxer: String) -> Bool {
         demuxer == "mp3" && [Codec.mp1, .mp2, .mp3].contains(codec)
     }
+
+    /// Whether the packet is one ADTS frame that decodes to nothing: only fill, data stream or
+    /// END elements before any channel element (``ADTSPayload``). FFmpeg's ADTS reader hands each
+    /// frame on as a packet; a copy into an M4A leaves these out (each would lengthen it by 1024
+    /// samples of no sound, past the duration the probe reports).
+    var isSilentADTSFrame: Bool {
+        let bytes = leadingBytes(9 + ADTSPayload.maximumBytes)
+        guard let frame = ADTSFrame(bytes, at: 0), frame.length == byteCount, frame.rawDataBlocks == 0 else { return false }
+        return !ADTSPayload.read(bytes, at: frame.headerLength, count: bytes.count - frame.headerLength).audio
+    }
 }

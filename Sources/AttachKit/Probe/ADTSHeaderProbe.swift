@@ -1,8 +1,8 @@
 /// Raw AAC (ADTS) read from its frame headers (issue 33): the frames are walked header by header
 /// (``ADTSStructure/walk(_:from:maximumFrames:)``: 7 bytes of each, and the first elements of
 /// its payload, ``ADTSPayload``), which gives the exact duration (1024 samples per raw data block
-/// at the core rate for each frame holding a channel element, less libfaac's 1024 priming
-/// samples the decoder drops: what a full decode outputs) where libavformat only estimates one
+/// at the core rate for each frame holding a channel element, less the 1024 priming
+/// samples the decoder drops at each frame stamped by libfaac: what a full decode outputs) where libavformat only estimates one
 /// from the bitrate of the frames its stream-info step parses (a 5.04 s file read as 5.23 s),
 /// and the bitrates from it. Frames none of which holds sound are `corrupt` (``silence(_:)``).
 ///
@@ -16,9 +16,10 @@
 /// number of frames at the decoded rate: 2048 samples each when it doubled).
 ///
 /// Only a clean walk is trusted: frames from the first byte after the ID3v2 tags to the end of
-/// the file, its trailing tags or zero padding, one raw data block each (FFmpeg 5.1 decodes the
-/// first of several and says so), at most ``maximumFrames``. Anything else (junk before, between
-/// or after frames, a last frame cut short, a frame running past the end, a file that is ADTS
+/// the file, its trailing tags, zero padding or junk FFmpeg steps over (every frame is known
+/// before it, so a large junk tail does not stretch the duration), one raw data block each
+/// (FFmpeg 5.1 decodes the first of several and says so), at most ``maximumFrames``. Anything
+/// else (junk before or between frames, a last frame cut short, a frame running past the end, a file that is ADTS
 /// only at the start, a walk past the cap) leaves the file to libavformat as before (its
 /// estimate, flagged as one), and the structure check gives its verdict on the damage as before.
 enum ADTSHeaderProbe {
@@ -31,7 +32,7 @@ enum ADTSHeaderProbe {
     static func count(_ reader: borrowing FileReader, from start: Int64, maximumFrames: Int64 = maximumFrames) -> ADTSStructure.Walk? {
         guard start == AudioSync.tagsEnd(reader) else { return nil }
         let walked = ADTSStructure.walk(reader, from: start, maximumFrames: maximumFrames)
-        guard walked.problem == nil, walked.skipped.regions == 0, !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
+        guard walked.problem == nil, walked.skipped.regions == (walked.junkAfter ? 1 : 0), !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
         return walked
     }
 

@@ -208,18 +208,21 @@ public struct Prober: Sendable {
     /// is read by libavformat alone (an estimated duration). FFmpeg is required either way, as for
     /// every sound (nothing here decodes or converts it without): its absence is `unreadable`.
     /// - Throws: `corrupt` when no frame holds sound, or the first frames decode to no sample
-    ///   rate or channel count (never a rate of 0); `unsupported` for a file of one frame.
+    ///   rate or channel count (never a rate of 0); `unsupported` for a file of one frame of sound.
     private func readADTS(path: String, reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) throws(ProbeError) {
         try FFmpegLibrary.requireForProbe(path: info.path)
         let walked = ADTSHeaderProbe.count(reader, from: start)
         if let walked, let silence = ADTSHeaderProbe.silence(walked) {
             throw .corruptHeader(path: info.path, container: info.container, detail: silence)
         }
-        if let walked, walked.frames == 1 {
-            // libavformat gives a lone frame's packet no timestamp (ffprobe cannot open the file):
-            // every verb says so, rather than validate passing what prepare cannot copy.
+        if let walked, walked.frames - walked.silentFrames == 1 {
+            // libavformat gives a lone frame's packet no timestamp (ffprobe cannot open the file),
+            // and a copy leaves frames that decode to nothing out (``StreamCopyStage``), so one
+            // frame of sound among them is a lone packet too: every verb says so, rather than
+            // validate passing what prepare cannot copy.
+            let silent = walked.silentFrames > 0 ? " and \(walked.silentFrames) that decode to nothing" : ""
             throw .unsupported(path: info.path, container: info.container,
-                               detail: "a single ADTS frame (\(walked.samples) samples): FFmpeg 5.1's ADTS reader gives its one packet no timestamp, so it cannot be remuxed here")
+                               detail: "a single ADTS frame of sound (\(walked.samples) samples)\(silent): FFmpeg 5.1's ADTS reader gives a lone packet no timestamp, so it cannot be remuxed here")
         }
         if let walked, limits.readsCodecConfiguration, ADTSHeaderProbe.describe(walked, into: &info) { return }
         try readAudioVideo(path: path, reader: reader, demuxer: Demuxers.name(for: .aacADTS), into: &info)

@@ -106,7 +106,7 @@ struct ADTSEdgeCaseTests {
 
     static func bits(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(value >> (count - 1 - $0) & 1) } }
 
-    @Test("the duration is what a full decode outputs: a bare-header frame, and a libfaac-stamped first frame (whose 1024 samples FFmpeg drops), are not counted",
+    @Test("the duration is what a full decode outputs: a bare-header frame, and each libfaac-stamped frame (after which FFmpeg drops 1024 samples), are not counted",
           .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
     func decodedDuration() throws {
         let folder = TestEnvironment.temporaryFolder()
@@ -124,11 +124,13 @@ struct ADTSEdgeCaseTests {
         var stamped = Array(frames[0].prefix(7)) + Self.pack(fill + payload)
         Self.setLength(&stamped, stamped.count)
         frames[0] = stamped
-        for (name, bytes) in [("bare-last.aac", bareLast.flatMap { $0 }), ("libfaac.aac", frames.flatMap { $0 })] {
+        // Two libfaac files joined: FFmpeg drops 1024 samples at each stamp.
+        for (name, bytes, stamps) in [("bare-last.aac", bareLast.flatMap { $0 }, 1), ("libfaac.aac", frames.flatMap { $0 }, 1),
+                                      ("libfaac-twice.aac", frames.flatMap { $0 } + frames.flatMap { $0 }, 2)] {
             let path = try Probe.write(bytes, name, in: folder)
             let info = try Probe.probe(path)
             let reference = try Probe.decoded(path)
-            #expect(reference.packets == reference.frames + 1, "\(name): the decode outputs one frame fewer than the packets")
+            #expect(reference.packets == reference.frames + stamps, "\(name): the decode outputs \(stamps) frame(s) fewer than the packets")
             #expect(info.durationIsEstimate == false)
             #expect(info.duration == (reference.seconds * 1_000_000).rounded() / 1_000_000, "\(name): \(info.duration ?? -1) vs decoded \(reference.seconds)")
         }
@@ -175,5 +177,20 @@ struct ADTSEdgeCaseTests {
         }
         #expect(SyntheticMedia.check(Array("JUNKJUNK".utf8) + frames, as: .aacADTS, audioOffset: 8)
             == .recoverable(reason: "8 junk bytes before the first frame at byte 0"))
+    }
+
+    @Test("1 MiB of junk after a 3 s file: the duration is still the frames' (not libavformat's estimate over the junk), the damage recoverable",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func largeJunkTail() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = try Self.tone(folder)
+        let clean = try Probe.write(base, "clean.aac", in: folder)
+        let junk: [UInt8] = (0..<1_048_576).map { (i: Int) -> UInt8 in UInt8((i * 37 + 11) % 254 + 1) }  // never 0xFF: no sync
+        let path = try Probe.write(base + junk, "junk-tail.aac", in: folder)
+        let info = try Probe.probe(path)
+        #expect(info.durationIsEstimate == false)
+        #expect(info.duration == (try Probe.probe(clean)).duration, "\(info.duration ?? -1)")
+        #expect(ADTSStructure.check(try FileReader(path: path), from: 0) == .recoverable(reason: "\(junk.count) junk bytes after the last frame at byte \(base.count)"))
     }
 }

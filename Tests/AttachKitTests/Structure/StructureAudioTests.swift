@@ -117,10 +117,11 @@ struct StructureAudioTests {
         #expect(SyntheticMedia.check(SyntheticMedia.mp3(frames: 4, xingFrames: 4), as: .mp3) == .intact)
     }
 
-    @Test("MP3 and ADTS: zero padding after the last frame is fine")
+    @Test("MP3 and ADTS: zero padding after the last frame is fine (for ADTS from 10 bytes: FFmpeg 5.1's reader fails on 1 to 9)")
     func zeroPadding() {
         #expect(SyntheticMedia.check(SyntheticMedia.mp3() + [UInt8](repeating: 0, count: 300), as: .mp3) == .intact)
-        #expect(SyntheticMedia.check(SyntheticMedia.adts() + [UInt8](repeating: 0, count: 5), as: .aacADTS) == .intact)
+        #expect(SyntheticMedia.check(SyntheticMedia.adts() + [UInt8](repeating: 0, count: 10), as: .aacADTS) == .intact)
+        expectCorrupt(SyntheticMedia.adts() + [UInt8](repeating: 0, count: 5), as: .aacADTS, mentioning: "fails on 1 to 9 bytes after the last frame")
     }
 
     @Test("MP3: no frame at the audio offset is corrupt")
