@@ -117,7 +117,8 @@ enum JPEGStructure {
     }
 
     /// The offset of the first marker at or after `offset` in entropy-coded data: a 0xFF not
-    /// followed by 0x00 (stuffing) or 0xD0...0xD7 (restart markers). `nil` when the file ends first.
+    /// followed by 0x00 (stuffing), 0xD0...0xD7 (restart markers) or a 0xFF (a fill byte: the
+    /// marker is the last 0xFF of the run). `nil` when the file ends first.
     static func nextMarker(_ reader: borrowing FileReader, from offset: Int64) -> Int64? {
         var found: Int64?
         var pendingFF: Int64?
@@ -127,7 +128,8 @@ enum JPEGStructure {
                 if let pending = pendingFF {
                     pendingFF = nil
                     if endsEntropyData(bytes[0]) { found = pending; return false }
-                    i = 1
+                    // A fill byte: the 0xFF after it starts the marker (or stuffing) itself.
+                    i = bytes[0] == 0xFF ? 0 : 1
                 }
                 while i < bytes.count {
                     if bytes[i] == 0xFF {
@@ -136,7 +138,7 @@ enum JPEGStructure {
                             return true
                         }
                         if endsEntropyData(bytes[i + 1]) { found = chunkOffset + Int64(i); return false }
-                        i += 2
+                        i += bytes[i + 1] == 0xFF ? 1 : 2
                     } else {
                         i += 1
                     }
@@ -147,9 +149,11 @@ enum JPEGStructure {
         return found
     }
 
-    /// Whether the byte after a 0xFF in entropy-coded data makes it a real marker.
+    /// Whether the byte after a 0xFF in entropy-coded data makes it a real marker: not stuffing
+    /// (0x00), not a restart marker (0xD0...0xD7), and not another 0xFF (T.81 B.1.1.2: any
+    /// marker, a restart marker too, may be preceded by 0xFF fill bytes).
     private static func endsEntropyData(_ next: UInt8) -> Bool {
-        next != 0x00 && !(0xD0...0xD7).contains(next)
+        next != 0x00 && next != 0xFF && !(0xD0...0xD7).contains(next)
     }
 
     /// SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).

@@ -114,6 +114,33 @@ struct JPEGDataCheckTests {
         #expect(!verdict.output)
     }
 
+    @Test("0xFF fill bytes before restart markers (legal, T.81 B.1.1.2) and before the EOI: valid from prepare, thumbnail and --deep")
+    func fillBytesBeforeMarkers() throws {
+        let folder = TestEnvironment.temporaryFolder("jpeg-data-fill")
+        let png = folder.appendingPathComponent("pattern.png")
+        _ = try GeneratedImages.make("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240", "-frames:v", "1", png.path], output: png)
+        let source = folder.appendingPathComponent("restarts.jpg")
+        _ = try GeneratedImages.make("vips", ["jpegsave", png.path, source.path, "--restart-interval", "1", "--strip"], output: source)
+        let bytes = [UInt8](try Data(contentsOf: source))
+        let scan = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        var filled: [UInt8] = Array(bytes[..<scan])
+        var i = scan
+        while i < bytes.count {
+            // Two fill bytes before every restart marker and before the EOI.
+            if bytes[i] == 0xFF, i + 1 < bytes.count, (0xD0...0xD7).contains(bytes[i + 1]) || bytes[i + 1] == 0xD9 { filled += [0xFF, 0xFF] }
+            filled.append(bytes[i])
+            i += 1
+        }
+        #expect(filled.count > bytes.count + 4)
+        #expect(try JPEGEntropyScan.scan(filled).warnings == 0)
+        let path = folder.appendingPathComponent("filled.jpg")
+        try Data(filled).write(to: path)
+        let verdict = try Self.verdicts(path.path, in: folder)
+        #expect(verdict.prepare == nil)
+        #expect(verdict.thumbnail == nil)
+        #expect(!verdict.deep)
+    }
+
     @Test("a clean JPEG's scan has no warning, a cut one's names libjpeg's")
     func scanWarnings() throws {
         let folder = TestEnvironment.temporaryFolder("jpeg-last-read-scan")
