@@ -72,10 +72,15 @@ struct WorkersDieWithParentTests {
         let out = root.appendingPathComponent("out")
         let batch = try Self.start(["batch", input.path, "--out", out.path, "--jobs", "2"])
         #expect(Self.wait(30) { Self.children(of: batch.processIdentifier).count == 2 })
-        // The workers hold the manifest's lock and the split lock as their descriptors 3 and 4.
+        // The workers hold the manifest's lock and the split lock as their descriptors 3 and 4
+        // (once started: a child seen between its fork and its exec still has the parent's).
+        let locks = [out.appendingPathComponent("manifest.jsonl.lock").path, out.appendingPathComponent(".attachkit-batch.lock").path]
+        func held(_ worker: Int32) -> [String] {
+            [3, 4].map { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(worker)/fd/\($0)")) ?? "" }
+        }
+        _ = Self.wait(10) { Self.children(of: batch.processIdentifier).allSatisfy { held($0) == locks } }
         for worker in Self.children(of: batch.processIdentifier) {
-            let held = [3, 4].map { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(worker)/fd/\($0)")) ?? "" }
-            #expect(held == [out.appendingPathComponent("manifest.jsonl.lock").path, out.appendingPathComponent(".attachkit-batch.lock").path], "\(held)")
+            #expect(held(worker) == locks, "\(held(worker))")
         }
 
         // When the batch is killed
