@@ -92,10 +92,7 @@ struct ImagePipeline: MediaPipeline {
     static func jpegCheck(path: String, info: MediaInfo, reader: ImagePlan.Reader) -> JPEGDataCheck.Background? {
         switch reader {
         case .vips where info.container == .jpeg:
-            return JPEGDataCheck.Background {
-                guard let file = try? FileReader(path: path) else { return nil }
-                return file.read(at: 0, count: Int(file.size))
-            }
+            return JPEGDataCheck.Background { JPEGDataCheck.fileBytes(path: path) }
         case .embeddedPreview:
             guard let raw = info.cameraRaw else { return nil }
             return JPEGDataCheck.Background { CameraRawPreview.jpeg(path: path, raw: raw) }

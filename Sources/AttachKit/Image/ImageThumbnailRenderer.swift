@@ -30,6 +30,8 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
 
         let reader = try ImagePlan.reader(for: info, path: path)
         try deadline.check(step)
+        // A JPEG's data are checked by libjpeg-turbo while libvips decodes it.
+        let jpegCheck = ImagePipeline.jpegCheck(path: path, info: info, reader: reader)
         var image = try load(path: path, info: info, reader: reader, frame: animated ? frame : nil, box: box, limits: limits, step: step)
         try deadline.check(step)
         do {
@@ -38,7 +40,7 @@ struct ImageThumbnailRenderer: ThumbnailRendering {
         } catch {
             throw ImageFailure.from(error, step: step)
         }
-        if let reason = ImagePipeline.jpegCheck(path: path, info: info, reader: reader)?.reason() { throw .corrupt(reason: reason) }
+        if let reason = jpegCheck?.reason() { throw .corrupt(reason: reason) }
         do {
             // The clip is inside the unit square (``ClippingRect``): clamping keeps at least one pixel.
             let left = (clip.x * Double(image.width)).clampedInteger(in: 0...max(0, image.width - 1))

@@ -32,8 +32,13 @@ enum JPEGDataCheck {
     /// ``reason(_:)`` for the JPEG file at `path`; `nil` when it cannot be read now (what reads
     /// it next reports that).
     static func reason(path: String) -> String? {
+        fileBytes(path: path).flatMap(reason)
+    }
+
+    /// The whole file at `path`, or `nil` when it cannot be read now.
+    static func fileBytes(path: String) -> [UInt8]? {
         guard let reader = try? FileReader(path: path) else { return nil }
-        return reason(reader.read(at: 0, count: Int(reader.size)))
+        return reader.read(at: 0, count: Int(reader.size))
     }
 
     /// A scan run on another thread while libvips decodes the same file (a re-encode), so the
