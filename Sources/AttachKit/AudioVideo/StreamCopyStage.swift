@@ -104,10 +104,6 @@ final class StreamCopyStage: ClipStage {
     private func copy(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished, let t = packet.seconds(in: inputTimeBase) else { return }
         if framesOnly, !packet.isWholeMPEGAudioFrame { return }
-        if dropsSilentADTS, packet.isSilentADTSFrame {
-            if started { dropped += packet.duration }
-            return
-        }
         let epsilon = ClipTimeline.epsilon
         let duration = packet.duration > 0 ? inputTimeBase.seconds(packet.duration) : fallbackDuration
         if !started {
@@ -122,6 +118,12 @@ final class StreamCopyStage: ClipStage {
         guard let base = timeline.base, timeline.keepsPreroll || t >= base - epsilon else { return }
         if t + duration > timeline.end + epsilon {
             finished = true
+            return
+        }
+        if dropsSilentADTS, packet.isSilentADTSFrame {
+            // Inside the window but left out: what follows moves earlier by its length, before
+            // the first sound too (the copy starts at 0 with its first sound).
+            dropped += inputTimeBase.timestamp(duration)
             return
         }
         started = true

@@ -1,7 +1,8 @@
 /// Raw AAC (ADTS) layout, from the first frame (after any ID3v2 tag): every frame follows the
-/// previous one directly with the same MPEG version, profile, sample rate and channel
-/// configuration (a change is named: an M4A, which prepare writes, holds one configuration, and
-/// a frame of another before the first frame is no junk), the last frame is complete, and
+/// previous one directly with the same profile, sample rate and channel configuration (a change
+/// is named: an M4A, which prepare writes, holds one configuration, and a frame of another before
+/// the first frame is no junk; the MPEG version bit may differ from frame to frame, as no
+/// decoder reads it), the last frame is complete, and
 /// nothing but tags (ID3v2, APEv2, ID3v1, Lyrics3) sits between or after frames (zero bytes from
 /// the last frame to the end are padding). As for MP3 (``MPEGAudioStructure``), junk before the
 /// first frame or after the last one (no run of ``AudioSync/framesToResync`` frames follows it)
@@ -97,7 +98,9 @@ enum ADTSStructure {
             } else if StructureChecker.isZeroFilled(reader, from: position, to: audioEnd) {
                 break  // Zero padding up to the end (or the trailing tags).
             } else if walked.frames > 0, let next = resync(reader, after: position, like: first, end: audioEnd) {
-                walked.problem = "no ADTS frame sync at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
+                // A header of another configuration that no frames of it follow is named as such.
+                let found = change.map { "a lone frame header where \($0)" } ?? "no ADTS frame sync"
+                walked.problem = "\(found) at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
                 return walked
             } else if walked.frames > 0 {
                 if let unskippable = unskippableTail(reader, from: position, to: audioEnd) {
@@ -218,8 +221,11 @@ enum ADTSStructure {
         return true
     }
 
-    /// What the header at `i` in `a` changes from the first frame's (MPEG version, profile,
-    /// sample rate, channel configuration: an M4A's one decoder configuration holds each), named ("the sample rate changes from 44100 to 48000 Hz"); `nil` when nothing.
+    /// What the header at `i` in `a` changes from the first frame's (profile, sample rate,
+    /// channel configuration: an M4A's one decoder configuration holds each), named ("the sample
+    /// rate changes from 44100 to 48000 Hz"); `nil` when nothing. The MPEG version bit (ID) is not
+    /// compared: FFmpeg's ADTS parser and decoder skip it, and an M4A does not keep it, so a
+    /// stream that mixes MPEG-2 and MPEG-4 headers decodes and copies as one.
     private static func change(_ a: [UInt8], at i: Int, from first: [UInt8]) -> String? {
         guard let now = ADTSFrame(a, at: i), let was = ADTSFrame(first, at: 0) else { return nil }
         if now.rateIndex != was.rateIndex { return "the sample rate changes from \(was.sampleRate) to \(now.sampleRate) Hz" }
@@ -227,7 +233,6 @@ enum ADTSStructure {
         if now.channelConfiguration != was.channelConfiguration {
             return "the channel configuration changes from \(was.channelConfiguration) to \(now.channelConfiguration)"
         }
-        if a.u8(i + 1) & 0x08 != first.u8(1) & 0x08 { return "the MPEG version bit changes from MPEG-\(first.u8(1) & 0x08 == 0 ? 4 : 2) to MPEG-\(a.u8(i + 1) & 0x08 == 0 ? 4 : 2)" }
         return nil
     }
 }

@@ -140,10 +140,58 @@ struct ADTSVerbAgreementTests {
         let (cleanOut, paddedOut) = (try Probe.probe(outputs.0), try Probe.probe(outputs.1))
         #expect(cleanOut.duration == paddedOut.duration, "\(cleanOut.duration ?? -1) vs \(paddedOut.duration ?? -1)")
         #expect(try Probe.decoded(outputs.1).packets == frames.count)
+        // The same frames in front of the sound (outside tester, round 49 M2): left out, and the
+        // M4A still starts at 0 and declares the clean file's duration (it started at 0.116 s).
+        let leading = try Probe.write((0..<5).flatMap { _ in silent } + frames.flatMap { $0 }, "silent-start.aac", in: folder)
+        #expect(try Probe.probe(leading).duration == Probe.probe(clean).duration)
+        let c = try Self.verdicts(leading, out: folder.appendingPathComponent("out-silent-start"))
+        let leadingOut = try #require(c.output, "\(c)")
+        let report = try FFprobeReport.of(leadingOut)
+        let stream = try #require(report.streams.first)
+        #expect(abs(stream.start ?? -1) < 0.001, "start \(stream.start ?? -1)")
+        #expect(abs((report.duration ?? 0) - (cleanOut.duration ?? -1)) < 0.001, "\(report.duration ?? 0) vs \(cleanOut.duration ?? -1)")
+        #expect(try Probe.decoded(leadingOut).packets == frames.count)
         // One frame of sound after frames of none is a lone packet once they are left out: unsupported, as one frame is.
         let lone = try Probe.write((0..<4).flatMap { _ in silent } + frames[3], "lone.aac", in: folder)
         #expect(Edge.probeFailure(lone)?.code == .unsupported)
         let v = try Self.verdicts(lone, out: folder.appendingPathComponent("out-lone"))
         #expect(v.quick.contains("unsupported-codec") && v.deep.contains("unsupported-codec") && v.prepare == "unsupported", "\(v)")
+    }
+
+    @Test("the MPEG version bit (ID) set on the first frame, on every other frame or on the second half: one stream to every verb (FFmpeg decodes and copies it), and a lone header of another rate mid-stream is named",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func versionBitMixed() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = Edge.frames(try Edge.tone(folder))
+        let cleanPath = try Probe.write(frames.flatMap { $0 }, "clean.aac", in: folder)
+        let cleanSeconds = try #require(try Probe.probe(cleanPath).duration)
+        let clean = try Self.verdicts(cleanPath, out: folder.appendingPathComponent("out-clean"))
+        func flipped(_ which: (Int) -> Bool) -> [UInt8] {
+            frames.enumerated().flatMap { index, frame in
+                var frame = frame
+                if which(index) { frame[1] ^= 0x08 }
+                return frame
+            }
+        }
+        let half = frames.count / 2
+        for (name, bytes) in [("id-first.aac", flipped { $0 == 0 }), ("id-alternate.aac", flipped { $0 % 2 == 1 }),
+                              ("id-second-half.aac", flipped { $0 >= half }), ("id-all.aac", flipped { _ in true })] {
+            let path = try Probe.write(bytes, name, in: folder)
+            #expect(try Probe.probe(path).duration == cleanSeconds, "\(name)")
+            let v = try Self.verdicts(path, out: folder.appendingPathComponent("out-\(name)"))
+            #expect(v.quick == clean.quick && v.deep == clean.deep && v.prepare == nil, "\(name): \(v) against \(clean)")
+            let output = try #require(v.output, "\(name): \(v)")
+            let decoded = try Probe.decoded(output)
+            #expect(decoded.rate == 44_100 && decoded.packets == frames.count, "\(name): \(decoded)")
+        }
+        // One frame of 48 kHz among 44.1 kHz frames chains on to nothing: garbage between frames,
+        // named as a header of another rate rather than "no frame sync".
+        let other = Edge.frames(try Edge.tone(folder, rate: 48_000))
+        let lone = try Probe.write(frames.prefix(40).flatMap { $0 } + other[3] + frames.dropFirst(40).flatMap { $0 }, "lone-48k.aac", in: folder)
+        let run = try TestEnvironment.runAttachKit(["validate", "--json", lone])
+        #expect(run.stdout.contains("a lone frame header where the sample rate changes from 44100 to 48000 Hz"), "\(run.stdout)")
+        let v = try Self.verdicts(lone, out: folder.appendingPathComponent("out-lone-48k"))
+        #expect(v.quick.contains("corrupt") && v.deep.contains("corrupt") && v.prepare == "corrupt", "\(v)")
     }
 }
