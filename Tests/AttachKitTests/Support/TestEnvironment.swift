@@ -34,13 +34,40 @@ enum TestEnvironment {
     static let corpusAbsent: Comment = "needs the shared corpus: ../shared/corpus beside the checkout, or $ATTACHKIT_CORPUS"
 
     /// A fresh, empty temporary folder for one test.
+    /// Lies under ``temporaryRoot``, so it goes when the test process ends even when the test
+    /// does not remove it.
     static func temporaryFolder(_ name: String = #function) -> URL {
         let safe = name.filter { $0.isLetter || $0.isNumber }
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("attachkit-tests-\(safe)-\(UUID().uuidString.prefix(8))")
+        let url = temporaryRoot.appendingPathComponent("\(safe)-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// The folder every ``temporaryFolder(_:)`` of this test process lies in:
+    /// `$TMPDIR/attachkit-tests-PID-XXXXXXXX`, removed with all it holds when the process exits
+    /// (`atexit`). Made on first use, which also removes the roots of test processes that are
+    /// gone (killed or crashed before their exit handler ran). Without it every run left its
+    /// folders behind, gigabytes after a few hundred runs.
+    static let temporaryRoot: URL = {
+        let base = FileManager.default.temporaryDirectory
+        let prefix = "attachkit-tests-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] where name.hasPrefix(prefix) {
+            let fields = name.dropFirst(prefix.count).split(separator: "-")
+            guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: base.appendingPathComponent(name))
+        }
+        let root = base.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        temporaryRootOwner = (root.path, getpid())
+        atexit {
+            // Only by the process that made it (a forked child inherits the handler).
+            if let owner = TestEnvironment.temporaryRootOwner, owner.pid == getpid() { try? FileManager.default.removeItem(atPath: owner.path) }
+        }
+        return root
+    }()
+
+    /// ``temporaryRoot``'s path and maker for the exit handler, which can capture nothing.
+    nonisolated(unsafe) private static var temporaryRootOwner: (path: String, pid: Int32)?
 
     /// Runs an executable found on `PATH`, returning its exit status and captured output.
     @discardableResult
