@@ -115,7 +115,10 @@ struct ClipWriter {
             return (ClipTimeline(start: found.keyframe, base: found.keyframe, duration: plan.window.duration), seekTo)
         }
         if plan.video == nil && plan.audio?.encode == nil {
-            return (ClipTimeline(start: wanted, base: nil, duration: plan.window.duration), seekTo)
+            // Raw ADTS is copied from its first frame: its frames of sound are timed by counting
+            // them (``StreamCopyStage``), which a seek would cut short.
+            let isADTS = demuxer == Demuxers.name(for: .aacADTS)
+            return (ClipTimeline(start: wanted, base: nil, duration: plan.window.duration), isADTS ? nil : seekTo)
         }
         return (ClipTimeline(start: wanted, base: wanted, duration: plan.window.duration), seekTo)
     }
@@ -141,6 +144,9 @@ struct ClipWriter {
         }
         if let audio = plan.audio {
             if let encode = audio.encode {
+                if input.formatName == Demuxers.name(for: .aacADTS), let silent = Self.silentADTSFrames(inputPath), silent > 0 {
+                    throw .unsupported(reason: "\(silent) of its ADTS frames decode to nothing (only fill, data or END elements): FFmpeg 5.1 times them as sound, so a cut or re-encode would start late and run short; only the whole stream can be copied (into an M4A, without them)")
+                }
                 let audioEnd = Self.trailingTagsStart(inputPath)
                 stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader,
                                                    timeline: timeline, decoding: plan.decoding, audioEnd: audioEnd))
@@ -188,6 +194,13 @@ struct ClipWriter {
     static func trailingTagsStart(_ path: String) -> Int64 {
         guard let reader = try? FileReader(path: path) else { return .max }
         return AudioTagStructure.trailingTagsStart(reader, floor: 0)
+    }
+
+    /// How many frames of the raw ADTS file at `path` decode to nothing (``ADTSStructure/Walk/silentFrames``,
+    /// over a walk from the first frame the sniffer found); `nil` when it cannot be read.
+    static func silentADTSFrames(_ path: String) -> Int64? {
+        guard let reader = try? FileReader(path: path) else { return nil }
+        return ADTSStructure.walk(reader, from: FormatSniffer.sniff(reader).audioOffset).silentFrames
     }
 
     static func fileSize(_ path: String) -> Int64 {

@@ -8,8 +8,11 @@
 /// after a timed one (a Matroska block's laced frames) are timed evenly up to the next. With ``framesOnly``
 /// (MPEG audio read by FFmpeg's parser, which hands junk between or after frames on as packets of
 /// its own) a packet that is not one whole frame is left out: the copy is clean. With
-/// ``dropsSilentADTS`` (raw ADTS) a frame that decodes to nothing is left out, and the packets
-/// after it are moved earlier by its duration: the copy lasts as long as its sound.
+/// ``dropsSilentADTS`` (raw ADTS) a frame that decodes to nothing is left out and each frame of
+/// sound is timed by the sound before it, not by libavformat's timestamps: those count the frames
+/// of nothing as time, and leave a frame after many of them untimed (49 at 44.1 kHz). The window
+/// is then in the sound's time, as the probe's duration is, and the copy lasts as long as its
+/// sound.
 final class StreamCopyStage: ClipStage {
     let inputIndex: Int
     private(set) var outputIndex = -1
@@ -26,10 +29,12 @@ final class StreamCopyStage: ClipStage {
     private let tag: String?
     /// Keep only packets that are one whole MPEG audio frame each.
     private let framesOnly: Bool
-    /// Leave out ADTS frames that decode to nothing (``AVPacketBuffer/isSilentADTSFrame``).
+    /// Leave out ADTS frames that decode to nothing (``AVPacketBuffer/isSilentADTSFrame``) and
+    /// time the rest by ``soundTime``.
     private let dropsSilentADTS: Bool
-    /// Input time-base units of the silent frames left out so far, taken off later packets.
-    private var dropped: Int64 = 0
+    /// Raw ADTS: where the next frame of sound starts, in input time-base units (the first
+    /// packet's time, then the durations of the frames of sound read since).
+    private var soundTime: Int64?
     /// Sound packets read but not yet copied: the last timed one and the untimed ones after it.
     private let held = AVPacketQueue()
     /// The time of the first packet held (input time base).
@@ -66,6 +71,7 @@ final class StreamCopyStage: ClipStage {
     func accept(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
         guard !finished else { return }
         guard !isVideo else { return try copy(packet, output: output) }
+        if dropsSilentADTS { return try copyADTSFrame(packet, output: output) }
         // Sound is held back one timed packet: a Matroska block that laces several frames times
         // only its first, and the frames after it (dropped before: a fraction of the sound was
         // kept) share the span to the next timed packet evenly.
@@ -120,17 +126,37 @@ final class StreamCopyStage: ClipStage {
             finished = true
             return
         }
-        if dropsSilentADTS, packet.isSilentADTSFrame {
-            // Inside the window but left out: what follows moves earlier by its length, before
-            // the first sound too (the copy starts at 0 with its first sound).
-            dropped += inputTimeBase.timestamp(duration)
-            return
-        }
         started = true
         packet.fillDuration(inputTimeBase.timestamp(duration))
         // Containers that store decoding times only (AVI): MP4 needs a presentation time.
         packet.fillPresentationTime()
-        packet.retime(minus: inputTimeBase.timestamp(base) + dropped, from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
+        packet.retime(minus: inputTimeBase.timestamp(base), from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
+        try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
+    }
+
+    /// Copies one raw ADTS frame (``dropsSilentADTS``, read from the start of the file) when it
+    /// holds sound and lies in the window, timed by ``soundTime``; the window's start anchors
+    /// ``ClipTimeline/base`` at the first frame of sound whose middle is past it, as for any sound.
+    private func copyADTSFrame(_ packet: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {
+        if soundTime == nil { soundTime = packet.timestamp ?? 0 }
+        guard !packet.isSilentADTSFrame, let start = soundTime else { return }
+        let length = packet.duration > 0 ? packet.duration : inputTimeBase.timestamp(fallbackDuration)
+        soundTime = start + length
+        let t = inputTimeBase.seconds(start), duration = inputTimeBase.seconds(length)
+        let epsilon = ClipTimeline.epsilon
+        if timeline.base == nil {
+            guard t + duration / 2 >= timeline.start - epsilon else { return }
+            timeline.base = t
+        }
+        guard let base = timeline.base, t >= base - epsilon else { return }
+        if t + duration > timeline.end + epsilon {
+            finished = true
+            return
+        }
+        started = true
+        packet.place(at: start, stream: packet.streamIndex)
+        packet.fillDuration(length)
+        packet.retime(minus: inputTimeBase.timestamp(base), from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
         try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
     }
 

@@ -15,13 +15,14 @@
 /// before for those facts, and only its duration and bitrates come from the count (the same
 /// number of frames at the decoded rate: 2048 samples each when it doubled).
 ///
-/// Only a clean walk is trusted: frames from the first byte after the ID3v2 tags to the end of
-/// the file, its trailing tags, zero padding or junk FFmpeg steps over (every frame is known
-/// before it, so a large junk tail does not stretch the duration), one raw data block each
-/// (FFmpeg 5.1 decodes the first of several and says so), at most ``maximumFrames``. Anything
-/// else (junk before or between frames, a last frame cut short, a frame running past the end, a file that is ADTS
-/// only at the start, a walk past the cap) leaves the file to libavformat as before (its
-/// estimate, flagged as one), and the structure check gives its verdict on the damage as before.
+/// Only a clean walk is trusted: frames to the end of the file, its trailing tags, zero padding
+/// or junk FFmpeg steps over, before the first frame (no frame sync in it, which FFmpeg's reader
+/// would take for the first frame) or after the last (every frame is known before it, so a large
+/// junk tail does not stretch the duration), one raw data block each (FFmpeg 5.1 decodes the
+/// first of several and says so), at most ``maximumFrames``. Anything else (junk between frames,
+/// a last frame cut short, a frame running past the end, a file that is ADTS only at the start, a
+/// walk past the cap) leaves the file to libavformat as before (its estimate, flagged as one),
+/// and the structure check gives its verdict on the damage as before.
 enum ADTSHeaderProbe {
     /// Frames walked at most: 2^20 (6.6 h at 44.1 kHz, 12 h of 24 kHz HE-AAC; a few hundred MB of
     /// file). Past it the duration is libavformat's estimate, as before.
@@ -30,9 +31,8 @@ enum ADTSHeaderProbe {
     /// The frames from `start` when their walk is clean (see the type) within `maximumFrames`
     /// (default ``maximumFrames``); `nil` otherwise.
     static func count(_ reader: borrowing FileReader, from start: Int64, maximumFrames: Int64 = maximumFrames) -> ADTSStructure.Walk? {
-        guard start == AudioSync.tagsEnd(reader) else { return nil }
         let walked = ADTSStructure.walk(reader, from: start, maximumFrames: maximumFrames)
-        guard walked.problem == nil, walked.skipped.regions == (walked.junkAfter ? 1 : 0), !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
+        guard walked.problem == nil, !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
         return walked
     }
 

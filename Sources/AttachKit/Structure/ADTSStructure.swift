@@ -98,8 +98,8 @@ enum ADTSStructure {
             } else if StructureChecker.isZeroFilled(reader, from: position, to: audioEnd) {
                 break  // Zero padding up to the end (or the trailing tags).
             } else if walked.frames > 0, let next = resync(reader, after: position, like: first, end: audioEnd) {
-                // A header of another configuration that no frames of it follow is named as such.
-                let found = change.map { "a lone frame header where \($0)" } ?? "no ADTS frame sync"
+                // A frame of another configuration that no frames of it follow is named as such.
+                let found = change.map { "a lone frame where \($0)" } ?? "no ADTS frame sync"
                 walked.problem = "\(found) at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
                 return walked
             } else if walked.frames > 0 {

@@ -127,9 +127,7 @@ struct ADTSVerbAgreementTests {
         let folder = TestEnvironment.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let frames = Edge.frames(try Edge.tone(folder))
-        // FIL (count 3, three zero bytes) then END: decodes to nothing.
-        var silent = Array(frames[5].prefix(7)) + Edge.pack(Edge.bits(6, 3) + Edge.bits(3, 4) + Edge.bits(0, 24) + Edge.bits(7, 3))
-        Edge.setLength(&silent, silent.count)
+        let silent = ADTSSilentFrameTests.silentFrame(like: frames[5])
         let clean = try Probe.write(frames.flatMap { $0 }, "clean.aac", in: folder)
         let padded = try Probe.write(frames.prefix(50).flatMap { $0 } + (0..<5).flatMap { _ in silent } + frames.dropFirst(50).flatMap { $0 },
                                      "silent.aac", in: folder)
@@ -190,7 +188,7 @@ struct ADTSVerbAgreementTests {
         let other = Edge.frames(try Edge.tone(folder, rate: 48_000))
         let lone = try Probe.write(frames.prefix(40).flatMap { $0 } + other[3] + frames.dropFirst(40).flatMap { $0 }, "lone-48k.aac", in: folder)
         let run = try TestEnvironment.runAttachKit(["validate", "--json", lone])
-        #expect(run.stdout.contains("a lone frame header where the sample rate changes from 44100 to 48000 Hz"), "\(run.stdout)")
+        #expect(run.stdout.contains("a lone frame where the sample rate changes from 44100 to 48000 Hz"), "\(run.stdout)")
         let v = try Self.verdicts(lone, out: folder.appendingPathComponent("out-lone-48k"))
         #expect(v.quick.contains("corrupt") && v.deep.contains("corrupt") && v.prepare == "corrupt", "\(v)")
     }
