@@ -90,6 +90,9 @@ struct ClipWriter {
             throw .corrupt(reason: "the picture (stream \(video.index)) gives no packet inside the clip: its frames cannot be read, and the output would be sound alone")
         }
         guard (videoTally?.packets ?? 0) + (audioTally?.packets ?? 0) > 0 else {
+            if let frame = stages.lazy.compactMap({ ($0 as? StreamCopyStage)?.frameOverWindow }).first, let span = plan.window.duration {
+                throw .cannotFit(reason: "one frame of the input lasts \(ClipText.seconds(frame)), longer than the \(ClipText.seconds(span)) clip: a stream copy keeps whole frames (allow a longer clip)")
+            }
             throw .corrupt(reason: "no packet of the input falls inside the clip")
         }
         let duration = max(videoTally?.end ?? 0, audioTally?.end ?? 0)
@@ -145,7 +148,7 @@ struct ClipWriter {
         if let audio = plan.audio {
             if let encode = audio.encode {
                 if input.formatName == Demuxers.name(for: .aacADTS), let silent = Self.silentADTSFrames(inputPath), silent > 0 {
-                    throw .unsupported(reason: "\(silent) of its ADTS frames decode to nothing (only fill, data or END elements): FFmpeg 5.1 times them as sound, so a cut or re-encode would start late and run short; only the whole stream can be copied (into an M4A, without them)")
+                    throw .unsupported(reason: "\(silent) of its ADTS frames before the last sound decode to nothing (only fill, data or END elements): FFmpeg 5.1 times them as sound, so a cut or re-encode would start late and run short; a copy into an M4A, without them, is made when no byte budget or exact cut asks for a re-encode")
                 }
                 let audioEnd = Self.trailingTagsStart(inputPath)
                 stages.append(try AudioEncodeStage(plan: audio, encode: encode, input: input, globalHeader: globalHeader,
@@ -196,11 +199,13 @@ struct ClipWriter {
         return AudioTagStructure.trailingTagsStart(reader, floor: 0)
     }
 
-    /// How many frames of the raw ADTS file at `path` decode to nothing (``ADTSStructure/Walk/silentFrames``,
-    /// over a walk from the first frame the sniffer found); `nil` when it cannot be read.
+    /// How many frames of the raw ADTS file at `path` that decode to nothing come before its
+    /// last frame of sound (``ADTSStructure/Walk/silentFrames``, over a walk from the first frame
+    /// the sniffer found; those after it move no sound in time); `nil` when it cannot be read.
     static func silentADTSFrames(_ path: String) -> Int64? {
         guard let reader = try? FileReader(path: path) else { return nil }
-        return ADTSStructure.walk(reader, from: FormatSniffer.sniff(reader).audioOffset).silentFrames
+        let walked = ADTSStructure.walk(reader, from: FormatSniffer.sniff(reader).audioOffset)
+        return walked.silentFrames - walked.trailingSilentFrames
     }
 
     static func fileSize(_ path: String) -> Int64 {

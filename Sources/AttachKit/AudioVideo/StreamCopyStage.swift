@@ -41,6 +41,9 @@ final class StreamCopyStage: ClipStage {
     private var block: Int64?
     /// The spacing of the last block of laced frames, for one the input ends on.
     private var lacedSpacing: Int64?
+    /// Seconds the first packet inside the window lasts when it alone runs past the window's end
+    /// (the window is shorter than one frame); `nil` otherwise.
+    private(set) var frameOverWindow: Double?
 
     init(inputIndex: Int, isVideo: Bool, input: borrowing AVInput, frameRate: Rational?, tag: String?, timeline: ClipTimeline,
          framesOnly: Bool = false, dropsSilentADTS: Bool = false) {
@@ -116,14 +119,14 @@ final class StreamCopyStage: ClipStage {
             if isVideo {
                 guard packet.isKeyframe, timeline.keepsPreroll || t >= timeline.start - epsilon else { return }
             } else if timeline.base == nil {
-                // Audio anchors the clip: the packet nearest the start.
-                guard t + duration / 2 >= timeline.start - epsilon else { return }
+                // Audio anchors the clip: the frame at or before the start (``holdsStart``).
+                guard Self.holdsStart(t, duration, timeline) else { return }
             }
             if timeline.base == nil { timeline.base = t }
         }
         guard let base = timeline.base, timeline.keepsPreroll || t >= base - epsilon else { return }
         if t + duration > timeline.end + epsilon {
-            finished = true
+            finish(before: duration)
             return
         }
         started = true
@@ -132,6 +135,20 @@ final class StreamCopyStage: ClipStage {
         packet.fillPresentationTime()
         packet.retime(minus: inputTimeBase.timestamp(base), from: inputTimeBase, to: outputTimeBase, stream: outputIndex)
         try mux(packet, output: output, timeBase: outputTimeBase, tally: &tally)
+    }
+
+    /// Whether a sound frame at `t` lasting `duration` seconds may begin the clip: it ends after
+    /// the window's start, so the first such frame is the one at or before the start (the
+    /// keyframe at or before it, every sound frame being one), as for a picture.
+    private static func holdsStart(_ t: Double, _ duration: Double, _ timeline: ClipTimeline) -> Bool {
+        t + duration > timeline.start + ClipTimeline.epsilon
+    }
+
+    /// Ends the copy at a packet that would end past the window; when it is the first packet of
+    /// the window, remembers how long it lasts (``frameOverWindow``).
+    private func finish(before duration: Double) {
+        if !started { frameOverWindow = duration }
+        finished = true
     }
 
     /// Copies one raw ADTS frame (``dropsSilentADTS``, read from the start of the file) when it
@@ -145,12 +162,12 @@ final class StreamCopyStage: ClipStage {
         let t = inputTimeBase.seconds(start), duration = inputTimeBase.seconds(length)
         let epsilon = ClipTimeline.epsilon
         if timeline.base == nil {
-            guard t + duration / 2 >= timeline.start - epsilon else { return }
+            guard Self.holdsStart(t, duration, timeline) else { return }
             timeline.base = t
         }
         guard let base = timeline.base, t >= base - epsilon else { return }
         if t + duration > timeline.end + epsilon {
-            finished = true
+            finish(before: duration)
             return
         }
         started = true

@@ -18,8 +18,8 @@
 /// Only a clean walk is trusted: frames to the end of the file, its trailing tags, zero padding
 /// or junk FFmpeg steps over, before the first frame (no frame sync in it, which FFmpeg's reader
 /// would take for the first frame) or after the last (every frame is known before it, so a large
-/// junk tail does not stretch the duration), one raw data block each (FFmpeg 5.1 decodes the
-/// first of several and says so), at most ``maximumFrames``. Anything else (junk between frames,
+/// junk tail does not stretch the duration), at most ``maximumFrames``. A frame of more than one
+/// raw data block is `unsupported` (``severalBlocks(_:)``). Anything else (junk between frames,
 /// a last frame cut short, a frame running past the end, a file that is ADTS only at the start, a
 /// walk past the cap) leaves the file to libavformat as before (its estimate, flagged as one),
 /// and the structure check gives its verdict on the damage as before.
@@ -32,7 +32,7 @@ enum ADTSHeaderProbe {
     /// (default ``maximumFrames``); `nil` otherwise.
     static func count(_ reader: borrowing FileReader, from start: Int64, maximumFrames: Int64 = maximumFrames) -> ADTSStructure.Walk? {
         let walked = ADTSStructure.walk(reader, from: start, maximumFrames: maximumFrames)
-        guard walked.problem == nil, !walked.capped, walked.frames > 0, walked.extraRawDataBlocks == 0, walked.first != nil else { return nil }
+        guard walked.problem == nil, !walked.capped, walked.frames > 0, walked.first != nil else { return nil }
         return walked
     }
 
@@ -72,6 +72,15 @@ enum ADTSHeaderProbe {
         info.durationIsEstimate = false
         info.bitRate = (Double(info.bytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
         info.audioBitRate = (Double(walked.frameBytes) * 8 * 1_000_000 / Double(microseconds)).clampedInteger(in: 0...Int.max, rounding: .towardZero)
+    }
+
+    /// Why a file whose clean walk found `walked` cannot be copied, or `nil`: a frame of more than
+    /// one raw data block. An M4A sample holds one, and without CRC a frame does not say where
+    /// its blocks begin (only decoding its payload finds them), so the copy would be a sample
+    /// declared 1024 samples holding 2048 or more (its decode errors on every one).
+    static func severalBlocks(_ walked: ADTSStructure.Walk) -> String? {
+        guard walked.extraRawDataBlocks > 0 else { return nil }
+        return "ADTS frames of up to \(walked.extraRawDataBlocks + 1) raw data blocks: an M4A sample holds one, and a frame does not say where its blocks begin, so it cannot be copied"
     }
 
     /// Why a file whose clean walk found `walked` holds no sound (every frame a bare header, or

@@ -208,12 +208,16 @@ public struct Prober: Sendable {
     /// is read by libavformat alone (an estimated duration). FFmpeg is required either way, as for
     /// every sound (nothing here decodes or converts it without): its absence is `unreadable`.
     /// - Throws: `corrupt` when no frame holds sound, or the first frames decode to no sample
-    ///   rate or channel count (never a rate of 0); `unsupported` for a file of one frame of sound.
+    ///   rate or channel count (never a rate of 0); `unsupported` for a file of one frame of sound
+    ///   or frames of several raw data blocks.
     private func readADTS(path: String, reader: borrowing FileReader, from start: Int64, into info: inout MediaInfo) throws(ProbeError) {
         try FFmpegLibrary.requireForProbe(path: info.path)
         let walked = ADTSHeaderProbe.count(reader, from: start)
         if let walked, let silence = ADTSHeaderProbe.silence(walked) {
             throw .corruptHeader(path: info.path, container: info.container, detail: silence)
+        }
+        if let walked, let blocks = ADTSHeaderProbe.severalBlocks(walked) {
+            throw .unsupported(path: info.path, container: info.container, detail: blocks)
         }
         if let walked, walked.frames - walked.silentFrames == 1 {
             // libavformat gives a lone frame's packet no timestamp (ffprobe cannot open the file),

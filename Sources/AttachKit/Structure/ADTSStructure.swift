@@ -22,6 +22,8 @@ enum ADTSStructure {
         var samples: Int64 = 0
         /// Frames that decode to nothing: a bare header, or only fill and data elements.
         var silentFrames: Int64 = 0
+        /// Of ``silentFrames``, those after the last frame of sound (they move no sound in time).
+        var trailingSilentFrames: Int64 = 0
         /// Samples (at the decoded rate) FFmpeg's decoder drops: 1024 for each frame that carries
         /// libfaac's stamp (its encoder delay; two libfaac files joined carry two), else 0.
         var primingSamples: Int64 = 0
@@ -98,9 +100,12 @@ enum ADTSStructure {
             } else if StructureChecker.isZeroFilled(reader, from: position, to: audioEnd) {
                 break  // Zero padding up to the end (or the trailing tags).
             } else if walked.frames > 0, let next = resync(reader, after: position, like: first, end: audioEnd) {
-                // A frame of another configuration that no frames of it follow is named as such.
-                let found = change.map { "a lone frame where \($0)" } ?? "no ADTS frame sync"
-                walked.problem = "\(found) at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
+                if let change {
+                    // A whole frame of another configuration that no frames of it follow.
+                    walked.problem = "a lone frame where \(change) at byte \(position) after \(walked.frames) frame(s) (the stream goes on at byte \(next)): a stream keeps one rate, profile and channel layout"
+                } else {
+                    walked.problem = "no ADTS frame sync at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
+                }
                 return walked
             } else if walked.frames > 0 {
                 if let unskippable = unskippableTail(reader, from: position, to: audioEnd) {
@@ -172,7 +177,13 @@ enum ADTSStructure {
                 content = ADTSPayload.read(bytes.bytes, at: bytes.index, count: min(payload, bytes.bytes.count - bytes.index))
             }
         }
-        if content.audio { walked.samples += Int64(frame.samples) } else { walked.silentFrames += 1 }
+        if content.audio {
+            walked.samples += Int64(frame.samples)
+            walked.trailingSilentFrames = 0
+        } else {
+            walked.silentFrames += 1
+            walked.trailingSilentFrames += 1
+        }
         if content.libfaac { walked.primingSamples += 1024 }
     }
 
