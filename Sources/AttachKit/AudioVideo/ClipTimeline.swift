@@ -25,8 +25,12 @@ final class ClipTimeline {
 
     var end: Double { duration.map { (base ?? start) + $0 } ?? .infinity }
 
-    /// Tolerance for comparing timestamps that went through different time bases.
-    static let epsilon = 0.001
+    /// Tolerance for comparing timestamps that went through different time bases: a microsecond,
+    /// far more than their rounding (a tick of 1/90000 s converted to seconds is off by ~1e-17 s)
+    /// and far less than a frame. It was a millisecond, which let a clip end up to 1 ms past its
+    /// duration budget, moved a start up to 1 ms before a frame to that frame, and left a start
+    /// within 1 ms of the end with no frame at all (outside tester, round 52).
+    static let epsilon = 0.000_001
 }
 
 /// What one output stream received.

@@ -93,9 +93,17 @@ struct ClipWriter {
             if let frame = stages.lazy.compactMap({ ($0 as? StreamCopyStage)?.frameOverWindow }).first, let span = plan.window.duration {
                 throw .cannotFit(reason: "one frame of the input lasts \(ClipText.seconds(frame)), longer than the \(ClipText.seconds(span)) clip: a stream copy keeps whole frames (allow a longer clip)")
             }
+            // After a start, no packet means the start is in the input's last instants (past its
+            // last frame's start, or a few samples before the end): asked wrongly, not damaged.
+            if plan.window.start > 0 {
+                throw .cannotFit(reason: "a clip from \(ClipText.seconds(plan.window.start)) holds no whole frame of the input: it ends first (start earlier)")
+            }
             throw .corrupt(reason: "no packet of the input falls inside the clip")
         }
         let duration = max(videoTally?.end ?? 0, audioTally?.end ?? 0)
+        if plan.window.start > 0, duration < Self.shortestClip {
+            throw .cannotFit(reason: "a clip from \(ClipText.seconds(plan.window.start)) keeps \(ClipText.seconds(duration)) of the input, less than a frame of any sound: it ends first (start earlier)")
+        }
         return ClipOutcome(bytes: Self.fileSize(path), start: (timeline.base ?? timeline.start) - zero, duration: duration,
                            video: videoTally, audio: audioTally)
     }
@@ -207,6 +215,10 @@ struct ClipWriter {
         let walked = ADTSStructure.walk(reader, from: FormatSniffer.sniff(reader).audioOffset)
         return walked.silentFrames - walked.trailingSilentFrames
     }
+
+    /// Seconds under which a clip after a start keeps nothing playable: 5 ms, under one frame of
+    /// any sound (AAC at 96 kHz: 10.7 ms) or picture.
+    static let shortestClip = 0.005
 
     static func fileSize(_ path: String) -> Int64 {
         FileNames.statusIfPresent(path)?.size ?? 0

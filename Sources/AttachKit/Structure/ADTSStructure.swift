@@ -101,8 +101,8 @@ enum ADTSStructure {
                 break  // Zero padding up to the end (or the trailing tags).
             } else if walked.frames > 0, let next = resync(reader, after: position, like: first, end: audioEnd) {
                 if let change {
-                    // A whole frame of another configuration that no frames of it follow.
-                    walked.problem = "a lone frame where \(change) at byte \(position) after \(walked.frames) frame(s) (the stream goes on at byte \(next)): a stream keeps one rate, profile and channel layout"
+                    // Whole frames of another configuration that do not go on as a stream of it.
+                    walked.problem = "a frame where \(change) at byte \(position) after \(walked.frames) frame(s), and the first stream goes on at byte \(next): a stream keeps one rate, profile and channel layout"
                 } else {
                     walked.problem = "no ADTS frame sync at byte \(position) after \(walked.frames) frame(s): garbage between frames (the next frame is at byte \(next))"
                 }

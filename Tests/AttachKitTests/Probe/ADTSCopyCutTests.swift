@@ -89,4 +89,28 @@ struct ADTSCopyCutTests {
             #expect(c.code == nil && c.output != nil, "\(options): \(c.line)")
         }
     }
+
+    @Test("round 52: a start 10 µs to 1 ms before a frame keeps that frame's predecessor, a budget up to 1 ms under a frame is cannot-fit, and a start in the last instants is cannot-fit, never corrupt or an empty clip (copied ADTS, re-encoded WAV)",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func microsecondEdges() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let low = try Probe.write(try Edge.tone(folder, rate: 8_000), "tone8k.aac", in: folder)  // 128 ms frames
+        for start in ["1.279", "1.2799", "1.27999"] {
+            let c = try Self.cut(low, out: folder.appendingPathComponent("s\(start)"), ["--start", start])
+            #expect(abs((c.start ?? -1) - 1.152) < 0.0005, "start \(start): \(c.line)")
+        }
+        let over = try Self.cut(low, out: folder.appendingPathComponent("d"), ["--max-duration", "0.1275"])
+        #expect(over.code == "cannot-fit", "\(over.line)")
+        let seconds = try #require(try Probe.probe(low).duration)
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try TestEnvironment.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=440:d=3", "-c:a", "pcm_s16le", wav])
+        for (path, start) in [(low, seconds - 0.0001), (wav, 2.9999)] {
+            let out = folder.appendingPathComponent("end-\(start)")
+            let c = try Self.cut(path, out: out, ["--start", String(start)])
+            #expect(c.code == "cannot-fit" || (c.code == nil && c.output != nil), "\(path) \(start): \(c.line)")
+            if let output = c.output { #expect(try Silent.packetSizes(output).count >= 1) }
+            if c.code != nil { #expect(((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).isEmpty) }
+        }
+    }
 }
