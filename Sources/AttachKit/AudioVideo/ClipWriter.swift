@@ -80,7 +80,8 @@ struct ClipWriter {
             // A clip that starts where the picture has ended (its last frame, or a picture shorter
             // than the sound) is asked wrongly, not damaged: the stream's own end says which.
             let picture = input.stream(video.index)
-            if plan.window.start > 0, let duration = picture.duration {
+            // Matroska gives a stream no duration of its own: the container's stands in.
+            if plan.window.start > 0, let duration = picture.duration ?? input.duration {
                 let end = (picture.startTime ?? zero) + duration
                 let frame = picture.frameRate.map { 1 / $0 } ?? 0
                 if zero + plan.window.start >= end - frame {

@@ -117,8 +117,12 @@ final class VideoEncodeStage: ClipStage {
     private func take(output: borrowing AVOutput) throws(PrepareError) {
         let time = decoded.timestamp.map(inputTimeBase.seconds) ?? ((lastTime ?? timeline.start) + frameDuration)
         lastTime = time
+        // A frame whose middle is at or after the start begins the clip; a frame that would end
+        // past the window ends it, so the clip never runs over its budget (it may end up to a
+        // frame short; kept by its middle, a frame half past the end ran up to half a frame over,
+        // and a 5 fps clip of 0.31 s came out 0.4 s and was refused).
         if time < timeline.start - frameDuration / 2 { return }
-        if time >= timeline.end - frameDuration / 2 {
+        if time + frameDuration > timeline.end + ClipTimeline.epsilon {
             finished = true
             return
         }

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import AttachKit
+
+/// An exact trim never runs over its duration budget (outside tester, round 53): a frame that
+/// would end past the window is left out (kept by its middle, a 25 fps clip of 0.101 s came out
+/// 0.12 s, and a 5 fps clip of 0.31 s came out 0.4 s and was refused); and a Matroska picture,
+/// which has no stream duration, that ends before an exact start is cannot-fit, not corrupt.
+@Suite("Exact trims within their budget")
+struct ExactTrimBudgetTests {
+    @Test("25, 29.97 and 5 fps: budgets just over and under whole frames give clips within the budget, by ffprobe too",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func withinBudget() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (rate, budgets) in [("25", [0.101, 0.11999, 0.12]), ("30000/1001", [0.10009, 0.1335]), ("5", [0.31, 0.51])] {
+            let clip = folder.appendingPathComponent("r\(rate.replacingOccurrences(of: "/", with: "_")).mp4").path
+            try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=128x96:r=\(rate):d=3", "-c:v", "libx264", "-preset", "ultrafast", clip])
+            for budget in budgets {
+                let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: budget, start: 0.5, trim: .exact)
+                let output = try #require(outcome.report.output, "\(rate) fps, \(budget) s: \(String(describing: outcome.report.error))")
+                let probe = try FFprobeReport.of(output)
+                let duration = try #require(probe.streams.first?.duration)
+                #expect(duration <= budget + 0.000_001 && duration > budget - 0.201, "\(rate) fps, \(budget) s: \(duration) s")
+            }
+        }
+    }
+
+    @Test("Matroska: an exact start inside the picture's last instants is cannot-fit, never corrupt",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func matroskaEnd() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("v.mkv").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=128x96:r=25:d=4", "-c:v", "libx264", "-preset", "ultrafast", clip])
+        let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, start: 3.9999, trim: .exact)
+        #expect(outcome.report.error?.code == "cannot-fit", "\(String(describing: outcome.report.error))")
+        #expect(outcome.files.isEmpty)
+    }
+}
