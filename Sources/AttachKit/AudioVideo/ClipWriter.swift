@@ -124,6 +124,11 @@ struct ClipWriter {
         let found = try finder.find(start: wanted, deadline: deadline)
         let seekTo = found.seek ? wanted : nil
         if let video = plan.video, video.encode == nil {
+            // The copy keeps the budget from the keyframe: when that ends before the start asked,
+            // none of what was asked would be in the clip.
+            if let duration = plan.window.duration, found.keyframe + duration <= wanted + ClipTimeline.epsilon {
+                throw .cannotFit(reason: "the keyframe at or before \(ClipText.seconds(plan.window.start)) is at \(ClipText.seconds(found.keyframe - zero)), and a stream copy of \(ClipText.seconds(duration)) from it ends before the start asked: use --trim exact, or a longer clip")
+            }
             return (ClipTimeline(start: found.keyframe, base: found.keyframe, duration: plan.window.duration), seekTo)
         }
         if plan.video == nil && plan.audio?.encode == nil {

@@ -37,4 +37,18 @@ struct ExactTrimBudgetTests {
         #expect(outcome.report.error?.code == "cannot-fit", "\(String(describing: outcome.report.error))")
         #expect(outcome.files.isEmpty)
     }
+
+    @Test("fast: a budget that, kept from the keyframe at or before the start, ends before the start is cannot-fit and says to trim exactly (it handed back a clip of none of the asked window)",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func fastWindowBeforeStart() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("g12.mp4").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=128x96:r=25:d=3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "12", "-keyint_min", "12", clip])
+        let outcome = try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 0.1, start: 0.9, trim: .fast)
+        #expect(outcome.report.error?.code == "cannot-fit" && outcome.report.error?.message.contains("--trim exact") == true,
+                "\(String(describing: outcome.report.error))")
+        #expect(outcome.files.isEmpty)
+        #expect(try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 0.1, start: 0.9, trim: .exact).report.ok)
+    }
 }
