@@ -78,14 +78,15 @@ final class AudioEncodeStage: ClipStage {
     private var endPosition: Int64 {
         let end = timeline.end
         guard end.isFinite else { return .max }
-        return Self.position(end - (timeline.base ?? timeline.start), sampleRate: sampleRate)
+        // Rounded down: a sample that ends past the window would run over the budget.
+        return Self.position(end - (timeline.base ?? timeline.start) + 1e-9, sampleRate: sampleRate, rounding: .down)
     }
 
     /// `seconds` as a sample position, clamped to ±2⁶⁰: timestamps come from the file (a packet
     /// may claim 10¹⁸ s), and the margin keeps sums of positions and sample counts from overflowing.
     /// A position that far out is past any window, so the clamp changes no outcome.
-    private static func position(_ seconds: Double, sampleRate: Int) -> Int64 {
-        (seconds * Double(sampleRate)).clampedInteger(in: -(1 << 60)...(1 << 60))
+    private static func position(_ seconds: Double, sampleRate: Int, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int64 {
+        (seconds * Double(sampleRate)).clampedInteger(in: -(1 << 60)...(1 << 60), rounding: rounding)
     }
 
     func accept(_ input: borrowing AVPacketBuffer, output: borrowing AVOutput) throws(PrepareError) {

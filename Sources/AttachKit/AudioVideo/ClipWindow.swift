@@ -16,7 +16,15 @@ struct ClipWindow: Sendable, Equatable {
     /// header gives its first stream's 20 s of 40). `nil` leaves it as it is.
     func capped(at maxDuration: Double?) -> ClipWindow {
         guard duration == nil, let maxDuration else { return self }
-        return ClipWindow(start: start, duration: maxDuration)
+        return ClipWindow(start: start, duration: Self.wholeMilliseconds(maxDuration))
+    }
+
+    /// `seconds` rounded down to a whole millisecond (within a nanosecond, so 0.29 stays 0.29):
+    /// an MP4's movie header and edit lists count milliseconds and the muxer rounds a duration up
+    /// to the next one, so a clip cut to a budget that is not whole milliseconds came out declaring
+    /// up to 1 ms more than it (0.11999 s of sound declared 0.12 s).
+    static func wholeMilliseconds(_ seconds: Double) -> Double {
+        ((seconds * 1000) + 1e-6).rounded(.down) / 1000
     }
 
     /// Whether the window cuts anything (a whole input is remuxed or transcoded, never trimmed).
@@ -56,7 +64,7 @@ struct ClipWindow: Sendable, Equatable {
             throw .cannotFit(reason: "a duration budget of \(maxDuration) s is under the \(shortest) s a clip needs to keep anything")
         }
         if start == 0, let total, total <= maxDuration + DurationRule.slack { return .whole }
-        return ClipWindow(start: start, duration: maxDuration)
+        return ClipWindow(start: start, duration: wholeMilliseconds(maxDuration))
     }
 }
 

@@ -80,6 +80,9 @@ struct ClipWriter {
             // A clip that starts where the picture has ended (its last frame, or a picture shorter
             // than the sound) is asked wrongly, not damaged: the stream's own end says which.
             let picture = input.stream(video.index)
+            if let span = plan.window.duration, let rate = picture.frameRate, rate > 0, span < 1 / rate - ClipTimeline.epsilon {
+                throw .cannotFit(reason: "one frame of the picture lasts \(ClipText.seconds(1 / rate)), longer than the \(ClipText.seconds(span)) clip (allow a longer clip)")
+            }
             // Matroska gives a stream no duration of its own: the container's stands in.
             if plan.window.start > 0, let duration = picture.duration ?? input.duration {
                 let end = (picture.startTime ?? zero) + duration
@@ -102,6 +105,12 @@ struct ClipWriter {
             throw .corrupt(reason: "no packet of the input falls inside the clip")
         }
         let duration = max(videoTally?.end ?? 0, audioTally?.end ?? 0)
+        if let video = plan.video, video.encode == nil, plan.window.start > 0, let base = timeline.base,
+           base + duration <= zero + plan.window.start + ClipTimeline.epsilon {
+            // A stream copy stops at the first packet in decode order past the window, so the
+            // pictures after the keyframe may all fall away before the start asked is reached.
+            throw .cannotFit(reason: "the stream copy from the keyframe at \(ClipText.seconds(base - zero)) ends at \(ClipText.seconds(base - zero + duration)), before the start asked (\(ClipText.seconds(plan.window.start))): use --trim exact, or a longer clip")
+        }
         if plan.window.start > 0, duration < Self.shortestClip {
             throw .cannotFit(reason: "a clip from \(ClipText.seconds(plan.window.start)) keeps \(ClipText.seconds(duration)) of the input, less than a frame of any sound: it ends first (start earlier)")
         }

@@ -122,7 +122,8 @@ final class VideoEncodeStage: ClipStage {
         // frame short; kept by its middle, a frame half past the end ran up to half a frame over,
         // and a 5 fps clip of 0.31 s came out 0.4 s and was refused).
         if time < timeline.start - frameDuration / 2 { return }
-        if time + frameDuration > timeline.end + ClipTimeline.epsilon {
+        // A frame from before the start is shown from the clip's 0 for its whole length.
+        if max(time, timeline.base ?? timeline.start) + frameDuration > timeline.end + ClipTimeline.epsilon {
             finished = true
             return
         }

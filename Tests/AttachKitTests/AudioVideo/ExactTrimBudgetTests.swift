@@ -51,4 +51,32 @@ struct ExactTrimBudgetTests {
         #expect(outcome.files.isEmpty)
         #expect(try AVPrepare.run(clip, scope: folder, profile: .ios, maxDuration: 0.1, start: 0.9, trim: .exact).report.ok)
     }
+
+    @Test("round 54: a 5 fps exact clip shorter than a frame is cannot-fit (not corrupt, not over budget); with sound, neither stream nor the container runs past a budget that is not whole milliseconds; a fast copy that ends before the start is cannot-fit",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func round54() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let slow = folder.appendingPathComponent("fps5.mp4").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=128x96:r=5:d=4", "-c:v", "libx264", "-preset", "ultrafast", slow])
+        for start in [1.0, 0.5, 0.45] {
+            let outcome = try AVPrepare.run(slow, scope: folder, profile: .ios, maxDuration: 0.1, start: start, trim: .exact)
+            #expect(outcome.report.error?.code == "cannot-fit", "start \(start): \(String(describing: outcome.report.error))")
+            #expect(outcome.files.isEmpty)
+        }
+        let sound = folder.appendingPathComponent("snd25.mp4").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=128x96:r=25:d=4", "-f", "lavfi", "-i", "sine=d=4:sample_rate=48000",
+                            "-c:v", "libx264", "-preset", "ultrafast", "-g", "12", "-c:a", "aac", "-shortest", sound])
+        for budget in [0.11999, 0.19999] {
+            let outcome = try AVPrepare.run(sound, scope: folder, profile: .ios, maxDuration: budget, start: 0.5, trim: .exact)
+            let output = try #require(outcome.report.output, "\(budget): \(String(describing: outcome.report.error))")
+            let probe = try FFprobeReport.of(output)
+            for stream in probe.streams { #expect((stream.duration ?? 0) <= budget, "\(budget): \(stream.type) \(stream.duration ?? -1)") }
+            #expect((probe.duration ?? 1) <= budget, "\(budget): container \(probe.duration ?? -1)")
+        }
+        let silent = folder.appendingPathComponent("g12b.mp4").path
+        try AVFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=128x96:r=25:d=3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "12", "-keyint_min", "12", "-bf", "3", silent])
+        let gap = try AVPrepare.run(silent, scope: folder, profile: .ios, maxDuration: 0.1, start: 0.57, trim: .fast)
+        #expect(gap.report.error?.code == "cannot-fit" && gap.report.error?.message.contains("--trim exact") == true, "\(String(describing: gap.report.error))")
+    }
 }
