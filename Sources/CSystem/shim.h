@@ -115,9 +115,14 @@ static inline int ak_open_beneath_walk(int dirfd, const char *path, int flags, u
 /// ELOOP (a symbolic link), EXDEV (the path would leave the folder), ENOENT, ENOTDIR...
 static inline int ak_open_beneath(int dirfd, const char *path, int flags, unsigned int mode) {
     const char *relative = path[0] == '\0' ? "." : path;
-    int fd = ak_openat2(dirfd, relative, flags | O_CLOEXEC, mode,
+    int fd, attempts = 0;
+    // EAGAIN: a rename or mount anywhere in the system raced with the kernel's check of a `..`
+    // (openat2(2) asks the caller to retry); after 64 races in a row the walk decides instead.
+    do {
+        fd = ak_openat2(dirfd, relative, flags | O_CLOEXEC, mode,
                         AK_RESOLVE_BENEATH | AK_RESOLVE_NO_SYMLINKS | AK_RESOLVE_NO_MAGICLINKS);
-    if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return fd;
+    } while (fd < 0 && errno == EAGAIN && ++attempts < 64);
+    if (fd >= 0 || (errno != ENOSYS && errno != EPERM && errno != EAGAIN)) return fd;
     return ak_open_beneath_walk(dirfd, relative, flags, mode);
 }
 

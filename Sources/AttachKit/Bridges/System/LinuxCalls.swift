@@ -10,8 +10,10 @@ enum LinuxCalls {
     /// `O_PATH`: opens a location without reading it.
     static let openPathOnly = Int32(AK_O_PATH)
 
-    /// `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)`, falling back to
-    /// ``openBeneathWalk(_:_:flags:mode:)`` on kernels without `openat2`. `O_CLOEXEC` is added.
+    /// `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)`, retried on `EAGAIN`
+    /// (a rename elsewhere raced with its `..` check: a test saw it under load), falling back to
+    /// ``openBeneathWalk(_:_:flags:mode:)`` on kernels without `openat2` or after 64 such races.
+    /// `O_CLOEXEC` is added.
     static func openBeneath(_ directory: Int32, _ relative: String, flags: Int32, mode: mode_t) -> Int32 {
         ak_open_beneath(directory, relative, flags, UInt32(mode))
     }
