@@ -80,6 +80,9 @@ struct ClipWriter {
             // A clip that starts where the picture has ended (its last frame, or a picture shorter
             // than the sound) is asked wrongly, not damaged: the stream's own end says which.
             let picture = input.stream(video.index)
+            if let span = plan.window.duration, let first = picture.startTime, first >= zero + plan.window.start + span - ClipTimeline.epsilon {
+                throw .cannotFit(reason: "the picture starts at \(ClipText.seconds(first - zero)), after the clip ends (\(ClipText.seconds(plan.window.start + span))): allow a longer clip")
+            }
             if let span = plan.window.duration, let rate = picture.frameRate, rate > 0, span < 1 / rate - ClipTimeline.epsilon {
                 throw .cannotFit(reason: "one frame of the picture lasts \(ClipText.seconds(1 / rate)), longer than the \(ClipText.seconds(span)) clip (allow a longer clip)")
             }

@@ -79,4 +79,20 @@ struct ExactTrimBudgetTests {
         let gap = try AVPrepare.run(silent, scope: folder, profile: .ios, maxDuration: 0.1, start: 0.57, trim: .fast)
         #expect(gap.report.error?.code == "cannot-fit" && gap.report.error?.message.contains("--trim exact") == true, "\(String(describing: gap.report.error))")
     }
+
+    @Test("a picture that starts after a short clip ends (the corpus' fragmented MP4: sound from 0, picture from 0.2 s): cannot-fit in both trim modes, not corrupt (round 55)",
+          .enabled(if: TestEnvironment.corpus != nil, TestEnvironment.corpusAbsent))
+    func pictureStartsLate() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpus = try #require(TestEnvironment.corpus)
+        let clip = corpus.appendingPathComponent("video/mp4_fragmented_h264_aac.mp4").path
+        try #require(FileManager.default.fileExists(atPath: clip))
+        for (trim, budget) in [(TrimMode.fast, 0.1), (.exact, 0.19), (.fast, 0.2)] {
+            let outcome = try AVPrepare.run(clip, scope: corpus, profile: .ios, maxDuration: budget, trim: trim)
+            #expect(outcome.report.error?.code == "cannot-fit" && outcome.report.error?.message.contains("the picture starts at") == true,
+                    "\(trim) \(budget): \(String(describing: outcome.report.error))")
+            #expect(outcome.files.isEmpty)
+        }
+    }
 }
