@@ -25,6 +25,8 @@ final class StreamCopyStage: ClipStage {
     private let timeline: ClipTimeline
     private var outputTimeBase = Rational(1, 1)
     private var started = false
+    /// The time of the first packet copied (input seconds).
+    private var firstKept: Double?
     /// The output's sample-entry FourCC (the plan's choice); `nil` = the muxer's own.
     private let tag: String?
     /// Keep only packets that are one whole MPEG audio frame each.
@@ -125,10 +127,15 @@ final class StreamCopyStage: ClipStage {
             if timeline.base == nil { timeline.base = t }
         }
         guard let base = timeline.base, timeline.keepsPreroll || t >= base - epsilon else { return }
-        if t + duration > timeline.end + epsilon {
+        // An MP3 written from MP3 frames lasts from its first frame: the encoder delay before the
+        // base, kept with the pre-roll, counts against the budget too (no edit list hides it, so
+        // 30 s of a LAME file declared 30.015 s).
+        let origin = framesOnly ? min(firstKept ?? t, base) : base
+        if t + duration > timeline.end + epsilon || t + duration - origin > (timeline.duration ?? .infinity) + epsilon {
             finish(before: duration)
             return
         }
+        if firstKept == nil { firstKept = t }
         started = true
         packet.fillDuration(inputTimeBase.timestamp(duration))
         // Containers that store decoding times only (AVI): MP4 needs a presentation time.

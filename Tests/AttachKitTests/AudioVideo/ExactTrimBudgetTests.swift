@@ -6,7 +6,7 @@ import Testing
 /// would end past the window is left out (kept by its middle, a 25 fps clip of 0.101 s came out
 /// 0.12 s, and a 5 fps clip of 0.31 s came out 0.4 s and was refused); and a Matroska picture,
 /// which has no stream duration, that ends before an exact start is cannot-fit, not corrupt.
-@Suite("Exact trims within their budget")
+@Suite("Trims within their budget")
 struct ExactTrimBudgetTests {
     @Test("25, 29.97 and 5 fps: budgets just over and under whole frames give clips within the budget, by ffprobe too",
           .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
@@ -93,6 +93,23 @@ struct ExactTrimBudgetTests {
             #expect(outcome.report.error?.code == "cannot-fit" && outcome.report.error?.message.contains("the picture starts at") == true,
                     "\(trim) \(budget): \(String(describing: outcome.report.error))")
             #expect(outcome.files.isEmpty)
+        }
+    }
+
+    @Test("MP3 copied to MP3: the encoder delay kept before the base counts against the budget (30 s of a LAME file declared 30.015 s; 0.1 s at 24 kHz declared 0.144 s: round 55)",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func mp3WithinBudget() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, rate, seconds, budgets) in [("l44.mp3", 44_100, 40, [30.0, 0.5]), ("m24.mp3", 24_000, 3, [0.1, 0.5])] {
+            let path = folder.appendingPathComponent(name).path
+            try AVFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=\(seconds):sample_rate=\(rate)", "-c:a", "libmp3lame", "-b:a", "64k", path])
+            for budget in budgets {
+                let outcome = try AVPrepare.run(path, scope: folder, profile: .ios, maxDuration: budget, trim: .fast)
+                let output = try #require(outcome.report.output, "\(name) \(budget): \(String(describing: outcome.report.error))")
+                let declared = try #require(try FFprobeReport.of(output).duration)
+                #expect(declared <= budget && declared > budget - 0.1, "\(name) \(budget): \(declared) s")
+            }
         }
     }
 }
