@@ -136,6 +136,7 @@ final class StreamCopyStage: ClipStage {
             return
         }
         if firstKept == nil { firstKept = t }
+        if framesOnly { packet.raiseLeadingSkip() }
         started = true
         packet.fillDuration(inputTimeBase.timestamp(duration))
         // Containers that store decoding times only (AVI): MP4 needs a presentation time.

@@ -112,4 +112,24 @@ struct ExactTrimBudgetTests {
             }
         }
     }
+
+    @Test("MP3 cut from mid-file to the last frame: the copy's LAME tag keeps a delay of 0, not -529 (it lost its first 3567 samples, and at 8 kHz was called corrupt: round 56); a copy from 0 keeps the source's delay",
+          .enabled(if: TestEnvironment.hasTool("ffmpeg"), "needs ffmpeg"))
+    func mp3EndCutDelay() throws {
+        let folder = TestEnvironment.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for rate in [8_000, 44_100] {
+            let path = folder.appendingPathComponent("m\(rate).mp3").path
+            try AVFiles.ffmpeg(["-f", "lavfi", "-i", "sine=d=3:sample_rate=\(rate)", "-c:a", "libmp3lame", "-b:a", "32k", path])
+            let cut = try AVPrepare.run(path, scope: folder, profile: .ios, maxDuration: 2, start: 2, trim: .fast)
+            let output = try #require(cut.report.output, "\(rate): \(String(describing: cut.report.error))")
+            let start = try #require(try FFprobeReport.of(output).streams.first?.start)
+            #expect(abs(start - 529 / Double(rate)) < 0.002, "\(rate): the copy starts at \(start) s")
+            let whole = try AVPrepare.run(path, scope: folder, profile: .ios, maxDuration: 2.5, trim: .fast)
+            let wholeOutput = try #require(whole.report.output, "\(rate): \(String(describing: whole.report.error))")
+            let first = try #require(try FFprobeReport.of(wholeOutput).streams.first?.start)
+            let source = try #require(try FFprobeReport.of(path).streams.first?.start)
+            #expect(abs(first - source) < 0.002, "\(rate): \(first) against the source's \(source)")
+        }
+    }
 }
